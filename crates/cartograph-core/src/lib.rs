@@ -1,0 +1,16 @@
+//! The Cartograph domain model: nodes, edges, evidence, provenance, confidence, repository-relative
+//! locations and refusals.
+//!
+//! This crate performs no I/O and depends on no other Cartograph crate. Every other crate speaks in
+//! these types; the JSON documents are separate structs in `cartograph-report`, converted explicitly,
+//! so a change here cannot silently change the public contract.
+
+mod edge;
+mod location;
+mod node;
+mod refusal;
+
+pub use edge::{Confidence, Edge, EdgeKind, Evidence, Provenance};
+pub use location::{PathError, RepoPath, SourceLocation};
+pub use node::{Ecosystem, Language, Node, NodeAttrs, NodeKey, NodeKind};
+pub use refusal::{Refusal, RefusalKind};

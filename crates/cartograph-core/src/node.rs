@@ -1,0 +1,210 @@
+//! Nodes and their identities.
+//!
+//! A node's identity ([`NodeKey`]) is what makes two nodes the same across revisions: a module's
+//! repository-relative path, a package's ecosystem and name, a route's method and normalised path
+//! template, a table's name, an environment variable's name, an external endpoint's scheme and host.
+//! Everything else about a node is an attribute and does not take part in identity.
+
+use std::fmt;
+
+use crate::RepoPath;
+
+/// The kinds of node in the architecture graph.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum NodeKind {
+    Module,
+    Package,
+    Route,
+    Table,
+    EnvVar,
+    External,
+}
+
+impl NodeKind {
+    pub const ALL: [NodeKind; 6] = [
+        NodeKind::Module,
+        NodeKind::Package,
+        NodeKind::Route,
+        NodeKind::Table,
+        NodeKind::EnvVar,
+        NodeKind::External,
+    ];
+
+    /// The stable name used in documents.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NodeKind::Module => "module",
+            NodeKind::Package => "package",
+            NodeKind::Route => "route",
+            NodeKind::Table => "table",
+            NodeKind::EnvVar => "env_var",
+            NodeKind::External => "external",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<NodeKind> {
+        NodeKind::ALL.into_iter().find(|k| k.as_str() == name)
+    }
+}
+
+impl fmt::Display for NodeKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The identity of a node: its kind and a kind-specific name.
+///
+/// Keys order by kind, then name, which is the order every document uses.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct NodeKey {
+    kind: NodeKind,
+    name: String,
+}
+
+impl NodeKey {
+    /// A module, identified by its repository-relative path.
+    pub fn module(path: &RepoPath) -> Self {
+        Self { kind: NodeKind::Module, name: path.as_str().to_owned() }
+    }
+
+    /// A third-party package, identified by ecosystem and name (`pypi:requests`, `npm:react`).
+    pub fn package(ecosystem: Ecosystem, name: &str) -> Self {
+        Self { kind: NodeKind::Package, name: format!("{}:{name}", ecosystem.as_str()) }
+    }
+
+    /// Rebuilds a key from its kind and name, as read back from a document.
+    pub fn from_parts(kind: NodeKind, name: impl Into<String>) -> Self {
+        Self { kind, name: name.into() }
+    }
+
+    pub fn kind(&self) -> NodeKind {
+        self.kind
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The document form of the identity: `kind:name`.
+    pub fn id(&self) -> String {
+        format!("{}:{}", self.kind.as_str(), self.name)
+    }
+}
+
+impl fmt::Display for NodeKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.kind.as_str(), self.name)
+    }
+}
+
+/// A package ecosystem.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Ecosystem {
+    /// Third-party Python packages.
+    Pypi,
+    /// Third-party JavaScript packages.
+    Npm,
+    /// The Python standard library (only in the graph when asked for).
+    Python,
+    /// Node.js built-in modules (only in the graph when asked for).
+    Node,
+}
+
+impl Ecosystem {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Ecosystem::Pypi => "pypi",
+            Ecosystem::Npm => "npm",
+            Ecosystem::Python => "python",
+            Ecosystem::Node => "node",
+        }
+    }
+}
+
+/// A source language Cartograph analyses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Language {
+    Python,
+    TypeScript,
+    JavaScript,
+}
+
+impl Language {
+    pub const ALL: [Language; 3] = [Language::Python, Language::TypeScript, Language::JavaScript];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Language::Python => "python",
+            Language::TypeScript => "typescript",
+            Language::JavaScript => "javascript",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Language> {
+        Language::ALL.into_iter().find(|l| l.as_str() == name)
+    }
+}
+
+impl fmt::Display for Language {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Attributes of a node that are not part of its identity.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NodeAttrs {
+    /// The language of a module.
+    pub language: Option<Language>,
+    /// The component the node belongs to (a directory, or a package root).
+    pub component: Option<String>,
+    /// A Python module's dotted name, when it has one.
+    pub python_module: Option<String>,
+}
+
+/// A node of the architecture graph.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Node {
+    pub key: NodeKey,
+    pub attrs: NodeAttrs,
+}
+
+impl Node {
+    pub fn new(key: NodeKey) -> Self {
+        Self { key, attrs: NodeAttrs::default() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identities_are_kind_and_name() {
+        let m = NodeKey::module(&RepoPath::new("src/a.py").unwrap());
+        assert_eq!(m.id(), "module:src/a.py");
+        assert_eq!(NodeKey::package(Ecosystem::Pypi, "requests").id(), "package:pypi:requests");
+        assert_eq!(NodeKey::package(Ecosystem::Npm, "@scope/x").name(), "npm:@scope/x");
+    }
+
+    #[test]
+    fn keys_order_by_kind_then_name() {
+        let a = NodeKey::module(&RepoPath::new("z.py").unwrap());
+        let b = NodeKey::package(Ecosystem::Npm, "a");
+        assert!(a < b, "modules sort before packages whatever their names");
+        let c = NodeKey::module(&RepoPath::new("a.py").unwrap());
+        assert!(c < a);
+    }
+
+    #[test]
+    fn kinds_round_trip_through_names() {
+        for k in NodeKind::ALL {
+            assert_eq!(NodeKind::parse(k.as_str()), Some(k));
+        }
+        for l in Language::ALL {
+            assert_eq!(Language::parse(l.as_str()), Some(l));
+        }
+        assert_eq!(NodeKind::parse("nope"), None);
+    }
+}

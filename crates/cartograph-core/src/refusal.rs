@@ -1,0 +1,143 @@
+//! Refusals: what the analyser met and would not guess about.
+//!
+//! "Unknown stays unknown": a computed import, an import that resolves to nothing, a file too large
+//! or binary to read — each is recorded with a location, a kind and a one-sentence reason, and
+//! counted in every summary, so a reader knows what the graph does not cover.
+
+use std::fmt;
+
+use crate::SourceLocation;
+
+/// The kinds of refusal. Skipped files and undecidable constructs share one list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum RefusalKind {
+    /// A file larger than the configured cap was not read.
+    FileTooLarge,
+    /// A file that looks binary was not parsed.
+    BinaryFile,
+    /// A file that could not be read.
+    UnreadableFile,
+    /// A symbolic link was not followed.
+    Symlink,
+    /// A file whose name is not valid UTF-8 or not a valid repository path.
+    InvalidPath,
+    /// A file that is not valid UTF-8; it was analysed with replacement characters.
+    InvalidUtf8,
+    /// A file with syntax errors; what is sound was extracted, the error regions were not.
+    SyntaxErrors,
+    /// A file nested too deeply to walk safely; extraction stopped at the depth limit.
+    TooDeep,
+    /// A minified or generated bundle was not parsed.
+    MinifiedBundle,
+    /// An import whose target is computed at run time.
+    DynamicImport,
+    /// An import that resolves to no file in the tree.
+    UnresolvedImport,
+    /// A configuration file (tsconfig, package.json) that could not be read.
+    InvalidConfig,
+}
+
+impl RefusalKind {
+    pub const ALL: [RefusalKind; 12] = [
+        RefusalKind::FileTooLarge,
+        RefusalKind::BinaryFile,
+        RefusalKind::UnreadableFile,
+        RefusalKind::Symlink,
+        RefusalKind::InvalidPath,
+        RefusalKind::InvalidUtf8,
+        RefusalKind::SyntaxErrors,
+        RefusalKind::TooDeep,
+        RefusalKind::MinifiedBundle,
+        RefusalKind::DynamicImport,
+        RefusalKind::UnresolvedImport,
+        RefusalKind::InvalidConfig,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RefusalKind::FileTooLarge => "file-too-large",
+            RefusalKind::BinaryFile => "binary-file",
+            RefusalKind::UnreadableFile => "unreadable-file",
+            RefusalKind::Symlink => "symlink",
+            RefusalKind::InvalidPath => "invalid-path",
+            RefusalKind::InvalidUtf8 => "invalid-utf8",
+            RefusalKind::SyntaxErrors => "syntax-errors",
+            RefusalKind::TooDeep => "too-deep",
+            RefusalKind::MinifiedBundle => "minified-bundle",
+            RefusalKind::DynamicImport => "dynamic-import",
+            RefusalKind::UnresolvedImport => "unresolved-import",
+            RefusalKind::InvalidConfig => "invalid-config",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<RefusalKind> {
+        RefusalKind::ALL.into_iter().find(|k| k.as_str() == name)
+    }
+
+    /// True for refusals that mean a file was not analysed at all.
+    pub fn skips_file(self) -> bool {
+        matches!(
+            self,
+            RefusalKind::FileTooLarge
+                | RefusalKind::BinaryFile
+                | RefusalKind::UnreadableFile
+                | RefusalKind::Symlink
+                | RefusalKind::InvalidPath
+                | RefusalKind::MinifiedBundle
+        )
+    }
+}
+
+impl fmt::Display for RefusalKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Something the analyser would not decide, with where and why.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Refusal {
+    /// Where; a whole-file refusal has line 0.
+    pub location: SourceLocation,
+    pub kind: RefusalKind,
+    /// One sentence. Like evidence, it never quotes source text.
+    pub reason: String,
+}
+
+impl Refusal {
+    pub fn new(kind: RefusalKind, location: SourceLocation, reason: impl Into<String>) -> Self {
+        let reason: String =
+            reason.into().chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+        Self { location, kind, reason }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RepoPath;
+
+    #[test]
+    fn kinds_round_trip() {
+        for k in RefusalKind::ALL {
+            assert_eq!(RefusalKind::parse(k.as_str()), Some(k));
+        }
+    }
+
+    #[test]
+    fn reasons_are_one_line() {
+        let r = Refusal::new(
+            RefusalKind::DynamicImport,
+            SourceLocation::file(RepoPath::new("a.ts").unwrap()),
+            "a\nb",
+        );
+        assert_eq!(r.reason, "a b");
+    }
+
+    #[test]
+    fn skipped_file_kinds() {
+        assert!(RefusalKind::BinaryFile.skips_file());
+        assert!(!RefusalKind::SyntaxErrors.skips_file());
+        assert!(!RefusalKind::UnresolvedImport.skips_file());
+    }
+}

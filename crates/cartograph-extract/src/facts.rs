@@ -1,0 +1,95 @@
+//! The raw facts extracted from one file, before any cross-file resolution.
+
+use cartograph_core::{Language, Refusal, RefusalKind, RepoPath, SourceLocation};
+
+use crate::Grammar;
+
+/// Everything extracted from one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileFacts {
+    pub language: Language,
+    /// Imports in source order.
+    pub imports: Vec<ImportFact>,
+    /// Constructs the extractor would not decide about (computed imports, syntax errors).
+    pub refusals: Vec<Refusal>,
+    /// How many syntax-error regions tree-sitter reported (ERROR and MISSING nodes).
+    pub error_regions: u32,
+}
+
+impl FileFacts {
+    pub fn new(language: Language) -> Self {
+        Self { language, imports: Vec::new(), refusals: Vec::new(), error_regions: 0 }
+    }
+
+    pub(crate) fn unparsed(path: &RepoPath, grammar: Grammar) -> Self {
+        let mut facts = Self::new(grammar.language());
+        facts.refusals.push(Refusal::new(
+            RefusalKind::SyntaxErrors,
+            SourceLocation::file(path.clone()),
+            "the parser returned no tree for this file",
+        ));
+        facts
+    }
+}
+
+/// One import as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportFact {
+    /// 1-based line and column of the import statement or call.
+    pub line: u32,
+    pub column: u32,
+    /// True when the import exists only for type checking (`if TYPE_CHECKING:`, `import type`).
+    pub type_only: bool,
+    pub target: ImportTarget,
+}
+
+/// What an import names, per language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ImportTarget {
+    Python(PythonImport),
+    Js(JsImport),
+}
+
+/// A Python import: `import a.b`, `from a.b import c, d`, `from ..x import y`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PythonImport {
+    /// Number of leading dots (0 for an absolute import).
+    pub level: u32,
+    /// The dotted module, if any (`from . import x` has none).
+    pub module: Option<String>,
+    /// Names after `import` in a `from` import (`*` for a star import); empty for `import a.b`.
+    pub names: Vec<String>,
+    /// `Dynamic` for `importlib.import_module("literal")`.
+    pub form: ImportForm,
+}
+
+/// A TypeScript/JavaScript import: its specifier as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JsImport {
+    pub specifier: String,
+    pub form: ImportForm,
+}
+
+/// The syntactic form of an import.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ImportForm {
+    /// `import …` / `from … import …` / `import … from "x"` / `import x = require("x")`
+    Static,
+    /// `export … from "x"`
+    ReExport,
+    /// `require("x")`
+    Require,
+    /// `import("x")`, `importlib.import_module("x")`
+    Dynamic,
+}
+
+impl ImportForm {
+    pub fn describe(self) -> &'static str {
+        match self {
+            ImportForm::Static => "import",
+            ImportForm::ReExport => "re-export",
+            ImportForm::Require => "require",
+            ImportForm::Dynamic => "dynamic import",
+        }
+    }
+}

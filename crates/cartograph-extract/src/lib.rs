@@ -1,0 +1,55 @@
+//! Per-language fact extraction with tree-sitter.
+//!
+//! One [`Extractor`] per worker thread holds one parser per grammar. [`Extractor::extract`] takes a
+//! file's repository path and text and returns [`FileFacts`]: the raw, unresolved facts of that one
+//! file (imports, as written) plus refusals and a count of syntax-error regions. Extraction never
+//! fails: broken code yields what is sound and says how much was not. Resolution across files lives
+//! in `cartograph-pipeline`.
+
+mod facts;
+mod language;
+mod python;
+mod syntax;
+mod typescript;
+
+pub use facts::{FileFacts, ImportFact, ImportForm, ImportTarget, JsImport, PythonImport};
+pub use language::{Grammar, grammar_for};
+
+use cartograph_core::RepoPath;
+
+/// Extracts facts from source files. Holds one tree-sitter parser per grammar; create one per
+/// worker thread.
+pub struct Extractor {
+    parsers: language::Parsers,
+}
+
+impl Default for Extractor {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Extractor {
+    pub fn new() -> Self {
+        Self { parsers: language::Parsers::new() }
+    }
+
+    /// Extracts the facts of one file. `grammar` comes from [`grammar_for`].
+    pub fn extract(&mut self, path: &RepoPath, grammar: Grammar, text: &str) -> FileFacts {
+        let parser = self.parsers.get(grammar);
+        let Some(tree) = parser.parse(text, None) else {
+            // tree-sitter returns no tree only when parsing is cancelled; nothing is cancelled
+            // here, so this is a defensive, honest empty result.
+            return FileFacts::unparsed(path, grammar);
+        };
+        let mut facts = FileFacts::new(grammar.language());
+        match grammar {
+            Grammar::Python => python::extract(path, &tree, text, &mut facts),
+            Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => {
+                typescript::extract(path, &tree, text, &mut facts);
+            }
+        }
+        syntax::record_error_regions(path, &tree, &mut facts);
+        facts
+    }
+}

@@ -1,0 +1,392 @@
+//! TypeScript and JavaScript import extraction (`.ts`, `.tsx`, `.js`, `.jsx`, `.mjs`, `.cjs`, …).
+//!
+//! Recognises, anywhere in a file (nested scopes included), in source order:
+//!
+//! - `import x from "m"`, `import {a} from "m"`, `import * as n from "m"`, `import "m"` —
+//!   [`ImportForm::Static`];
+//! - `import x = require("m")` and `export import x = require("m")` — `Static` too: TypeScript
+//!   treats the import-require clause as a static import declaration, not a call;
+//! - `export {a} from "m"`, `export * from "m"`, `export * as n from "m"` — [`ImportForm::ReExport`];
+//! - `require("m")` — [`ImportForm::Require`]; `import("m")` — [`ImportForm::Dynamic`];
+//! - `typeof import("m")` / `import("m").T` in a type position — `Static`, type-only.
+//!
+//! `import type …`, `export type …`, and `import {type A, type B} from "m"` (every specifier
+//! type-qualified, no default or namespace binding) are marked type-only.
+//!
+//! Refuses (records a `dynamic-import` refusal for) `require(expr)` and `import(expr)` whose
+//! argument is not a plain string literal. Member calls (`module.require("x")`,
+//! `require.resolve("x")`) are not imports. A local binding named `require` is not tracked: a call
+//! to it is still taken as a `require` (the common `const require = createRequire(…)` makes that
+//! the right answer).
+//!
+//! Example: `export type * from "./a"` yields one type-only re-export of `./a`, although the
+//! TypeScript grammar (0.23.2) wraps its `type` keyword in an ERROR node. Statements swallowed by
+//! larger ERROR regions are recovered by the scanner in [`error_scan`].
+//!
+//! The walk is iterative (a `TreeCursor`), so no nesting depth can overflow the stack.
+
+mod error_scan;
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashSet;
+
+use cartograph_core::{Refusal, RefusalKind, RepoPath, SourceLocation};
+use tree_sitter::{Node, Tree};
+
+use crate::syntax::{literal_string, position, text};
+use crate::{FileFacts, ImportFact, ImportForm, ImportTarget, JsImport};
+
+/// Extracts the imports of one TS/JS file into `facts`, with refusals for computed ones.
+pub(crate) fn extract(path: &RepoPath, tree: &Tree, source: &str, facts: &mut FileFacts) {
+    let root = tree.root_node();
+    let mut walk = Walk::new(source);
+    walk.run(root);
+    if root.has_error() {
+        walk.scan_error_regions();
+    }
+    walk.found.sort_by_key(|f| f.offset);
+    for found in walk.found {
+        facts.imports.push(ImportFact {
+            line: found.line,
+            column: found.column,
+            type_only: found.type_only,
+            target: ImportTarget::Js(JsImport { specifier: found.specifier, form: found.form }),
+        });
+    }
+    walk.refused.sort_by_key(|r| r.offset);
+    for refused in walk.refused {
+        facts.refusals.push(Refusal::new(
+            RefusalKind::DynamicImport,
+            SourceLocation::new(path.clone(), refused.line, refused.column),
+            refused.reason,
+        ));
+    }
+}
+
+/// An import found in the tree or by the error-region scanner, keyed by its byte offset.
+struct Found {
+    offset: usize,
+    line: u32,
+    column: u32,
+    specifier: String,
+    form: ImportForm,
+    type_only: bool,
+}
+
+/// A computed import, to become a refusal.
+struct Refused {
+    offset: usize,
+    line: u32,
+    column: u32,
+    reason: &'static str,
+}
+
+struct Walk<'s, 't> {
+    source: &'s str,
+    found: Vec<Found>,
+    refused: Vec<Refused>,
+    /// Start bytes of the import statements and calls the tree yielded; the error scanner skips
+    /// them.
+    statements: HashSet<usize>,
+    /// ERROR nodes that are not inside another ERROR node, in source order.
+    error_regions: Vec<Node<'t>>,
+}
+
+/// Node kinds whose subtree is a type, where `import("m")` is a type-level import.
+fn is_type_context(kind: &str) -> bool {
+    matches!(
+        kind,
+        "type_annotation"
+            | "opting_type_annotation"
+            | "omitting_type_annotation"
+            | "asserts_annotation"
+            | "type_alias_declaration"
+            | "interface_declaration"
+            | "type_arguments"
+            | "type_parameters"
+            | "type_query"
+            | "implements_clause"
+            | "extends_type_clause"
+    )
+}
+
+impl<'s, 't> Walk<'s, 't> {
+    fn new(source: &'s str) -> Self {
+        Self {
+            source,
+            found: Vec::new(),
+            refused: Vec::new(),
+            statements: HashSet::new(),
+            error_regions: Vec::new(),
+        }
+    }
+
+    /// Visits every node in pre-order with one cursor.
+    fn run(&mut self, root: Node<'t>) {
+        let mut cursor = root.walk();
+        // End bytes of the enclosing type contexts; a node is in a type while this is non-empty.
+        let mut type_ends: Vec<usize> = Vec::new();
+        let mut last_error_end = 0usize;
+        'walk: loop {
+            let node = cursor.node();
+            let start = node.start_byte();
+            while type_ends.last().is_some_and(|&end| end <= start) {
+                type_ends.pop();
+            }
+            let mut descend = node.child_count() > 0;
+            match node.kind() {
+                "import_statement" if node.is_named() => self.import_statement(node),
+                "export_statement" if node.is_named() => self.export_statement(node),
+                "call_expression" => self.call(node, !type_ends.is_empty()),
+                "string" | "comment" => descend = false,
+                // Only outermost regions are scanned; a nested one lies inside the last.
+                _ if node.is_error()
+                    && (self.error_regions.is_empty() || start >= last_error_end) =>
+                {
+                    self.error_regions.push(node);
+                    last_error_end = node.end_byte();
+                }
+                kind if is_type_context(kind) => type_ends.push(node.end_byte()),
+                _ => {}
+            }
+            if descend && cursor.goto_first_child() {
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    continue 'walk;
+                }
+                if !cursor.goto_parent() {
+                    break 'walk;
+                }
+            }
+        }
+    }
+
+    fn push(&mut self, node: Node<'_>, specifier: String, form: ImportForm, type_only: bool) {
+        let (line, column) = position(node);
+        self.found.push(Found {
+            offset: node.start_byte(),
+            line,
+            column,
+            specifier,
+            form,
+            type_only,
+        });
+    }
+
+    fn refuse(&mut self, node: Node<'_>, reason: &'static str) {
+        let (line, column) = position(node);
+        self.refused.push(Refused { offset: node.start_byte(), line, column, reason });
+    }
+
+    /// `import … from "m"`, `import "m"`, `import x = require("m")`.
+    fn import_statement(&mut self, node: Node<'_>) {
+        let mut type_keyword = false;
+        let mut clause = None;
+        let mut source = node.child_by_field_name("source");
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            match child.kind() {
+                "type" if !child.is_named() => type_keyword = true,
+                "import_clause" => clause = Some(child),
+                "import_require_clause" if source.is_none() => {
+                    source = child.child_by_field_name("source");
+                }
+                _ => {}
+            }
+        }
+        // A statement cut short by a syntax error has no source: nothing sound to record.
+        let Some(specifier) = source.and_then(|s| literal_string(s, self.source)) else {
+            return;
+        };
+        let type_only = type_keyword || clause.is_some_and(every_import_specifier_is_typed);
+        self.statements.insert(node.start_byte());
+        self.push(node, specifier, ImportForm::Static, type_only);
+    }
+
+    /// `export … from "m"`, and the `export import x = require("m")` form the grammar misparses.
+    fn export_statement(&mut self, node: Node<'_>) {
+        let Some(source) = node.child_by_field_name("source") else {
+            self.export_import_require(node);
+            return;
+        };
+        let Some(specifier) = literal_string(source, self.source) else {
+            return;
+        };
+        let mut type_only = false;
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            match child.kind() {
+                "type" if !child.is_named() => type_only = true,
+                // tree-sitter-typescript 0.23.2 does not know `export type * from "m"` and wraps
+                // the `type` keyword alone in an ERROR node inside an otherwise sound statement.
+                _ if child.is_error() && text(child, self.source).trim() == "type" => {
+                    type_only = true;
+                }
+                "export_clause" if every_export_specifier_is_typed(child) => type_only = true,
+                _ => {}
+            }
+        }
+        self.statements.insert(node.start_byte());
+        self.push(node, specifier, ImportForm::ReExport, type_only);
+    }
+
+    /// The grammar parses `export import x = require("m");` as `export import x = require` (with a
+    /// missing `;`) followed by the expression statement `("m");`. Recognise exactly that shape.
+    fn export_import_require(&mut self, node: Node<'_>) {
+        let Some(alias) = node.child_by_field_name("declaration") else {
+            return;
+        };
+        if alias.kind() != "import_alias" {
+            return;
+        }
+        let mut cursor = alias.walk();
+        let Some(last) = alias.named_children(&mut cursor).last() else {
+            return;
+        };
+        if last.kind() != "identifier" || text(last, self.source) != "require" {
+            return;
+        }
+        let Some(next) = node.next_named_sibling() else {
+            return;
+        };
+        let Some(paren) = next.named_child(0).filter(|_| next.kind() == "expression_statement")
+        else {
+            return;
+        };
+        if paren.kind() != "parenthesized_expression" || paren.named_child_count() != 1 {
+            return;
+        }
+        let Some(specifier) = paren.named_child(0).and_then(|s| literal_string(s, self.source))
+        else {
+            return;
+        };
+        self.statements.insert(node.start_byte());
+        self.push(node, specifier, ImportForm::Static, false);
+    }
+
+    /// `require("m")`, `import("m")`, and their computed forms.
+    fn call(&mut self, node: Node<'_>, in_type: bool) {
+        let Some(function) = node.child_by_field_name("function") else {
+            return;
+        };
+        let form = match function.kind() {
+            "import" => ImportForm::Dynamic,
+            "identifier" if text(function, self.source) == "require" => ImportForm::Require,
+            _ => return,
+        };
+        // A tagged template (require`m`) has a template string, not arguments, here.
+        let Some(arguments) = node.child_by_field_name("arguments") else {
+            return;
+        };
+        if arguments.kind() != "arguments" {
+            return;
+        }
+        let mut cursor = arguments.walk();
+        let first = arguments.named_children(&mut cursor).find(|a| a.kind() != "comment");
+        // `require()` with no argument loads nothing; it is not an import.
+        let Some(first) = first else {
+            return;
+        };
+        match literal_string(first, self.source) {
+            // `typeof import("m")` is resolved by the compiler and never runs.
+            Some(specifier) if in_type && form == ImportForm::Dynamic => {
+                self.statements.insert(node.start_byte());
+                self.push(node, specifier, ImportForm::Static, true);
+            }
+            Some(specifier) => {
+                self.statements.insert(node.start_byte());
+                self.push(node, specifier, form, false);
+            }
+            None if in_type => {}
+            None if form == ImportForm::Require => {
+                self.refuse(node, "require with a computed argument");
+            }
+            None => self.refuse(node, "dynamic import with a computed specifier"),
+        }
+    }
+
+    /// Recovers import/export statements that ERROR regions swallowed.
+    fn scan_error_regions(&mut self) {
+        for region in std::mem::take(&mut self.error_regions) {
+            let base = region.start_byte();
+            let start = region.start_position();
+            for scanned in error_scan::scan(text(region, self.source)) {
+                let offset = base + scanned.offset;
+                if self.statements.contains(&offset) {
+                    continue;
+                }
+                let (line, column) =
+                    line_column(self.source, base, (start.row, start.column), offset);
+                self.found.push(Found {
+                    offset,
+                    line,
+                    column,
+                    specifier: scanned.specifier,
+                    form: scanned.form,
+                    type_only: scanned.type_only,
+                });
+            }
+        }
+    }
+}
+
+/// True when an import clause has only named specifiers, all of them `type`-qualified.
+fn every_import_specifier_is_typed(clause: Node<'_>) -> bool {
+    let mut typed = 0usize;
+    let mut cursor = clause.walk();
+    for child in clause.named_children(&mut cursor) {
+        match child.kind() {
+            "named_imports" => {
+                let mut inner = child.walk();
+                for spec in child.named_children(&mut inner) {
+                    if spec.kind() != "import_specifier" {
+                        continue;
+                    }
+                    if !has_type_keyword(spec) {
+                        return false;
+                    }
+                    typed += 1;
+                }
+            }
+            // A default or namespace binding is a value import.
+            _ => return false,
+        }
+    }
+    typed > 0
+}
+
+/// True when an export clause has at least one specifier and every one is `type`-qualified.
+fn every_export_specifier_is_typed(clause: Node<'_>) -> bool {
+    let mut typed = 0usize;
+    let mut cursor = clause.walk();
+    for spec in clause.named_children(&mut cursor) {
+        if spec.kind() != "export_specifier" {
+            continue;
+        }
+        if !has_type_keyword(spec) {
+            return false;
+        }
+        typed += 1;
+    }
+    typed > 0
+}
+
+fn has_type_keyword(node: Node<'_>) -> bool {
+    let mut cursor = node.walk();
+    node.children(&mut cursor).any(|c| !c.is_named() && c.kind() == "type")
+}
+
+/// 1-based line and byte column of `offset`, counted from a known position at `base`.
+fn line_column(source: &str, base: usize, base_pos: (usize, usize), offset: usize) -> (u32, u32) {
+    let between = source.as_bytes().get(base..offset).unwrap_or_default();
+    let newlines = between.iter().filter(|&&b| b == b'\n').count();
+    let (row, column) = match between.iter().rposition(|&b| b == b'\n') {
+        Some(last) => (base_pos.0 + newlines, between.len() - last - 1),
+        None => (base_pos.0, base_pos.1 + between.len()),
+    };
+    let to_u32 = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    (to_u32(row).saturating_add(1), to_u32(column).saturating_add(1))
+}

@@ -1,0 +1,354 @@
+//! The analysis of one tree: discovery, parallel extraction and resolution, merged in a fixed order.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use cartograph_core::{
+    Confidence, Ecosystem, Edge, EdgeKind, Evidence, Language, Node, NodeKey, Provenance, Refusal,
+    RefusalKind, RepoPath, SourceLocation,
+};
+use cartograph_extract::{Extractor, FileFacts, ImportFact, ImportTarget};
+use cartograph_graph::{ComponentRule, assign_components};
+use rayon::prelude::*;
+
+use crate::discover::{self, DiscoverError, DiscoveryOptions, SourceCandidate, SourceText};
+use crate::resolve::Resolution;
+use crate::resolve::python::PythonResolver;
+use crate::resolve::typescript::JsResolver;
+use crate::tree::TreeIndex;
+
+/// How an analysis runs.
+#[derive(Debug, Clone, Default)]
+pub struct AnalysisOptions {
+    pub discovery: DiscoveryOptions,
+    /// Keep imports of the Python standard library and Node built-ins as package nodes.
+    pub include_builtins: bool,
+    /// Worker threads; `None` uses rayon's global pool (`RAYON_NUM_THREADS` or the core count).
+    pub threads: Option<usize>,
+    /// How modules are grouped into components.
+    pub components: ComponentRule,
+}
+
+/// Counts that describe what an analysis covered.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AnalysisStats {
+    /// Files and links the walk met (excluded directories are not entered).
+    pub files_seen: u64,
+    /// Source files parsed.
+    pub files_analysed: u64,
+    /// Files skipped with a refusal (too large, binary, unreadable, links, bundles).
+    pub files_skipped: u64,
+    pub bytes_analysed: u64,
+    pub files_by_language: BTreeMap<Language, u64>,
+    /// Syntax-error regions over all files, and the files that had any.
+    pub error_regions: u64,
+    pub files_with_error_regions: u64,
+    /// Imports of the standard library or runtime built-ins left out of the graph.
+    pub builtin_imports: u64,
+    /// Directories not entered because their name is excluded, in path order.
+    pub excluded_dirs: Vec<RepoPath>,
+}
+
+/// The result of analysing one tree: everything sorted by identity.
+#[derive(Debug, Clone, Default)]
+pub struct Analysis {
+    /// Nodes in key order.
+    pub nodes: Vec<Node>,
+    /// Edges in identity order; repeated claims are merged into one edge.
+    pub edges: Vec<Edge>,
+    /// Refusals in location order.
+    pub refusals: Vec<Refusal>,
+    pub stats: AnalysisStats,
+    /// Directories that are package roots: Python source roots and folders holding a
+    /// `package.json`. The component rule may group by them.
+    pub package_roots: Vec<String>,
+}
+
+/// Why an analysis could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum AnalyseError {
+    #[error(transparent)]
+    Discover(#[from] DiscoverError),
+    #[error("cannot start {0} worker threads")]
+    ThreadPool(usize),
+}
+
+/// Analyses the directory tree at `root`.
+pub fn analyse_tree(root: &Path, options: &AnalysisOptions) -> Result<Analysis, AnalyseError> {
+    match options.threads {
+        Some(n) => {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .map_err(|_| AnalyseError::ThreadPool(n))?;
+            pool.install(|| analyse_in_pool(root, options))
+        }
+        None => analyse_in_pool(root, options),
+    }
+}
+
+fn analyse_in_pool(root: &Path, options: &AnalysisOptions) -> Result<Analysis, AnalyseError> {
+    let inventory = discover::discover(root, &options.discovery)?;
+    let max_config = options.discovery.max_file_size;
+    let read_config = |path: &RepoPath| -> Option<String> {
+        if !inventory.index.is_file(path.as_str()) {
+            return None;
+        }
+        let full = root.join(path.as_str());
+        let len = std::fs::metadata(&full).ok()?.len();
+        if len > max_config {
+            return None;
+        }
+        std::fs::read_to_string(full).ok()
+    };
+    let (js, config_refusals) = JsResolver::new(&inventory.index, &read_config);
+    let python = PythonResolver::new(&inventory.index);
+    let resolvers = Resolvers { index: &inventory.index, python: &python, js: &js };
+
+    let results: Vec<FileResult> = inventory
+        .sources
+        .par_iter()
+        .map_init(Extractor::new, |extractor, candidate| {
+            let text = discover::read_source(root, candidate);
+            analyse_file(extractor, candidate, text, &resolvers, options)
+        })
+        .collect();
+
+    let mut builder = AnalysisBuilder::default();
+    builder.stats.files_seen = inventory.entries_seen;
+    builder.stats.excluded_dirs = inventory.excluded_dirs.clone();
+    for refusal in inventory.refusals.into_iter().chain(config_refusals) {
+        builder.add_refusal(refusal);
+    }
+    for result in results {
+        builder.add_file(result, &python);
+    }
+    let mut package_roots: BTreeSet<String> = python.roots().iter().cloned().collect();
+    for file in inventory.index.files() {
+        if file.file_name() == "package.json" {
+            package_roots.insert(crate::tree::dir_of(file));
+        }
+    }
+    Ok(builder.finish(package_roots.into_iter().collect(), &options.components))
+}
+
+struct Resolvers<'a> {
+    index: &'a TreeIndex,
+    python: &'a PythonResolver,
+    js: &'a JsResolver,
+}
+
+/// What one worker produced for one file.
+struct FileResult {
+    path: RepoPath,
+    language: Option<Language>,
+    bytes: u64,
+    error_regions: u32,
+    edges: Vec<Edge>,
+    refusals: Vec<Refusal>,
+    builtin_imports: u64,
+    /// Targets that are files outside the analysed sources (assets, configs) need module nodes.
+    extra_modules: Vec<RepoPath>,
+    packages: Vec<NodeKey>,
+}
+
+fn analyse_file(
+    extractor: &mut Extractor,
+    candidate: &SourceCandidate,
+    text: SourceText,
+    resolvers: &Resolvers<'_>,
+    options: &AnalysisOptions,
+) -> FileResult {
+    let mut result = FileResult {
+        path: candidate.path.clone(),
+        language: None,
+        bytes: 0,
+        error_regions: 0,
+        edges: Vec::new(),
+        refusals: Vec::new(),
+        builtin_imports: 0,
+        extra_modules: Vec::new(),
+        packages: Vec::new(),
+    };
+    let (text, lossy) = match text {
+        SourceText::Text { text, lossy } => (text, lossy),
+        SourceText::Skipped(refusal) => {
+            result.refusals.push(refusal);
+            return result;
+        }
+    };
+    result.bytes = text.len() as u64;
+    if lossy {
+        result.refusals.push(Refusal::new(
+            RefusalKind::InvalidUtf8,
+            SourceLocation::file(candidate.path.clone()),
+            "file is not valid UTF-8; analysed with replacement characters",
+        ));
+    }
+    let facts: FileFacts = extractor.extract(&candidate.path, candidate.grammar, &text);
+    result.language = Some(facts.language);
+    result.error_regions = facts.error_regions;
+    result.refusals.extend(facts.refusals);
+    let from = NodeKey::module(&candidate.path);
+    for import in &facts.imports {
+        for (written, resolution) in resolve_import(resolvers, &candidate.path, import) {
+            link_import(&mut result, &from, import, &written, resolution, options);
+        }
+    }
+    result
+}
+
+/// Resolves one import fact to `(name as written, resolution)` pairs.
+fn resolve_import(
+    resolvers: &Resolvers<'_>,
+    from: &RepoPath,
+    import: &ImportFact,
+) -> Vec<(String, Resolution)> {
+    match &import.target {
+        ImportTarget::Python(python) => resolvers
+            .python
+            .resolve(resolvers.index, from, python)
+            .into_iter()
+            .map(|t| (t.name, t.resolution))
+            .collect(),
+        ImportTarget::Js(js) => {
+            vec![(format!("\"{}\"", js.specifier), resolvers.js.resolve(from, &js.specifier))]
+        }
+    }
+}
+
+fn import_form(import: &ImportFact) -> &'static str {
+    match &import.target {
+        ImportTarget::Python(p) => p.form.describe(),
+        ImportTarget::Js(j) => j.form.describe(),
+    }
+}
+
+fn link_import(
+    result: &mut FileResult,
+    from: &NodeKey,
+    import: &ImportFact,
+    written: &str,
+    resolution: Resolution,
+    options: &AnalysisOptions,
+) {
+    let location = SourceLocation::new(result.path.clone(), import.line, import.column);
+    let form = import_form(import);
+    let type_note = if import.type_only { " (for type checking only)" } else { "" };
+    let (to, evidence, provenance, confidence) = match resolution {
+        Resolution::Module { path, confidence, note } => {
+            let mut sentence = format!("{form} of {written} resolves to {path}{type_note}");
+            if let Some(note) = note {
+                sentence.push_str("; ");
+                sentence.push_str(&note);
+            }
+            if path == result.path {
+                return;
+            }
+            result.extra_modules.push(path.clone());
+            (NodeKey::module(&path), sentence, Provenance::Resolver, confidence)
+        }
+        Resolution::Package { ecosystem, name } => {
+            let key = NodeKey::package(ecosystem, &name);
+            let sentence = format!("{form} of {written} names the third-party package {key}{type_note}",
+                key = key.name());
+            result.packages.push(key.clone());
+            (key, sentence, Provenance::Syntax, Confidence::Certain)
+        }
+        Resolution::Builtin { ecosystem, name } => {
+            if !options.include_builtins {
+                result.builtin_imports += 1;
+                return;
+            }
+            let ecosystem = match ecosystem {
+                Ecosystem::Pypi | Ecosystem::Python => Ecosystem::Python,
+                Ecosystem::Npm | Ecosystem::Node => Ecosystem::Node,
+            };
+            let key = NodeKey::package(ecosystem, &name);
+            let sentence = format!("{form} of {written} names the built-in module {}{type_note}", key.name());
+            result.packages.push(key.clone());
+            (key, sentence, Provenance::Syntax, Confidence::Certain)
+        }
+        Resolution::Unresolved { reason } => {
+            result.refusals.push(Refusal::new(RefusalKind::UnresolvedImport, location, reason));
+            return;
+        }
+    };
+    result.edges.push(Edge {
+        kind: EdgeKind::Imports,
+        from: from.clone(),
+        to,
+        evidence: Evidence::new(evidence),
+        provenance,
+        confidence,
+        location,
+        type_only: import.type_only,
+        occurrences: 1,
+    });
+}
+
+/// Merges per-file results in path order.
+#[derive(Default)]
+struct AnalysisBuilder {
+    nodes: BTreeMap<NodeKey, Node>,
+    edges: BTreeMap<(EdgeKind, NodeKey, NodeKey), Edge>,
+    refusals: Vec<Refusal>,
+    stats: AnalysisStats,
+}
+
+impl AnalysisBuilder {
+    fn add_refusal(&mut self, refusal: Refusal) {
+        if refusal.kind.skips_file() {
+            self.stats.files_skipped += 1;
+        }
+        self.refusals.push(refusal);
+    }
+
+    fn add_file(&mut self, result: FileResult, python: &PythonResolver) {
+        for refusal in result.refusals {
+            self.add_refusal(refusal);
+        }
+        let Some(language) = result.language else { return };
+        self.stats.files_analysed += 1;
+        self.stats.bytes_analysed += result.bytes;
+        *self.stats.files_by_language.entry(language).or_default() += 1;
+        self.stats.error_regions += u64::from(result.error_regions);
+        self.stats.files_with_error_regions += u64::from(result.error_regions > 0);
+        self.stats.builtin_imports += result.builtin_imports;
+
+        let key = NodeKey::module(&result.path);
+        let node = self.nodes.entry(key).or_insert_with_key(|k| Node::new(k.clone()));
+        node.attrs.language = Some(language);
+        if language == Language::Python {
+            node.attrs.python_module = python.module_name(&result.path);
+        }
+        for path in result.extra_modules {
+            self.nodes.entry(NodeKey::module(&path)).or_insert_with_key(|k| Node::new(k.clone()));
+        }
+        for package in result.packages {
+            self.nodes.entry(package).or_insert_with_key(|k| Node::new(k.clone()));
+        }
+        for edge in result.edges {
+            let identity = (edge.kind, edge.from.clone(), edge.to.clone());
+            match self.edges.get_mut(&identity) {
+                Some(existing) => existing.absorb(edge),
+                None => {
+                    self.edges.insert(identity, edge);
+                }
+            }
+        }
+    }
+
+    fn finish(mut self, package_roots: Vec<String>, rule: &ComponentRule) -> Analysis {
+        self.refusals.sort();
+        let mut nodes: Vec<Node> = self.nodes.into_values().collect();
+        assign_components(&mut nodes, rule, &package_roots);
+        Analysis {
+            nodes,
+            edges: self.edges.into_values().collect(),
+            refusals: self.refusals,
+            stats: self.stats,
+            package_roots,
+        }
+    }
+}

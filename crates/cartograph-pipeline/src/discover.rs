@@ -1,0 +1,328 @@
+//! Discovery: walks a directory tree and decides, for every file, whether it is analysed, kept only
+//! as a resolution target, or skipped with a refusal.
+//!
+//! The walk honours `.gitignore` and `.ignore` files inside the tree (never the user's global
+//! ignore file or the tree's parents, which would make results depend on the machine), never follows
+//! symbolic links (each is recorded), and skips vendored and generated folders by default. Files
+//! over the size cap are not read. Candidate source files are read later, once, by the worker that
+//! extracts them ([`read_source`]), so discovery itself is a cheap directory listing.
+
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use cartograph_core::{Refusal, RefusalKind, RepoPath, SourceLocation};
+use cartograph_extract::{Grammar, grammar_for};
+
+use crate::TreeIndex;
+
+/// Folders skipped by default: dependencies, virtual environments, build output and caches.
+pub const DEFAULT_EXCLUDED_DIRS: &[&str] = &[
+    ".git",
+    ".hg",
+    ".svn",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".tox",
+    ".nox",
+    ".venv",
+    "venv",
+    "__pycache__",
+    "build",
+    "dist",
+    "node_modules",
+    "site-packages",
+    "bower_components",
+    ".next",
+    ".nuxt",
+    ".turbo",
+];
+
+/// The default file-size cap: 1 MiB.
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 1024 * 1024;
+
+/// What discovery skips and how.
+#[derive(Debug, Clone)]
+pub struct DiscoveryOptions {
+    /// Files larger than this many bytes are not read; each is recorded as a refusal.
+    pub max_file_size: u64,
+    /// Directory names never entered.
+    pub excluded_dirs: Vec<String>,
+}
+
+impl Default for DiscoveryOptions {
+    fn default() -> Self {
+        Self {
+            max_file_size: DEFAULT_MAX_FILE_SIZE,
+            excluded_dirs: DEFAULT_EXCLUDED_DIRS.iter().map(|d| (*d).to_owned()).collect(),
+        }
+    }
+}
+
+/// A file to parse.
+#[derive(Debug, Clone)]
+pub struct SourceCandidate {
+    pub path: RepoPath,
+    pub grammar: Grammar,
+    pub size: u64,
+}
+
+/// The text of a source file as read by a worker.
+#[derive(Debug)]
+pub enum SourceText {
+    /// Valid UTF-8 (`lossy` false) or decoded with replacement characters (`lossy` true).
+    Text { text: String, lossy: bool },
+    /// Not analysed; the refusal says why.
+    Skipped(Refusal),
+}
+
+/// Everything discovery found.
+#[derive(Debug, Default)]
+pub struct Inventory {
+    /// Files to parse, in path order.
+    pub sources: Vec<SourceCandidate>,
+    /// Every file kept (source or not): what import resolution may link to.
+    pub index: TreeIndex,
+    /// Files and links skipped during the walk.
+    pub refusals: Vec<Refusal>,
+    /// Excluded directories that were present, in path order.
+    pub excluded_dirs: Vec<RepoPath>,
+    /// Every regular file and link the walk met, kept or not.
+    pub entries_seen: u64,
+}
+
+/// Why a tree could not be walked at all.
+#[derive(Debug, thiserror::Error)]
+pub enum DiscoverError {
+    #[error("the tree is not a directory")]
+    NotADirectory,
+    #[error("the tree cannot be read ({0})")]
+    Unreadable(std::io::ErrorKind),
+}
+
+/// Walks `root`.
+pub fn discover(root: &Path, options: &DiscoveryOptions) -> Result<Inventory, DiscoverError> {
+    let meta = fs::metadata(root).map_err(|e| DiscoverError::Unreadable(e.kind()))?;
+    if !meta.is_dir() {
+        return Err(DiscoverError::NotADirectory);
+    }
+    fs::read_dir(root).map_err(|e| DiscoverError::Unreadable(e.kind()))?;
+
+    let mut inventory = Inventory::default();
+    let excluded = options.excluded_dirs.clone();
+    let root_buf = root.to_path_buf();
+    // The filter runs inside the walker; it records what it prunes here.
+    let pruned: Arc<Mutex<Vec<PathBuf>>> = Arc::default();
+    let pruned_by_filter = Arc::clone(&pruned);
+    let walker = ignore::WalkBuilder::new(root)
+        .hidden(false)
+        .parents(false)
+        .git_global(false)
+        .git_exclude(false)
+        .git_ignore(true)
+        .ignore(true)
+        .require_git(false)
+        .follow_links(false)
+        .sort_by_file_name(Ord::cmp)
+        .filter_entry(move |entry| {
+            let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+            let prune = is_dir
+                && entry.depth() > 0
+                && entry.file_name().to_str().is_some_and(|n| excluded.iter().any(|e| e == n));
+            if prune && let Ok(mut list) = pruned_by_filter.lock() {
+                list.push(entry.path().to_path_buf());
+            }
+            !prune
+        })
+        .build();
+
+    for result in walker {
+        let entry = match result {
+            Ok(entry) => entry,
+            Err(error) => {
+                record_walk_error(&root_buf, &error, &mut inventory);
+                continue;
+            }
+        };
+        if entry.depth() == 0 {
+            continue;
+        }
+        let Some(file_type) = entry.file_type() else { continue };
+        let relative = match relative_path(&root_buf, entry.path()) {
+            Ok(path) => path,
+            Err(refusal) => {
+                inventory.entries_seen += 1;
+                inventory.refusals.push(refusal);
+                continue;
+            }
+        };
+        if file_type.is_dir() {
+            continue;
+        }
+        inventory.entries_seen += 1;
+        if file_type.is_symlink() {
+            inventory.refusals.push(Refusal::new(
+                RefusalKind::Symlink,
+                SourceLocation::file(relative),
+                "symbolic link not followed",
+            ));
+            continue;
+        }
+        if !file_type.is_file() {
+            continue;
+        }
+        let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
+        let grammar = grammar_for(&relative);
+        if size > options.max_file_size {
+            inventory.refusals.push(Refusal::new(
+                RefusalKind::FileTooLarge,
+                SourceLocation::file(relative),
+                format!(
+                    "file of {size} bytes is over the {} byte cap and was not read",
+                    options.max_file_size
+                ),
+            ));
+            continue;
+        }
+        if let Some(grammar) = grammar {
+            if is_minified_name(relative.file_name()) {
+                inventory.refusals.push(Refusal::new(
+                    RefusalKind::MinifiedBundle,
+                    SourceLocation::file(relative),
+                    "minified bundle not analysed",
+                ));
+                continue;
+            }
+            inventory.sources.push(SourceCandidate { path: relative.clone(), grammar, size });
+        }
+        inventory.index.insert(relative);
+    }
+    let pruned = pruned.lock().map(|list| list.clone()).unwrap_or_default();
+    inventory.excluded_dirs =
+        pruned.iter().filter_map(|p| relative_path(&root_buf, p).ok()).collect();
+    inventory.excluded_dirs.sort();
+    inventory.refusals.sort();
+    Ok(inventory)
+}
+
+fn record_walk_error(root: &Path, error: &ignore::Error, inventory: &mut Inventory) {
+    let path = walk_error_path(error);
+    let location = path
+        .and_then(|p| relative_path(root, &p).ok())
+        .map(SourceLocation::file)
+        .unwrap_or_else(|| SourceLocation::file(RepoPath::new("<tree>").expect("valid literal path")));
+    let reason = match error.io_error().map(std::io::Error::kind) {
+        Some(std::io::ErrorKind::PermissionDenied) => "permission denied".to_owned(),
+        Some(kind) => format!("cannot be read ({kind})"),
+        None => "cannot be read".to_owned(),
+    };
+    inventory.refusals.push(Refusal::new(RefusalKind::UnreadableFile, location, reason));
+}
+
+fn walk_error_path(error: &ignore::Error) -> Option<PathBuf> {
+    match error {
+        ignore::Error::WithPath { path, .. } => Some(path.clone()),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            walk_error_path(err)
+        }
+        ignore::Error::Loop { child, .. } => Some(child.clone()),
+        _ => None,
+    }
+}
+
+/// The repository path of `path` under `root`, or a refusal when it is not expressible as one.
+fn relative_path(root: &Path, path: &Path) -> Result<RepoPath, Refusal> {
+    let relative = path.strip_prefix(root).unwrap_or(path);
+    let mut parts = Vec::new();
+    let mut valid = true;
+    for component in relative.components() {
+        match component {
+            std::path::Component::Normal(part) => match part.to_str() {
+                Some(s) => parts.push(s.to_owned()),
+                None => {
+                    valid = false;
+                    parts.push(part.to_string_lossy().into_owned());
+                }
+            },
+            _ => valid = false,
+        }
+    }
+    let joined = parts.join("/");
+    match RepoPath::new(&joined) {
+        Ok(p) if valid => Ok(p),
+        _ => {
+            let shown: String = joined.chars().map(|c| if c.is_control() { '?' } else { c }).collect();
+            let shown = shown.trim_start_matches('/').to_owned();
+            let location = RepoPath::new(&shown)
+                .or_else(|_| RepoPath::new("<unnamed>"))
+                .map(SourceLocation::file)
+                .map_err(|_| ())
+                .ok();
+            Err(Refusal::new(
+                RefusalKind::InvalidPath,
+                location.unwrap_or_else(|| {
+                    SourceLocation::file(RepoPath::new("<unnamed>").expect("valid literal path"))
+                }),
+                "file name is not valid UTF-8; shown with replacement characters",
+            ))
+        }
+    }
+}
+
+fn is_minified_name(name: &str) -> bool {
+    name.ends_with(".min.js") || name.ends_with(".min.mjs") || name.ends_with(".min.cjs")
+}
+
+/// How many bytes at the start of a file are checked for NUL to detect binary content.
+const BINARY_SNIFF_LEN: usize = 8192;
+
+/// A line longer than this in a JS file marks it as a minified bundle.
+const MINIFIED_LINE_LEN: usize = 5000;
+
+/// Reads one source file. Binary content, bundles and read failures become refusals; invalid
+/// UTF-8 is decoded with replacement characters and flagged.
+pub fn read_source(root: &Path, candidate: &SourceCandidate) -> SourceText {
+    let location = || SourceLocation::file(candidate.path.clone());
+    let full = root.join(candidate.path.as_str());
+    let mut bytes = Vec::with_capacity(usize::try_from(candidate.size).unwrap_or(0));
+    if let Err(error) = fs::File::open(&full).and_then(|mut f| f.read_to_end(&mut bytes)) {
+        return SourceText::Skipped(Refusal::new(
+            RefusalKind::UnreadableFile,
+            location(),
+            format!("cannot be read ({})", error.kind()),
+        ));
+    }
+    classify_source(candidate, bytes)
+}
+
+/// Classifies bytes already read: binary, minified, lossy or plain text.
+pub fn classify_source(candidate: &SourceCandidate, bytes: Vec<u8>) -> SourceText {
+    let location = || SourceLocation::file(candidate.path.clone());
+    let head = &bytes[..bytes.len().min(BINARY_SNIFF_LEN)];
+    if head.contains(&0) {
+        return SourceText::Skipped(Refusal::new(
+            RefusalKind::BinaryFile,
+            location(),
+            "file holds binary content and was not parsed",
+        ));
+    }
+    if candidate.grammar == Grammar::JavaScript
+        && bytes.len() > MINIFIED_LINE_LEN
+        && bytes.split(|b| *b == b'\n').any(|line| line.len() > MINIFIED_LINE_LEN)
+    {
+        return SourceText::Skipped(Refusal::new(
+            RefusalKind::MinifiedBundle,
+            location(),
+            format!("a line longer than {MINIFIED_LINE_LEN} bytes marks a minified bundle"),
+        ));
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => SourceText::Text { text, lossy: false },
+        Err(error) => SourceText::Text {
+            text: String::from_utf8_lossy(error.as_bytes()).into_owned(),
+            lossy: true,
+        },
+    }
+}

@@ -1,0 +1,16 @@
+//! Turns a source tree into an architecture analysis: discovery, parallel extraction and resolution.
+//!
+//! The flow is [`discover`] (walk the tree, read every candidate file once, record what is skipped)
+//! → parallel extraction (one `cartograph_extract::Extractor` per rayon worker) → resolution of
+//! imports across files ([`resolve`]) → an [`Analysis`]: nodes, edges and refusals in identity
+//! order, ready for the graph and report layers.
+
+pub mod analyse;
+pub mod discover;
+pub mod resolve;
+pub mod tree;
+
+pub use analyse::{Analysis, AnalysisOptions, AnalysisStats, analyse_tree};
+pub use discover::{DiscoveryOptions, Inventory, SourceText};
+pub use cartograph_graph::ComponentRule;
+pub use tree::TreeIndex;

@@ -1,0 +1,455 @@
+//! Python import resolution.
+//!
+//! Source roots are detected from the tree, never configured: the repository root, every directory
+//! named `src`, and the parent of every top-level package (a directory with `__init__.py` whose
+//! parent has none). Namespace packages (directories without `__init__.py`) resolve like any other
+//! path under a root, but only when the full dotted name reaches a file, so a stray folder named
+//! like a standard-library module cannot capture its imports.
+//!
+//! For a file, roots are tried in this order: the roots that contain it (deepest first), its own
+//! directory when it is not inside a package (script semantics), then every other root in path
+//! order. `from a import b` resolves to the submodule `a.b` when that module exists, else to `a`.
+//! Relative imports are resolved in path space from the importing file's package.
+
+use std::collections::BTreeSet;
+
+use cartograph_core::{Confidence, Ecosystem, RepoPath};
+use cartograph_extract::PythonImport;
+
+use super::Resolution;
+use super::python_stdlib::is_python_stdlib;
+use crate::TreeIndex;
+use crate::tree::dir_of;
+
+/// Resolves Python imports against one tree.
+#[derive(Debug)]
+pub struct PythonResolver {
+    /// Source roots, `""` for the repository root, in path order.
+    roots: Vec<String>,
+    /// Directories that are regular packages (hold `__init__.py` or `__init__.pyi`).
+    packages: BTreeSet<String>,
+}
+
+/// One resolved target of an import statement, with the name it was resolved for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PythonTarget {
+    /// The dotted name that was looked up, as written (with leading dots for relative imports).
+    pub name: String,
+    pub resolution: Resolution,
+}
+
+impl PythonResolver {
+    pub fn new(index: &TreeIndex) -> Self {
+        let mut packages = BTreeSet::new();
+        let mut roots = BTreeSet::new();
+        roots.insert(String::new());
+        for file in index.files() {
+            let name = file.file_name();
+            if name == "__init__.py" || name == "__init__.pyi" {
+                packages.insert(dir_of(file));
+            }
+        }
+        for file in index.files() {
+            if !matches!(file.extension(), Some("py" | "pyi")) {
+                continue;
+            }
+            // Every `src` directory that holds Python is a root.
+            let dirs: Vec<&str> = file.components().collect();
+            for (i, component) in dirs.iter().enumerate().take(dirs.len().saturating_sub(1)) {
+                if *component == "src" {
+                    roots.insert(dirs[..=i].join("/"));
+                }
+            }
+        }
+        for package in &packages {
+            let parent = parent_dir(package);
+            if !packages.contains(parent) {
+                roots.insert(parent.to_owned());
+            }
+        }
+        Self { roots: roots.into_iter().collect(), packages }
+    }
+
+    /// The source roots, in path order (`""` is the repository root).
+    pub fn roots(&self) -> &[String] {
+        &self.roots
+    }
+
+    /// The dotted module name of a Python file under the deepest root that contains it, if every
+    /// component is an identifier.
+    pub fn module_name(&self, file: &RepoPath) -> Option<String> {
+        let root = self.roots.iter().rev().find(|r| is_under(file.as_str(), r))?;
+        let relative = strip_root(file.as_str(), root);
+        let without_ext = relative.strip_suffix(".py").or_else(|| relative.strip_suffix(".pyi"))?;
+        let dotted = without_ext.strip_suffix("/__init__").unwrap_or(without_ext).replace('/', ".");
+        if without_ext == "__init__" || !dotted.split('.').all(is_identifier) {
+            return None;
+        }
+        Some(dotted)
+    }
+
+    /// Resolves one import statement of `from`; a `from` import yields one target per name.
+    pub fn resolve(&self, index: &TreeIndex, from: &RepoPath, import: &PythonImport) -> Vec<PythonTarget> {
+        if import.level > 0 {
+            return self.resolve_relative(index, from, import);
+        }
+        let Some(module) = import.module.as_deref() else { return Vec::new() };
+        if import.names.is_empty() || import.names.iter().all(|n| n == "*") {
+            return vec![PythonTarget {
+                name: module.to_owned(),
+                resolution: self.resolve_absolute(index, from, module),
+            }];
+        }
+        let mut targets: Vec<PythonTarget> = Vec::new();
+        for name in &import.names {
+            let submodule = format!("{module}.{name}");
+            let resolution = match self.find_absolute(index, from, &submodule) {
+                Some(Found { path, exact: true, ambiguous }) => module_resolution(path, ambiguous),
+                _ => self.resolve_absolute(index, from, module),
+            };
+            push_unique(&mut targets, PythonTarget { name: display_from(module, name), resolution });
+        }
+        targets
+    }
+
+    fn resolve_absolute(&self, index: &TreeIndex, from: &RepoPath, module: &str) -> Resolution {
+        match self.find_absolute(index, from, module) {
+            Some(Found { path, exact: true, ambiguous }) => module_resolution(path, ambiguous),
+            Some(Found { path, exact: false, .. }) => Resolution::Module {
+                note: Some(format!(
+                    "{module} is not in the tree; linked to its enclosing module"
+                )),
+                path,
+                confidence: Confidence::Likely,
+            },
+            None => {
+                let top = module.split('.').next().unwrap_or(module);
+                if is_python_stdlib(top) {
+                    Resolution::Builtin { ecosystem: Ecosystem::Pypi, name: top.to_owned() }
+                } else {
+                    Resolution::Package { ecosystem: Ecosystem::Pypi, name: top.to_owned() }
+                }
+            }
+        }
+    }
+
+    /// Finds `module` under the first root (in preference order) that holds its top-level name.
+    fn find_absolute(&self, index: &TreeIndex, from: &RepoPath, module: &str) -> Option<Found> {
+        let parts: Vec<&str> = module.split('.').collect();
+        let mut found: Option<Found> = None;
+        for root in self.roots_for(from) {
+            let Some(hit) = self.find_under(index, &root, &parts) else { continue };
+            match &mut found {
+                None => {
+                    // An exact hit under a root that contains the importer is authoritative.
+                    let contains_importer = is_under(from.as_str(), &root);
+                    found = Some(hit);
+                    if contains_importer {
+                        break;
+                    }
+                }
+                Some(first) => {
+                    if hit.path != first.path && hit.exact {
+                        first.ambiguous = true;
+                    }
+                    break;
+                }
+            }
+        }
+        found
+    }
+
+    /// The module for `parts` under one directory: exact when every part resolved, else the
+    /// longest regular-module prefix, provided the top-level name is a real module or package.
+    fn find_under(&self, index: &TreeIndex, base: &str, parts: &[&str]) -> Option<Found> {
+        let mut dir = base.to_owned();
+        let mut deepest: Option<RepoPath> = None;
+        for (i, part) in parts.iter().enumerate() {
+            let candidate = join(&dir, part);
+            let is_last = i + 1 == parts.len();
+            if let Some(file) = module_file(index, &candidate) {
+                if is_last {
+                    return Some(Found { path: file, exact: true, ambiguous: false });
+                }
+                if self.packages.contains(&candidate) {
+                    deepest = Some(file);
+                } else {
+                    // A plain module `a.py` cannot hold submodules; `a.b` names an attribute.
+                    return Some(Found { path: file, exact: false, ambiguous: false });
+                }
+            } else if !index.is_dir(&candidate) {
+                break;
+            }
+            dir = candidate;
+        }
+        deepest.map(|path| Found { path, exact: false, ambiguous: false })
+    }
+
+    fn resolve_relative(&self, index: &TreeIndex, from: &RepoPath, import: &PythonImport) -> Vec<PythonTarget> {
+        let dots = ".".repeat(usize::try_from(import.level).unwrap_or(usize::MAX).min(64));
+        let written = format!("{dots}{}", import.module.as_deref().unwrap_or(""));
+        let mut base = dir_of(from);
+        for _ in 1..import.level {
+            if base.is_empty() {
+                return vec![unresolved(written.clone(), format!(
+                    "relative import {written} reaches above the repository root"
+                ))];
+            }
+            base = parent_dir(&base).to_owned();
+        }
+        let module_parts: Vec<&str> = import.module.as_deref().map(|m| m.split('.').collect()).unwrap_or_default();
+        let module_found = if module_parts.is_empty() {
+            // `from . import x`: the package itself.
+            module_file(index, &base).map(|path| Found { path, exact: true, ambiguous: false })
+        } else {
+            self.find_under(index, &base, &module_parts)
+        };
+        let module_dir = module_parts.iter().fold(base.clone(), |d, p| join(&d, p));
+        let whole_module = || match &module_found {
+            Some(Found { path, exact: true, .. }) => Resolution::module(path.clone()),
+            Some(Found { path, exact: false, .. }) => Resolution::Module {
+                path: path.clone(),
+                confidence: Confidence::Likely,
+                note: Some(format!("{written} is not in the tree; linked to its enclosing module")),
+            },
+            None => Resolution::Unresolved {
+                reason: format!("relative import {written} resolves to no file in the tree"),
+            },
+        };
+        if import.names.is_empty() || import.names.iter().all(|n| n == "*") {
+            return vec![PythonTarget { name: written.clone(), resolution: whole_module() }];
+        }
+        let mut targets = Vec::new();
+        let exact_package = matches!(module_found, Some(Found { exact: true, .. })) || module_parts.is_empty();
+        for name in &import.names {
+            let submodule = join(&module_dir, name);
+            let resolution = match module_file(index, &submodule) {
+                Some(path) if exact_package || index.is_dir(&module_dir) => Resolution::module(path),
+                _ => match &module_found {
+                    Some(_) => whole_module(),
+                    None => Resolution::Unresolved {
+                        reason: format!(
+                            "relative import of {name} from {written} resolves to no file in the tree"
+                        ),
+                    },
+                },
+            };
+            push_unique(&mut targets, PythonTarget { name: display_from(&written, name), resolution });
+        }
+        targets
+    }
+
+    /// Roots in preference order for an importing file.
+    fn roots_for(&self, from: &RepoPath) -> Vec<String> {
+        let mut ordered: Vec<String> =
+            self.roots.iter().rev().filter(|r| is_under(from.as_str(), r)).cloned().collect();
+        let own_dir = dir_of(from);
+        if !self.packages.contains(&own_dir) && !ordered.contains(&own_dir) {
+            ordered.push(own_dir);
+        }
+        for root in &self.roots {
+            if !ordered.contains(root) {
+                ordered.push(root.clone());
+            }
+        }
+        ordered
+    }
+}
+
+#[derive(Debug)]
+struct Found {
+    path: RepoPath,
+    /// False when only an enclosing module was found.
+    exact: bool,
+    /// True when another root holds a different module of the same name.
+    ambiguous: bool,
+}
+
+fn module_resolution(path: RepoPath, ambiguous: bool) -> Resolution {
+    if ambiguous {
+        Resolution::Module {
+            path,
+            confidence: Confidence::Likely,
+            note: Some("another source root holds a module of the same name".to_owned()),
+        }
+    } else {
+        Resolution::module(path)
+    }
+}
+
+fn unresolved(name: String, reason: String) -> PythonTarget {
+    PythonTarget { name, resolution: Resolution::Unresolved { reason } }
+}
+
+fn push_unique(targets: &mut Vec<PythonTarget>, target: PythonTarget) {
+    if !targets.iter().any(|t| t.resolution == target.resolution) {
+        targets.push(target);
+    }
+}
+
+fn display_from(module: &str, name: &str) -> String {
+    if module.ends_with('.') { format!("{module}{name}") } else { format!("{module}.{name}") }
+}
+
+/// The file that defines module path `candidate` (`a/b` → `a/b.py`, `a/b.pyi`, `a/b/__init__.py`,
+/// `a/b/__init__.pyi`).
+fn module_file(index: &TreeIndex, candidate: &str) -> Option<RepoPath> {
+    let candidates = if candidate.is_empty() {
+        ["__init__.py".to_owned(), "__init__.pyi".to_owned(), String::new(), String::new()]
+    } else {
+        [
+            format!("{candidate}.py"),
+            format!("{candidate}/__init__.py"),
+            format!("{candidate}.pyi"),
+            format!("{candidate}/__init__.pyi"),
+        ]
+    };
+    candidates.iter().filter(|c| !c.is_empty()).find_map(|c| index.file(c))
+}
+
+fn join(dir: &str, part: &str) -> String {
+    if dir.is_empty() { part.to_owned() } else { format!("{dir}/{part}") }
+}
+
+fn parent_dir(dir: &str) -> &str {
+    dir.rsplit_once('/').map_or("", |(parent, _)| parent)
+}
+
+fn is_under(path: &str, root: &str) -> bool {
+    root.is_empty() || path.strip_prefix(root).is_some_and(|rest| rest.starts_with('/'))
+}
+
+fn strip_root<'p>(path: &'p str, root: &str) -> &'p str {
+    if root.is_empty() { path } else { &path[root.len() + 1..] }
+}
+
+fn is_identifier(part: &str) -> bool {
+    let mut chars = part.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || c == '_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cartograph_extract::ImportForm;
+
+    fn tree(files: &[&str]) -> TreeIndex {
+        TreeIndex::new(files.iter().map(|f| RepoPath::new(f).unwrap()))
+    }
+
+    fn import(level: u32, module: Option<&str>, names: &[&str]) -> PythonImport {
+        PythonImport {
+            level,
+            module: module.map(str::to_owned),
+            names: names.iter().map(|s| (*s).to_owned()).collect(),
+            form: ImportForm::Static,
+        }
+    }
+
+    /// Resolves and renders each target as a short string: a path, `pkg:x`, `builtin:x`,
+    /// `unresolved`, with `~` appended for a less-than-certain module.
+    fn check(files: &[&str], from: &str, imp: PythonImport, expected: &[&str]) {
+        let index = tree(files);
+        let resolver = PythonResolver::new(&index);
+        let got: Vec<String> = resolver
+            .resolve(&index, &RepoPath::new(from).unwrap(), &imp)
+            .into_iter()
+            .map(|t| match t.resolution {
+                Resolution::Module { path, confidence: Confidence::Certain, .. } => path.to_string(),
+                Resolution::Module { path, .. } => format!("{path}~"),
+                Resolution::Package { name, .. } => format!("pkg:{name}"),
+                Resolution::Builtin { name, .. } => format!("builtin:{name}"),
+                Resolution::Unresolved { .. } => "unresolved".to_owned(),
+            })
+            .collect();
+        assert_eq!(got, expected, "from {from}: {imp:?}");
+    }
+
+    const SRC: &[&str] = &[
+        "backend/src/app/__init__.py",
+        "backend/src/app/models/__init__.py",
+        "backend/src/app/models/order.py",
+        "backend/src/app/api/__init__.py",
+        "backend/src/app/api/routes.py",
+        "backend/src/app/plugins/slack.py",
+        "backend/tests/test_api.py",
+        "backend/tests/helpers.py",
+        "worker/__init__.py",
+        "worker/tasks.py",
+        "scripts/tool.py",
+        "email/notes.txt",
+    ];
+
+    #[test]
+    fn detects_roots() {
+        let r = PythonResolver::new(&tree(SRC));
+        assert_eq!(r.roots(), ["", "backend/src"]);
+    }
+
+    #[test]
+    fn module_names_come_from_the_deepest_root() {
+        let r = PythonResolver::new(&tree(SRC));
+        let name = |p: &str| r.module_name(&RepoPath::new(p).unwrap());
+        assert_eq!(name("backend/src/app/models/order.py").as_deref(), Some("app.models.order"));
+        assert_eq!(name("backend/src/app/__init__.py").as_deref(), Some("app"));
+        assert_eq!(name("worker/tasks.py").as_deref(), Some("worker.tasks"));
+    }
+
+    #[test]
+    fn absolute_imports_across_a_src_layout() {
+        check(SRC, "backend/tests/test_api.py", import(0, Some("app.api.routes"), &[]), &["backend/src/app/api/routes.py"]);
+        check(SRC, "backend/tests/test_api.py", import(0, Some("app"), &[]), &["backend/src/app/__init__.py"]);
+    }
+
+    #[test]
+    fn from_import_prefers_submodule_then_package() {
+        check(SRC, "worker/tasks.py", import(0, Some("app.models"), &["order", "Order"]),
+            &["backend/src/app/models/order.py", "backend/src/app/models/__init__.py"]);
+    }
+
+    #[test]
+    fn namespace_packages_resolve_only_to_files() {
+        check(SRC, "worker/tasks.py", import(0, Some("app.plugins.slack"), &[]), &["backend/src/app/plugins/slack.py"]);
+        check(SRC, "worker/tasks.py", import(0, Some("app.plugins"), &["slack"]), &["backend/src/app/plugins/slack.py"]);
+        // A folder named like the standard library does not capture its imports.
+        check(SRC, "worker/tasks.py", import(0, Some("email.mime"), &[]), &["builtin:email"]);
+    }
+
+    #[test]
+    fn missing_submodule_links_to_enclosing_module_with_less_confidence() {
+        check(SRC, "worker/tasks.py", import(0, Some("app.models.gone"), &[]), &["backend/src/app/models/__init__.py~"]);
+    }
+
+    #[test]
+    fn third_party_and_stdlib() {
+        check(SRC, "worker/tasks.py", import(0, Some("requests.adapters"), &[]), &["pkg:requests"]);
+        check(SRC, "worker/tasks.py", import(0, Some("os.path"), &[]), &["builtin:os"]);
+        check(SRC, "worker/tasks.py", import(0, Some("collections.abc"), &["Mapping"]), &["builtin:collections"]);
+    }
+
+    #[test]
+    fn script_directories_see_their_siblings() {
+        check(SRC, "backend/tests/test_api.py", import(0, Some("helpers"), &[]), &["backend/tests/helpers.py"]);
+        check(SRC, "worker/tasks.py", import(0, Some("helpers"), &[]), &["pkg:helpers"]);
+    }
+
+    #[test]
+    fn relative_imports() {
+        let from = "backend/src/app/api/routes.py";
+        check(SRC, from, import(1, None, &["routes"]), &["backend/src/app/api/routes.py"]);
+        check(SRC, from, import(1, None, &["something"]), &["backend/src/app/api/__init__.py"]);
+        check(SRC, from, import(2, Some("models"), &["order", "Order"]),
+            &["backend/src/app/models/order.py", "backend/src/app/models/__init__.py"]);
+        check(SRC, from, import(2, None, &["models"]), &["backend/src/app/models/__init__.py"]);
+        check(SRC, from, import(1, Some("legacy"), &["x"]), &["unresolved"]);
+        check(SRC, from, import(2, Some("plugins.slack"), &["notify"]), &["backend/src/app/plugins/slack.py"]);
+        check(SRC, from, import(2, Some("plugins"), &["slack"]), &["backend/src/app/plugins/slack.py"]);
+        check(SRC, from, import(9, None, &["x"]), &["unresolved"]);
+    }
+
+    #[test]
+    fn plain_module_cannot_hold_submodules() {
+        check(SRC, "worker/tasks.py", import(0, Some("worker.tasks.run"), &[]), &["worker/tasks.py~"]);
+    }
+}

@@ -1,0 +1,536 @@
+//! TypeScript/JavaScript import resolution: from a specifier as written to a file of the tree, an
+//! npm package, a Node built-in, or an unresolved reason.
+//!
+//! A specifier is tried, in order, as:
+//!
+//! 1. **relative** (`./x`, `../x`, `.`): the exact file; for `.js`/`.jsx`/`.mjs`/`.cjs` the
+//!    TypeScript source it stands for (`./Foo.js` → `Foo.ts`, TypeScript's ESM convention); the
+//!    path plus each of [`EXTENSIONS`]; then a directory's `package.json` entry or its `index`
+//!    with those extensions. A non-source file (`./styles.css`) is a module like any other. A Vite
+//!    style query (`./icon.svg?react`) is ignored for the lookup;
+//! 2. **absolute** (`/x`) or **URL** (`https:`, `data:`, `virtual:`): unresolved, except `node:`
+//!    and `bun:` (built-ins) and `npm:` (a package);
+//! 3. **`#private`**: the `imports` map of the nearest `package.json`;
+//! 4. **bare**: the nearest tsconfig's `paths` (see [`tsconfig`]), a Node built-in, the file
+//!    under `baseUrl`, a workspace package (every `package.json` with a `name`, see [`manifest`]),
+//!    else the npm package `@scope/pkg` or `pkg` named by its first segment(s).
+//!
+//! Workspace packages resolve through their manifest: for the bare name, `exports["."]`, then
+//! `types`/`typings`, `module`, `main`, `source`; for `name/sub`, `exports["./sub"]` (with `*`
+//! patterns), then `<dir>/sub`. A manifest entry that is a build output missing from the tree
+//! (`dist/index.js`) is mapped to its source (`src/index.ts`), and `src/index.*`, `index.*` and
+//! `<dir>/src/sub` are conventions; matches through those are `likely`, with a note saying why.
+//!
+//! Everything is read and indexed in [`JsResolver::new`]; [`JsResolver::resolve`] does hash
+//! lookups only, so it is cheap to call from every rayon worker.
+
+mod manifest;
+mod tsconfig;
+#[cfg(test)]
+mod tests;
+
+use std::collections::{BTreeSet, HashMap};
+
+use cartograph_core::{Confidence, Ecosystem, Refusal, RefusalKind, RepoPath, SourceLocation};
+
+use super::Resolution;
+use super::builtins::is_node_builtin;
+use super::jsonc;
+use crate::TreeIndex;
+use crate::tree::{dir_of, join_normalised};
+use manifest::{Manifest, source_candidates};
+use tsconfig::AliasSettings;
+
+/// Extensions tried after a specifier without one, in TypeScript's order of preference.
+pub const EXTENSIONS: &[&str] =
+    &[".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mts", ".cts", ".mjs", ".cjs"];
+
+/// How many `package.json` entry indirections a directory lookup follows (a `main` naming a
+/// directory that has its own manifest).
+const MAX_ENTRY_DEPTH: u8 = 2;
+
+const NOTE_BUILD_OUTPUT: &str =
+    "the manifest entry is a build output that is not in the tree; matched its source file";
+const NOTE_CONVENTIONAL_INDEX: &str =
+    "the manifest names no entry point that is in the tree; matched the conventional index file";
+const NOTE_UNEXPORTED: &str =
+    "the package's exports map does not list this subpath; matched the file by path";
+const NOTE_SRC_SUBPATH: &str = "matched under the package's src directory, not a manifest entry";
+const NOTE_REFERENCED_PROJECT: &str =
+    "the path alias comes from a project the nearest tsconfig references";
+const NOTE_BUILTIN_NAME: &str = "the name is also a Node built-in module";
+
+/// Resolves TS/JS import specifiers against the tree.
+#[derive(Debug, Default)]
+pub struct JsResolver {
+    tree: TreeIndex,
+    /// Alias settings, one per config that was read.
+    aliases: Vec<AliasSettings>,
+    /// Directory → its nearest config's settings (absent when no config applies).
+    dir_alias: HashMap<String, usize>,
+    manifests: Vec<Manifest>,
+    /// Workspace package name → its manifest; the shallowest wins when names repeat.
+    by_name: HashMap<String, usize>,
+    /// Directory holding a `package.json` → its manifest.
+    manifest_at: HashMap<String, usize>,
+    /// Directory → the nearest `package.json` at or above it (the package scope).
+    dir_scope: HashMap<String, usize>,
+}
+
+/// A file found for a specifier, with the notes that make it less than certain.
+struct Hit {
+    path: RepoPath,
+    notes: Vec<&'static str>,
+}
+
+impl Hit {
+    fn exact(path: RepoPath) -> Self {
+        Self { path, notes: Vec::new() }
+    }
+
+    fn with(mut self, note: &'static str) -> Self {
+        self.notes.push(note);
+        self
+    }
+
+    fn with_optional(self, note: Option<&'static str>) -> Self {
+        match note {
+            Some(note) => self.with(note),
+            None => self,
+        }
+    }
+
+    fn into_resolution(self) -> Resolution {
+        if self.notes.is_empty() {
+            return Resolution::module(self.path);
+        }
+        Resolution::Module {
+            path: self.path,
+            confidence: Confidence::Likely,
+            note: Some(self.notes.join("; ")),
+        }
+    }
+}
+
+impl JsResolver {
+    /// Builds the resolver: reads tsconfig/jsconfig files and every `package.json` through `read`.
+    /// Configuration that cannot be read or parsed becomes `invalid-config` refusals, and
+    /// resolution proceeds without it.
+    pub fn new(
+        index: &TreeIndex,
+        read: &dyn Fn(&RepoPath) -> Option<String>,
+    ) -> (Self, Vec<Refusal>) {
+        let mut refusals = Vec::new();
+        let mut resolver = JsResolver { tree: index.clone(), ..JsResolver::default() };
+        for file in index.files().filter(|f| f.file_name() == "package.json") {
+            match read_manifest(file, read) {
+                Ok(manifest) => resolver.add_manifest(manifest),
+                Err(reason) => refusals.push(Refusal::new(
+                    RefusalKind::InvalidConfig,
+                    SourceLocation::file(file.clone()),
+                    reason,
+                )),
+            }
+        }
+        let package_dirs: HashMap<String, String> = resolver
+            .by_name
+            .iter()
+            .filter_map(|(name, &i)| Some((name.clone(), resolver.manifests.get(i)?.dir.clone())))
+            .collect();
+        let configs = tsconfig::load(index, read, &package_dirs);
+        refusals.extend(configs.refusals);
+        resolver.aliases = configs.settings;
+
+        // Every directory of the tree, parents before children (a prefix sorts first).
+        let mut dirs = BTreeSet::from([String::new()]);
+        for file in index.files() {
+            let mut dir = file.parent();
+            while let Some(d) = dir {
+                if !dirs.insert(d.as_str().to_owned()) {
+                    break;
+                }
+                dir = d.parent();
+            }
+        }
+        for dir in dirs {
+            let parent = dir.rsplit_once('/').map_or("", |(p, _)| p);
+            let inherit = |map: &HashMap<String, usize>| {
+                if dir.is_empty() { None } else { map.get(parent).copied() }
+            };
+            let alias = configs.by_dir.get(&dir).copied().or_else(|| inherit(&resolver.dir_alias));
+            let scope = resolver.manifest_at.get(&dir).copied().or_else(|| inherit(&resolver.dir_scope));
+            if let Some(alias) = alias {
+                resolver.dir_alias.insert(dir.clone(), alias);
+            }
+            if let Some(scope) = scope {
+                resolver.dir_scope.insert(dir, scope);
+            }
+        }
+        refusals.sort();
+        (resolver, refusals)
+    }
+
+    fn add_manifest(&mut self, manifest: Manifest) {
+        let index = self.manifests.len();
+        self.manifest_at.insert(manifest.dir.clone(), index);
+        if let Some(name) = &manifest.name {
+            let depth = |dir: &str| if dir.is_empty() { 0 } else { dir.split('/').count() };
+            let shallower = match self.by_name.get(name).and_then(|&i| self.manifests.get(i)) {
+                Some(existing) => depth(&manifest.dir) < depth(&existing.dir),
+                None => true,
+            };
+            if shallower {
+                self.by_name.insert(name.clone(), index);
+            }
+        }
+        self.manifests.push(manifest);
+    }
+
+    /// Resolves `specifier` as written in the file `from`.
+    pub fn resolve(&self, from: &RepoPath, specifier: &str) -> Resolution {
+        if specifier.trim().is_empty() {
+            return unresolved("an empty import specifier names no module".to_owned());
+        }
+        let from_dir = dir_of(from);
+        if is_relative(specifier) {
+            return self.resolve_relative(&from_dir, specifier);
+        }
+        if specifier.starts_with('/') || specifier.starts_with('\\') {
+            return unresolved(format!(
+                "absolute import path \"{specifier}\" is not resolved against the tree"
+            ));
+        }
+        if specifier.starts_with('#') {
+            return self.resolve_private(&from_dir, specifier);
+        }
+        if let Some((scheme, rest)) = url_scheme(specifier) {
+            return match scheme {
+                "node" => builtin(rest),
+                "bun" => builtin(specifier),
+                "npm" => {
+                    // `npm:pkg@1.2` or `npm:@scope/pkg@^1/sub`: the name without the version.
+                    let name = split_package(rest).map(|(name, _)| strip_version(name));
+                    match name.filter(|n| is_package_name(n)) {
+                        Some(name) => package(name),
+                        None => unresolved(format!(
+                            "import \"{specifier}\" does not name a valid npm package"
+                        )),
+                    }
+                }
+                _ => unresolved(format!(
+                    "URL import \"{specifier}\" is not resolved against the tree"
+                )),
+            };
+        }
+        self.resolve_bare(&from_dir, specifier)
+    }
+
+    fn resolve_relative(&self, from_dir: &str, specifier: &str) -> Resolution {
+        let path_part = strip_query(specifier);
+        let Some(target) = join_normalised(from_dir, path_part) else {
+            return unresolved(format!("relative import \"{specifier}\" leaves the tree"));
+        };
+        let hit = if path_part.ends_with('/') {
+            self.probe_dir(&target, 0)
+        } else {
+            self.probe(&target, 0)
+        };
+        match hit {
+            Some(hit) => hit.into_resolution(),
+            None => unresolved(format!("relative import \"{specifier}\" resolves to no file")),
+        }
+    }
+
+    /// `#x` through the `imports` map of the importing file's package.
+    fn resolve_private(&self, from_dir: &str, specifier: &str) -> Resolution {
+        let Some(manifest) = self.dir_scope.get(from_dir).and_then(|&i| self.manifests.get(i))
+        else {
+            return unresolved(format!(
+                "package import \"{specifier}\" has no package.json above the importing file"
+            ));
+        };
+        let Some(targets) = manifest.import_targets(specifier) else {
+            return unresolved(format!(
+                "package import \"{specifier}\" is not in the imports map of the nearest package.json"
+            ));
+        };
+        for target in &targets {
+            if target.starts_with("./") {
+                if let Some(hit) = self.probe_target(&manifest.dir, target) {
+                    return hit.into_resolution();
+                }
+            } else if !target.starts_with('#') && !target.starts_with('/') {
+                // A bare target names another package.
+                return self.resolve_bare(from_dir, target);
+            }
+        }
+        if let Some(hit) = self.probe_build_outputs(&manifest.dir, &targets) {
+            return hit.into_resolution();
+        }
+        unresolved(format!("package import \"{specifier}\" resolves to no file"))
+    }
+
+    fn resolve_bare(&self, from_dir: &str, specifier: &str) -> Resolution {
+        let path_part = strip_query(specifier);
+        let alias = self.dir_alias.get(from_dir).and_then(|&i| self.aliases.get(i));
+        let reference_note = alias.filter(|a| a.from_reference).map(|_| NOTE_REFERENCED_PROJECT);
+        if let Some(matched) = alias.and_then(|a| a.match_paths(path_part)) {
+            for target in &matched.targets {
+                if let Some(hit) = self.probe(target, 0) {
+                    return hit.with_optional(reference_note).into_resolution();
+                }
+            }
+            if !matched.alias.falls_through {
+                return unresolved(format!(
+                    "import \"{specifier}\" matches the path alias \"{}\" but resolves to no file",
+                    matched.alias.pattern
+                ));
+            }
+        }
+        let is_builtin = is_node_builtin(path_part);
+        if let Some(base) = alias.and_then(|a| a.base_url.as_deref())
+            && let Some(hit) =
+                join_normalised(base, path_part).and_then(|target| self.probe(&target, 0))
+        {
+            let hit = hit.with_optional(reference_note);
+            let hit = if is_builtin { hit.with(NOTE_BUILTIN_NAME) } else { hit };
+            return hit.into_resolution();
+        }
+        if is_builtin {
+            return builtin(path_part);
+        }
+        let Some((name, sub)) = split_package(path_part).filter(|(name, _)| is_package_name(name))
+        else {
+            return unresolved(format!(
+                "import \"{specifier}\" matches no path alias and is not a valid package name"
+            ));
+        };
+        let Some(manifest) = self.by_name.get(name).and_then(|&i| self.manifests.get(i)) else {
+            return package(name);
+        };
+        let hit = match sub {
+            None => self.package_root(manifest, 0),
+            Some(sub) => self.package_subpath(manifest, sub),
+        };
+        match hit {
+            Some(hit) => hit.into_resolution(),
+            None => unresolved(format!(
+                "import \"{specifier}\" names the workspace package {name} but resolves to no file in it"
+            )),
+        }
+    }
+
+    /// The entry file of a package: manifest entries that exist, then their sources, then the
+    /// conventional index files.
+    fn package_root(&self, manifest: &Manifest, depth: u8) -> Option<Hit> {
+        let candidates = manifest.root_candidates();
+        for candidate in &candidates {
+            let target = join_normalised(&manifest.dir, candidate);
+            // An entry naming the package directory itself must not re-enter this manifest.
+            let depth = if target.as_deref() == Some(manifest.dir.as_str()) {
+                MAX_ENTRY_DEPTH
+            } else {
+                depth
+            };
+            if let Some(hit) = target.and_then(|t| self.probe(&t, depth)) {
+                return Some(hit);
+            }
+        }
+        if let Some(hit) = self.probe_build_outputs(&manifest.dir, &candidates) {
+            return Some(hit);
+        }
+        if let Some(hit) = self.probe_index(&child(&manifest.dir, "src")) {
+            return Some(hit.with(NOTE_CONVENTIONAL_INDEX));
+        }
+        let hit = self.probe_index(&manifest.dir)?;
+        // Without any entry, `index.js` is Node's own default, not a guess.
+        Some(if manifest.names_an_entry() { hit.with(NOTE_CONVENTIONAL_INDEX) } else { hit })
+    }
+
+    /// `name/sub` inside a workspace package.
+    fn package_subpath(&self, manifest: &Manifest, sub: &str) -> Option<Hit> {
+        if let Some(targets) = manifest.export_targets(&format!("./{sub}")) {
+            for target in &targets {
+                if let Some(hit) = self.probe_target(&manifest.dir, target) {
+                    return Some(hit);
+                }
+            }
+            if let Some(hit) = self.probe_build_outputs(&manifest.dir, &targets) {
+                return Some(hit);
+            }
+        }
+        if let Some(hit) = self.probe_target(&manifest.dir, sub) {
+            return Some(if manifest.has_exports() { hit.with(NOTE_UNEXPORTED) } else { hit });
+        }
+        if let Some(hit) = self.probe_target(&manifest.dir, &format!("src/{sub}")) {
+            return Some(hit.with(NOTE_SRC_SUBPATH));
+        }
+        self.probe_build_outputs(&manifest.dir, &[sub.to_owned()])
+    }
+
+    /// A manifest target (relative to the package directory).
+    fn probe_target(&self, dir: &str, target: &str) -> Option<Hit> {
+        self.probe(&join_normalised(dir, target)?, MAX_ENTRY_DEPTH)
+    }
+
+    /// The sources of build-output targets (`dist/x.js` → `src/x.ts`), as `likely` matches.
+    fn probe_build_outputs(&self, dir: &str, targets: &[String]) -> Option<Hit> {
+        targets
+            .iter()
+            .flat_map(|target| source_candidates(target))
+            .find_map(|source| self.probe_target(dir, &source))
+            .map(|hit| hit.with(NOTE_BUILD_OUTPUT))
+    }
+
+    /// A file path as a module: exact, its TypeScript source, with an extension, or a directory.
+    fn probe(&self, path: &str, depth: u8) -> Option<Hit> {
+        if !path.is_empty() {
+            if let Some(file) = self.tree.file(path) {
+                return Some(Hit::exact(file));
+            }
+            if let Some((stem, sources)) = typescript_sources(path) {
+                for ext in sources {
+                    if let Some(file) = self.tree.file(&format!("{stem}{ext}")) {
+                        return Some(Hit::exact(file));
+                    }
+                }
+            }
+            for ext in EXTENSIONS {
+                if let Some(file) = self.tree.file(&format!("{path}{ext}")) {
+                    return Some(Hit::exact(file));
+                }
+            }
+        }
+        self.probe_dir(path, depth)
+    }
+
+    /// A directory as a module: its `package.json` entry, else its `index` file.
+    fn probe_dir(&self, path: &str, depth: u8) -> Option<Hit> {
+        if !self.tree.is_dir(path) {
+            return None;
+        }
+        if depth < MAX_ENTRY_DEPTH
+            && let Some(manifest) = self.manifest_at.get(path).and_then(|&i| self.manifests.get(i))
+        {
+            return self.package_root(manifest, depth + 1);
+        }
+        self.probe_index(path)
+    }
+
+    fn probe_index(&self, dir: &str) -> Option<Hit> {
+        EXTENSIONS
+            .iter()
+            .find_map(|ext| self.tree.file(&child(dir, &format!("index{ext}"))))
+            .map(Hit::exact)
+    }
+}
+
+fn read_manifest(
+    file: &RepoPath,
+    read: &dyn Fn(&RepoPath) -> Option<String>,
+) -> Result<Manifest, String> {
+    let text = read(file).ok_or_else(|| "package manifest could not be read".to_owned())?;
+    let value = jsonc::parse(&text).map_err(|e| format!("package manifest is {e}"))?;
+    Manifest::from_value(dir_of(file), &value)
+        .ok_or_else(|| "package manifest is not a JSON object".to_owned())
+}
+
+fn unresolved(reason: String) -> Resolution {
+    Resolution::Unresolved { reason }
+}
+
+fn builtin(name: &str) -> Resolution {
+    Resolution::Builtin { ecosystem: Ecosystem::Npm, name: name.to_owned() }
+}
+
+fn package(name: &str) -> Resolution {
+    Resolution::Package { ecosystem: Ecosystem::Npm, name: name.to_owned() }
+}
+
+/// `dir/name`, or `name` at the root.
+fn child(dir: &str, name: &str) -> String {
+    if dir.is_empty() { name.to_owned() } else { format!("{dir}/{name}") }
+}
+
+fn is_relative(specifier: &str) -> bool {
+    specifier == "."
+        || specifier == ".."
+        || specifier.starts_with("./")
+        || specifier.starts_with("../")
+}
+
+/// The specifier without a bundler query (`./icon.svg?react` → `./icon.svg`).
+fn strip_query(specifier: &str) -> &str {
+    specifier.split_once('?').map_or(specifier, |(path, _)| path)
+}
+
+/// `(scheme, rest)` when the specifier starts with a URL scheme of two or more characters (a
+/// one-letter "scheme" is a Windows drive, handled as an absolute path would be).
+fn url_scheme(specifier: &str) -> Option<(&str, &str)> {
+    let (scheme, rest) = specifier.split_once(':')?;
+    let mut chars = scheme.chars();
+    let first = chars.next()?;
+    let valid = first.is_ascii_alphabetic()
+        && scheme.len() >= 2
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    valid.then_some((scheme, rest))
+}
+
+/// Splits a bare specifier into its package name (`pkg` or `@scope/pkg`) and the subpath after
+/// it, if any.
+pub(super) fn split_package(specifier: &str) -> Option<(&str, Option<&str>)> {
+    let name_end = if specifier.starts_with('@') {
+        let (scope, rest) = specifier.split_once('/')?;
+        let package = rest.split('/').next().unwrap_or(rest);
+        if scope.len() < 2 || package.is_empty() {
+            return None;
+        }
+        scope.len() + 1 + package.len()
+    } else {
+        specifier.find('/').unwrap_or(specifier.len())
+    };
+    let name = specifier.get(..name_end)?;
+    if name.is_empty() {
+        return None;
+    }
+    let sub = specifier.get(name_end + 1..).filter(|s| !s.is_empty());
+    Some((name, sub))
+}
+
+/// True for a plausible npm package name: `pkg` or `@scope/pkg`, each part made of URL-safe
+/// characters and not starting with `.`, `_` or `~`.
+fn is_package_name(name: &str) -> bool {
+    let part_ok = |part: &str| {
+        !part.is_empty()
+            && !part.starts_with(['.', '_', '~'])
+            && part.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_' | '~'))
+    };
+    if name.len() > 214 {
+        return false;
+    }
+    match name.strip_prefix('@') {
+        Some(scoped) => scoped.split_once('/').is_some_and(|(s, p)| part_ok(s) && part_ok(p)),
+        None => part_ok(name),
+    }
+}
+
+/// `pkg@1.2.3` → `pkg`, `@scope/pkg@^1` → `@scope/pkg`.
+fn strip_version(name: &str) -> &str {
+    let search_from = usize::from(name.starts_with('@'));
+    match name.get(search_from..).and_then(|rest| rest.find('@')) {
+        Some(at) => &name[..search_from + at],
+        None => name,
+    }
+}
+
+/// For a path ending in a JavaScript extension, the stem and the TypeScript extensions whose
+/// source it stands for (`./Foo.js` means `./Foo.ts` in TypeScript's ESM convention).
+fn typescript_sources(path: &str) -> Option<(&str, &'static [&'static str])> {
+    const MAP: &[(&str, &[&str])] = &[
+        (".js", &[".ts", ".tsx", ".d.ts"]),
+        (".jsx", &[".tsx"]),
+        (".mjs", &[".mts", ".d.mts"]),
+        (".cjs", &[".cts", ".d.cts"]),
+    ];
+    MAP.iter().find_map(|(js, sources)| Some((path.strip_suffix(js)?, *sources)))
+}

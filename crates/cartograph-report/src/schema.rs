@@ -1,0 +1,121 @@
+//! The JSON Schemas of every document, embedded, and validation against them.
+
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+/// Every document's schema: `(name, schema text)`, in name order.
+pub const SCHEMAS: &[(&str, &str)] = &[
+    ("snapshot", include_str!("../../../schemas/snapshot.schema.json")),
+    ("summary", include_str!("../../../schemas/summary.schema.json")),
+];
+
+/// The schema text for a document name.
+pub fn schema_text(name: &str) -> Option<&'static str> {
+    SCHEMAS.iter().find(|(n, _)| *n == name).map(|(_, text)| *text)
+}
+
+/// The names of all documents that have a schema.
+pub fn schema_names() -> impl Iterator<Item = &'static str> {
+    SCHEMAS.iter().map(|(name, _)| *name)
+}
+
+/// Why a document does not validate.
+#[derive(Debug, thiserror::Error)]
+pub enum SchemaError {
+    #[error("no schema named {0}")]
+    Unknown(String),
+    #[error("the embedded schema {0} is invalid: {1}")]
+    BadSchema(String, String),
+    #[error("the document does not match the {name} schema: {errors:?}")]
+    Invalid { name: String, errors: Vec<String> },
+}
+
+fn validators() -> &'static [(&'static str, Result<jsonschema::Validator, String>)] {
+    static VALIDATORS: OnceLock<Vec<(&'static str, Result<jsonschema::Validator, String>)>> =
+        OnceLock::new();
+    VALIDATORS.get_or_init(|| {
+        SCHEMAS
+            .iter()
+            .map(|(name, text)| {
+                let validator = serde_json::from_str::<Value>(text)
+                    .map_err(|e| e.to_string())
+                    .and_then(|schema| {
+                        jsonschema::meta::validate(&schema).map_err(|e| e.to_string())?;
+                        jsonschema::draft202012::new(&schema).map_err(|e| e.to_string())
+                    });
+                (*name, validator)
+            })
+            .collect()
+    })
+}
+
+/// Validates `document` against the schema named by its own `schema` field.
+pub fn validate(document: &Value) -> Result<(), SchemaError> {
+    let name = document.get("schema").and_then(Value::as_str).unwrap_or_default().to_owned();
+    validate_as(&name, document)
+}
+
+/// Validates `document` against the named schema.
+pub fn validate_as(name: &str, document: &Value) -> Result<(), SchemaError> {
+    let (_, validator) = validators()
+        .iter()
+        .find(|(n, _)| *n == name)
+        .ok_or_else(|| SchemaError::Unknown(name.to_owned()))?;
+    let validator = validator.as_ref().map_err(|e| SchemaError::BadSchema(name.to_owned(), e.clone()))?;
+    let errors: Vec<String> = validator
+        .iter_errors(document)
+        .take(20)
+        .map(|e| format!("{} ({}): {e}", e.instance_path(), e.schema_path()))
+        .collect();
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(SchemaError::Invalid { name: name.to_owned(), errors })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_embedded_schema_is_a_valid_2020_12_schema() {
+        for (name, validator) in validators() {
+            assert!(validator.is_ok(), "{name}: {:?}", validator.as_ref().err());
+        }
+    }
+
+    #[test]
+    fn embedded_schemas_match_their_names() {
+        for (name, text) in SCHEMAS {
+            let schema: Value = serde_json::from_str(text).unwrap();
+            assert_eq!(schema["properties"]["schema"]["const"], *name);
+        }
+    }
+
+    #[test]
+    fn rejects_a_document_with_an_absolute_location() {
+        let doc = serde_json::json!({
+            "schema": "snapshot", "schema_version": "1.0", "tool_version": "x",
+            "stats": {"files_seen": 0, "files_analysed": 0, "files_skipped": 0, "bytes_analysed": 0,
+                "files_by_language": {}, "error_regions": 0, "files_with_error_regions": 0,
+                "builtin_imports": 0, "excluded_dirs": [], "nodes": 0, "edges": 0, "refusals": 1},
+            "nodes": [], "edges": [], "cycles": [],
+            "refusals": [{"kind": "symlink", "reason": "r",
+                "location": {"path": "/etc/passwd", "line": 0, "column": 0}}]
+        });
+        assert!(matches!(validate(&doc), Err(SchemaError::Invalid { .. })));
+        let mut ok = doc.clone();
+        ok["refusals"][0]["location"]["path"] = "etc/passwd".into();
+        validate(&ok).unwrap();
+        let mut dotdot = doc;
+        dotdot["refusals"][0]["location"]["path"] = "a/../b".into();
+        assert!(validate(&dotdot).is_err());
+    }
+
+    #[test]
+    fn unknown_schema_is_an_error() {
+        assert!(matches!(validate_as("nope", &Value::Null), Err(SchemaError::Unknown(_))));
+    }
+}
