@@ -72,7 +72,7 @@ fn analyse(path: &Path, args: &AnalysisArgs) -> Result<cartograph_pipeline::Anal
     if let Some(spinner) = spinner {
         spinner.finish_and_clear();
     }
-    result.map_err(|error| match error {
+    let analysis = result.map_err(|error| match error {
         AnalyseError::Discover(DiscoverError::NotADirectory) => {
             anyhow!("PATH {} is not a directory", shown(path))
         }
@@ -83,7 +83,11 @@ fn analyse(path: &Path, args: &AnalysisArgs) -> Result<cartograph_pipeline::Anal
             anyhow!("PATH {} cannot be read ({kind})", shown(path))
         }
         other => anyhow!("{other}"),
-    })
+    })?;
+    if analysis.stats.files_analysed == 0 {
+        eprintln!("note: no analysable source files were found in {}", shown(path));
+    }
+    Ok(analysis)
 }
 
 /// A spinner on stderr while a tree is analysed, only when stderr is a terminal.

@@ -18,6 +18,16 @@ pub fn render_summary(doc: &SummaryDocument) -> String {
     };
     let refusals: u64 = doc.refusals_by_kind.values().sum();
     let _ = writeln!(out, "# Architecture summary\n");
+    if s.files_analysed == 0 {
+        let _ = writeln!(
+            out,
+            "No analysable source files were found in this tree (Python, TypeScript or \
+             JavaScript); {} file{} seen, {} skipped with a refusal.\n",
+            s.files_seen,
+            plural(s.files_seen),
+            s.files_skipped
+        );
+    }
     let _ = writeln!(
         out,
         "{} modules, {} import edges, {} third-party packages, {} import cycle{}, {} refusal{}.\n",

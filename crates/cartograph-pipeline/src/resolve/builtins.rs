@@ -103,7 +103,8 @@ mod tests {
 
     #[test]
     fn recognises_node_builtins() {
-        for yes in ["fs", "fs/promises", "node:fs", "path", "node:test", "child_process", "util/types"]
+        for yes in
+            ["fs", "fs/promises", "node:fs", "path", "node:test", "child_process", "util/types"]
         {
             assert!(is_node_builtin(yes), "{yes}");
         }

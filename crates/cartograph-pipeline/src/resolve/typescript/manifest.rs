@@ -163,7 +163,8 @@ fn condition_targets(value: &Value, star: Option<&str>, depth: usize, out: &mut 
 /// conventional output directory.
 pub(super) fn source_candidates(target: &str) -> Vec<String> {
     const OUTPUT_DIRS: &[&str] = &["dist", "lib", "build", "out", "esm", "cjs", "es", "types"];
-    const FLAVOUR_DIRS: &[&str] = &["esm", "cjs", "es", "mjs", "types", "module", "node", "browser"];
+    const FLAVOUR_DIRS: &[&str] =
+        &["esm", "cjs", "es", "mjs", "types", "module", "node", "browser"];
     const OUTPUT_EXTENSIONS: &[&str] =
         &[".d.ts", ".d.mts", ".d.cts", ".js", ".mjs", ".cjs", ".jsx"];
     let target = target.trim_start_matches("./");
@@ -190,13 +191,13 @@ mod tests {
 
     use super::*;
 
-    fn manifest(value: Value) -> Manifest {
-        Manifest::from_value("pkg".to_owned(), &value).unwrap()
+    fn manifest(value: &Value) -> Manifest {
+        Manifest::from_value("pkg".to_owned(), value).unwrap()
     }
 
     #[test]
     fn root_candidates_follow_condition_preference_then_fields() {
-        let m = manifest(json!({
+        let m = manifest(&json!({
             "name": "@x/y",
             "main": "./dist/index.js",
             "types": "./dist/index.d.ts",
@@ -225,17 +226,18 @@ mod tests {
 
     #[test]
     fn string_and_condition_exports_describe_the_root() {
-        assert_eq!(manifest(json!({"exports": "./index.js"})).root_candidates(), ["./index.js"]);
-        let m = manifest(json!({"exports": {"default": "./a.js", "types": "./a.d.ts"}}));
+        assert_eq!(manifest(&json!({"exports": "./index.js"})).root_candidates(), ["./index.js"]);
+        let m = manifest(&json!({"exports": {"default": "./a.js", "types": "./a.d.ts"}}));
         assert_eq!(m.root_candidates(), ["./a.d.ts", "./a.js"]);
         assert_eq!(m.export_targets("./a"), None);
-        assert!(!manifest(json!({"name": "x"})).names_an_entry());
+        assert!(!manifest(&json!({"name": "x"})).names_an_entry());
         assert!(Manifest::from_value(String::new(), &json!([1])).is_none());
     }
 
     #[test]
     fn imports_map_private_specifiers() {
-        let m = manifest(json!({"imports": {"#db": "./src/db.ts", "#lib/*": {"node": "./lib/*.js"}}}));
+        let m =
+            manifest(&json!({"imports": {"#db": "./src/db.ts", "#lib/*": {"node": "./lib/*.js"}}}));
         assert_eq!(m.import_targets("#db"), Some(vec!["./src/db.ts".to_owned()]));
         assert_eq!(m.import_targets("#lib/x"), Some(vec!["./lib/x.js".to_owned()]));
         assert_eq!(m.import_targets("#other"), None);

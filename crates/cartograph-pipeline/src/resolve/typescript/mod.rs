@@ -25,10 +25,11 @@
 //! lookups only, so it is cheap to call from every rayon worker.
 
 mod manifest;
-mod tsconfig;
 #[cfg(test)]
 mod tests;
+mod tsconfig;
 
+use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
 
 use cartograph_core::{Confidence, Ecosystem, Refusal, RefusalKind, RepoPath, SourceLocation};
@@ -69,8 +70,8 @@ pub struct JsResolver {
     /// Directory → its nearest config's settings (absent when no config applies).
     dir_alias: HashMap<String, usize>,
     manifests: Vec<Manifest>,
-    /// Workspace package name → its manifest; the shallowest wins when names repeat.
-    by_name: HashMap<String, usize>,
+    /// Workspace package name → its manifests, shallowest first (then in path order).
+    by_name: HashMap<String, Vec<usize>>,
     /// Directory holding a `package.json` → its manifest.
     manifest_at: HashMap<String, usize>,
     /// Directory → the nearest `package.json` at or above it (the package scope).
@@ -80,7 +81,7 @@ pub struct JsResolver {
 /// A file found for a specifier, with the notes that make it less than certain.
 struct Hit {
     path: RepoPath,
-    notes: Vec<&'static str>,
+    notes: Vec<Cow<'static, str>>,
 }
 
 impl Hit {
@@ -89,7 +90,12 @@ impl Hit {
     }
 
     fn with(mut self, note: &'static str) -> Self {
-        self.notes.push(note);
+        self.notes.push(Cow::Borrowed(note));
+        self
+    }
+
+    fn with_owned(mut self, note: String) -> Self {
+        self.notes.push(Cow::Owned(note));
         self
     }
 
@@ -132,10 +138,18 @@ impl JsResolver {
                 )),
             }
         }
+        for candidates in resolver.by_name.values_mut() {
+            let manifests = &resolver.manifests;
+            let key = |i: &usize| manifests.get(*i).map(|m| (depth_of(&m.dir), m.dir.clone()));
+            candidates.sort_by_key(key);
+        }
         let package_dirs: HashMap<String, String> = resolver
             .by_name
             .iter()
-            .filter_map(|(name, &i)| Some((name.clone(), resolver.manifests.get(i)?.dir.clone())))
+            .filter_map(|(name, candidates)| {
+                let first = resolver.manifests.get(*candidates.first()?)?;
+                Some((name.clone(), first.dir.clone()))
+            })
             .collect();
         let configs = tsconfig::load(index, read, &package_dirs);
         refusals.extend(configs.refusals);
@@ -158,7 +172,8 @@ impl JsResolver {
                 if dir.is_empty() { None } else { map.get(parent).copied() }
             };
             let alias = configs.by_dir.get(&dir).copied().or_else(|| inherit(&resolver.dir_alias));
-            let scope = resolver.manifest_at.get(&dir).copied().or_else(|| inherit(&resolver.dir_scope));
+            let scope =
+                resolver.manifest_at.get(&dir).copied().or_else(|| inherit(&resolver.dir_scope));
             if let Some(alias) = alias {
                 resolver.dir_alias.insert(dir.clone(), alias);
             }
@@ -174,14 +189,7 @@ impl JsResolver {
         let index = self.manifests.len();
         self.manifest_at.insert(manifest.dir.clone(), index);
         if let Some(name) = &manifest.name {
-            let depth = |dir: &str| if dir.is_empty() { 0 } else { dir.split('/').count() };
-            let shallower = match self.by_name.get(name).and_then(|&i| self.manifests.get(i)) {
-                Some(existing) => depth(&manifest.dir) < depth(&existing.dir),
-                None => true,
-            };
-            if shallower {
-                self.by_name.insert(name.clone(), index);
-            }
+            self.by_name.entry(name.clone()).or_default().push(index);
         }
         self.manifests.push(manifest);
     }
@@ -305,12 +313,25 @@ impl JsResolver {
                 "import \"{specifier}\" matches no path alias and is not a valid package name"
             ));
         };
-        let Some(manifest) = self.by_name.get(name).and_then(|&i| self.manifests.get(i)) else {
+        let Some(candidates) = self.by_name.get(name) else {
             return package(name);
         };
-        let hit = match sub {
+        // When several packages share the name (examples, fixtures), the first that resolves wins,
+        // and it is certain only if no other one would resolve too.
+        let resolve_in = |manifest: &Manifest| match sub {
             None => self.package_root(manifest, 0),
             Some(sub) => self.package_subpath(manifest, sub),
+        };
+        let mut hits =
+            candidates.iter().filter_map(|&i| self.manifests.get(i)).filter_map(resolve_in);
+        let hit = hits.next();
+        let others = hits.count();
+        let hit = match hit {
+            Some(hit) if others > 0 => Some(hit.with_owned(format!(
+                "{} workspace packages with this name resolve it; took the shallowest",
+                others + 1
+            ))),
+            hit => hit,
         };
         match hit {
             Some(hit) => hit.into_resolution(),
@@ -433,6 +454,11 @@ fn read_manifest(
     let value = jsonc::parse(&text).map_err(|e| format!("package manifest is {e}"))?;
     Manifest::from_value(dir_of(file), &value)
         .ok_or_else(|| "package manifest is not a JSON object".to_owned())
+}
+
+/// The number of components of a directory path, 0 for the root.
+fn depth_of(dir: &str) -> usize {
+    if dir.is_empty() { 0 } else { dir.split('/').count() }
 }
 
 fn unresolved(reason: String) -> Resolution {

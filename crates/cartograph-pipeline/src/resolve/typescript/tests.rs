@@ -103,9 +103,21 @@ fn relative_specifiers() {
             ("src/app.ts", "..", "module index.ts"),
             ("index.ts", ".", "module index.ts"),
             ("src/app.ts", "../lib/main.cjs", "module lib/main.cjs"),
-            ("src/app.ts", "./missing", "unresolved: relative import \"./missing\" resolves to no file"),
-            ("src/app.ts", "../../../x", "unresolved: relative import \"../../../x\" leaves the tree"),
-            ("src/app.ts", "./comp/missing.js", "unresolved: relative import \"./comp/missing.js\" resolves to no file"),
+            (
+                "src/app.ts",
+                "./missing",
+                "unresolved: relative import \"./missing\" resolves to no file",
+            ),
+            (
+                "src/app.ts",
+                "../../../x",
+                "unresolved: relative import \"../../../x\" leaves the tree",
+            ),
+            (
+                "src/app.ts",
+                "./comp/missing.js",
+                "unresolved: relative import \"./comp/missing.js\" resolves to no file",
+            ),
         ],
     );
 }
@@ -131,14 +143,30 @@ fn builtins_packages_and_urls() {
             ("src/a.ts", "lodash.debounce", "package npm:lodash.debounce"),
             ("src/a.ts", "npm:chalk@5", "package npm:chalk"),
             ("src/a.ts", "npm:@std/path@1/posix", "package npm:@std/path"),
-            ("src/a.ts", "https://esm.sh/react", "unresolved: URL import \"https://esm.sh/react\" is not resolved against the tree"),
+            (
+                "src/a.ts",
+                "https://esm.sh/react",
+                "unresolved: URL import \"https://esm.sh/react\" is not resolved against the tree",
+            ),
             ("src/a.ts", "data:text/javascript,1", "unresolved: URL import…"),
             ("src/a.ts", "virtual:pwa-register", "unresolved: URL import…"),
-            ("src/a.ts", "/abs/x", "unresolved: absolute import path \"/abs/x\" is not resolved against the tree"),
-            ("src/a.ts", "@/components/x", "unresolved: import \"@/components/x\" matches no path alias and is not a valid package name"),
+            (
+                "src/a.ts",
+                "/abs/x",
+                "unresolved: absolute import path \"/abs/x\" is not resolved against the tree",
+            ),
+            (
+                "src/a.ts",
+                "@/components/x",
+                "unresolved: import \"@/components/x\" matches no path alias and is not a valid package name",
+            ),
             ("src/a.ts", "~/x", "unresolved: import \"~/x\" matches no path alias…"),
             ("src/a.ts", "", "unresolved: an empty import specifier names no module"),
-            ("src/a.ts", "#internal", "unresolved: package import \"#internal\" has no package.json above the importing file"),
+            (
+                "src/a.ts",
+                "#internal",
+                "unresolved: package import \"#internal\" has no package.json above the importing file",
+            ),
         ],
     );
 }
@@ -185,14 +213,26 @@ fn tsconfig_paths_with_extends_chain_and_comments() {
     check(
         &f,
         &[
-            ("apps/web/src/main.ts", "@/components/Button", "module apps/web/src/components/Button.tsx"),
+            (
+                "apps/web/src/main.ts",
+                "@/components/Button",
+                "module apps/web/src/components/Button.tsx",
+            ),
             ("apps/web/src/main.ts", "@/lib/utils", "module apps/web/src/lib/utils/index.ts"),
             // The web app's own `paths` replaces the base's wholesale, as in TypeScript.
-            ("apps/web/src/main.ts", "@shared/env", "unresolved: import \"@shared/env\" matches no path alias…"),
-            ("apps/web/src/main.ts", "@/nothing", "unresolved: import \"@/nothing\" matches the path alias \"@/*\" but resolves to no file"),
+            ("apps/web/src/main.ts", "@shared/env", "package npm:@shared/env"),
+            (
+                "apps/web/src/main.ts",
+                "@/nothing",
+                "unresolved: import \"@/nothing\" matches the path alias \"@/*\" but resolves to no file",
+            ),
             ("apps/api/src/server.ts", "@shared/env", "module shared/env.ts"),
             ("apps/api/src/server.ts", "env", "module shared/env.ts"),
-            ("apps/api/src/server.ts", "@/components/Button", "unresolved: import \"@/components/Button\" matches no path alias…"),
+            (
+                "apps/api/src/server.ts",
+                "@/components/Button",
+                "unresolved: import \"@/components/Button\" matches no path alias…",
+            ),
             ("apps/api/src/server.ts", "./db/client", "module apps/api/src/db/client.ts"),
         ],
     );
@@ -221,14 +261,18 @@ fn base_url_and_catch_all_paths() {
         ],
     );
     let g = fixture(
-        &["app/src/main.ts", "app/src/util.ts", "app/src/os.ts"],
+        &["app/src/main.ts", "app/src/helpers.ts", "app/src/os.ts"],
         &[("app/jsconfig.json", r#"{"compilerOptions": {"baseUrl": "src"}}"#)],
     );
     check(
         &g,
         &[
-            ("app/src/main.ts", "util", "module app/src/util.ts"),
-            ("app/src/main.ts", "os", "likely app/src/os.ts (the name is also a Node built-in module)"),
+            ("app/src/main.ts", "helpers", "module app/src/helpers.ts"),
+            (
+                "app/src/main.ts",
+                "os",
+                "likely app/src/os.ts (the name is also a Node built-in module)",
+            ),
             ("app/src/main.ts", "lodash", "package npm:lodash"),
         ],
     );
@@ -251,7 +295,11 @@ fn nearest_config_wins_and_solution_configs_borrow_from_references() {
     check(
         &f,
         &[
-            ("src/main.ts", "@/lib/a", "likely src/lib/a.ts (the path alias comes from a project the nearest tsconfig references)"),
+            (
+                "src/main.ts",
+                "@/lib/a",
+                "likely src/lib/a.ts (the path alias comes from a project the nearest tsconfig references)",
+            ),
             ("tests/x.test.ts", "@/lib/a", "likely src/lib/a.ts…"),
             ("tools/t.ts", "@/lib/a", "unresolved: import \"@/lib/a\" matches no path alias…"),
         ],
@@ -263,19 +311,31 @@ fn extends_cycles_and_invalid_configs() {
     let f = fixture(
         &["a/x.ts", "b/y.ts", "c/z.ts", "c/lib/q.ts", "d/w.ts", "e/v.ts", "e/src/u.ts", "pkg.json"],
         &[
-            ("a/tsconfig.json", r#"{"extends": "../b/tsconfig.json", "compilerOptions": {"paths": {"q": ["../c/lib/q"]}}}"#),
+            (
+                "a/tsconfig.json",
+                r#"{"extends": "../b/tsconfig.json", "compilerOptions": {"paths": {"q": ["../c/lib/q"]}}}"#,
+            ),
             ("b/tsconfig.json", r#"{"extends": "../a/tsconfig.json"}"#),
             ("c/tsconfig.json", "{ \"compilerOptions\": { \"paths\": { \"q\": [\"lib/q\"] } "),
             ("d/tsconfig.json", r#"{"extends": "./missing.json"}"#),
-            ("e/tsconfig.json", r#"{"extends": "./node_modules/@tsconfig/node18/tsconfig.json", "compilerOptions": {"baseUrl": "src"}}"#),
+            (
+                "e/tsconfig.json",
+                r#"{"extends": "./node_modules/@tsconfig/node18/tsconfig.json", "compilerOptions": {"baseUrl": "src"}}"#,
+            ),
             ("tsconfig.json", r#"["not", "an", "object"]"#),
         ],
     );
     assert_eq!(
         f.refusals,
         vec![
-            ("c/tsconfig.json".to_owned(), "configuration file is not valid JSON with comments (line 1, column 42)".to_owned()),
-            ("d/tsconfig.json".to_owned(), "extends a configuration file that is not in the tree".to_owned()),
+            (
+                "c/tsconfig.json".to_owned(),
+                "configuration file is not valid JSON with comments (line 1, column 51)".to_owned()
+            ),
+            (
+                "d/tsconfig.json".to_owned(),
+                "extends a configuration file that is not in the tree".to_owned()
+            ),
             ("tsconfig.json".to_owned(), "configuration file is not a JSON object".to_owned()),
         ]
     );
@@ -292,9 +352,12 @@ fn extends_cycles_and_invalid_configs() {
 
 #[test]
 fn unreadable_config_is_refused() {
-    let index = TreeIndex::new(["tsconfig.json", "package.json", "a.ts"].map(|p| RepoPath::new(p).unwrap()));
+    let index = TreeIndex::new(
+        ["tsconfig.json", "package.json", "a.ts"].map(|p| RepoPath::new(p).unwrap()),
+    );
     let (resolver, refusals) = JsResolver::new(&index, &|_| None);
-    let reasons: Vec<_> = refusals.iter().map(|r| (r.location.path.as_str(), r.reason.as_str())).collect();
+    let reasons: Vec<_> =
+        refusals.iter().map(|r| (r.location.path.as_str(), r.reason.as_str())).collect();
     assert_eq!(
         reasons,
         [
@@ -326,18 +389,30 @@ fn workspace_packages() {
             "examples/ui/package.json",
         ],
         &[
-            ("package.json", r#"{"name": "monorepo", "private": true, "workspaces": ["packages/*", "apps/*"]}"#),
+            (
+                "package.json",
+                r#"{"name": "monorepo", "private": true, "workspaces": ["packages/*", "apps/*"]}"#,
+            ),
             (
                 "packages/ui/package.json",
                 r#"{"name": "@acme/ui", "exports": {".": {"types": "./dist/index.d.ts", "import": "./dist/index.js"}, "./button": "./src/button.tsx", "./forms/*": "./src/forms/*.tsx"}}"#,
             ),
             ("examples/ui/package.json", r#"{"name": "@acme/ui"}"#),
-            ("packages/core/package.json", r#"{"name": "@acme/core", "main": "dist/index.js", "source": "src/index.ts"}"#),
+            (
+                "packages/core/package.json",
+                r#"{"name": "@acme/core", "main": "dist/index.js", "source": "src/index.ts"}"#,
+            ),
             ("packages/utils/package.json", r#"{"name": "utils"}"#),
             ("packages/conv/package.json", r#"{"name": "conv", "main": "./lib/index.js"}"#),
-            ("packages/types/package.json", r#"{"name": "@acme/types", "types": "lib/index.d.ts"}"#),
+            (
+                "packages/types/package.json",
+                r#"{"name": "@acme/types", "types": "lib/index.d.ts"}"#,
+            ),
             ("packages/empty/package.json", r#"{"name": "empty", "main": "index.js"}"#),
-            ("apps/web/package.json", r##"{"name": "web", "imports": {"#ui": "@acme/ui", "#core/*": "./src/*.ts", "#missing": "./nope.ts"}}"##),
+            (
+                "apps/web/package.json",
+                r##"{"name": "web", "imports": {"#ui": "@acme/ui", "#core/*": "./src/*.ts", "#missing": "./nope.ts"}}"##,
+            ),
         ],
     );
     assert_eq!(f.refusals, Vec::<(String, String)>::new());
@@ -345,25 +420,50 @@ fn workspace_packages() {
     check(
         &f,
         &[
-            ("apps/web/src/main.ts", "@acme/ui", "likely packages/ui/src/index.ts (the manifest entry is a build output that is not in the tree; matched its source file)"),
+            // Two manifests are named `@acme/ui`; only one resolves, so it wins.
+            (
+                m,
+                "@acme/ui",
+                "likely packages/ui/src/index.ts (the manifest entry is a build output that is not in the tree; matched its source file)",
+            ),
             (m, "@acme/ui/button", "module packages/ui/src/button.tsx"),
             (m, "@acme/ui/forms/input", "module packages/ui/src/forms/input.tsx"),
-            (m, "@acme/ui/src/button", "likely packages/ui/src/button.tsx (the package's exports map does not list this subpath; matched the file by path)"),
+            (
+                m,
+                "@acme/ui/src/button",
+                "likely packages/ui/src/button.tsx (the package's exports map does not list this subpath; matched the file by path)",
+            ),
             (m, "@acme/core", "module packages/core/src/index.ts"),
-            (m, "@acme/core/math", "likely packages/core/src/math.ts (matched under the package's src directory, not a manifest entry)"),
+            (
+                m,
+                "@acme/core/math",
+                "likely packages/core/src/math.ts (matched under the package's src directory, not a manifest entry)",
+            ),
             (m, "@acme/core/README.md", "module packages/core/README.md"),
-            (m, "@acme/core/nope", "unresolved: import \"@acme/core/nope\" names the workspace package @acme/core but resolves to no file in it"),
+            (
+                m,
+                "@acme/core/nope",
+                "unresolved: import \"@acme/core/nope\" names the workspace package @acme/core but resolves to no file in it",
+            ),
             (m, "utils", "module packages/utils/index.js"),
             (m, "utils/strings", "module packages/utils/strings.js"),
             (m, "conv", "likely packages/conv/src/index.ts (the manifest entry is a build output…"),
             (m, "conv/lib/deep/x.js", "likely packages/conv/src/deep/x.ts…"),
             (m, "@acme/types", "module packages/types/lib/index.d.ts"),
-            (m, "empty", "unresolved: import \"empty\" names the workspace package empty but resolves to no file in it"),
+            (
+                m,
+                "empty",
+                "unresolved: import \"empty\" names the workspace package empty but resolves to no file in it",
+            ),
             (m, "@acme/other", "package npm:@acme/other"),
             (m, "#ui", "likely packages/ui/src/index.ts…"),
             (m, "#core/x", "unresolved: package import \"#core/x\" resolves to no file"),
             (m, "#missing", "unresolved: package import \"#missing\" resolves to no file"),
-            (m, "#unknown", "unresolved: package import \"#unknown\" is not in the imports map of the nearest package.json"),
+            (
+                m,
+                "#unknown",
+                "unresolved: package import \"#unknown\" is not in the imports map of the nearest package.json",
+            ),
             // A relative import of a package directory goes through its manifest.
             (m, "../../../packages/core", "module packages/core/src/index.ts"),
             ("packages/ui/src/button.tsx", "@acme/core", "module packages/core/src/index.ts"),
@@ -375,14 +475,21 @@ fn workspace_packages() {
 fn private_imports_resolve_in_the_package_scope() {
     let f = fixture(
         &["src/db/index.ts", "src/app.ts", "lib/x.ts"],
-        &[("package.json", r##"{"name": "app", "imports": {"#db": "./src/db/index.ts", "#lib/*": {"types": "./lib/*.d.ts", "default": "./lib/*.js"}}}"##)],
+        &[(
+            "package.json",
+            r##"{"name": "app", "imports": {"#db": "./src/db/index.ts", "#lib/*": {"types": "./lib/*.d.ts", "default": "./lib/*.js"}}}"##,
+        )],
     );
     check(
         &f,
         &[
             ("src/app.ts", "#db", "module src/db/index.ts"),
             ("src/app.ts", "#lib/x", "module lib/x.ts"),
-            ("src/app.ts", "app", "likely src/db/index.ts…"),
+            (
+                "src/app.ts",
+                "app",
+                "unresolved: import \"app\" names the workspace package app but resolves to no file in it",
+            ),
         ],
     );
 }
@@ -391,4 +498,27 @@ fn private_imports_resolve_in_the_package_scope() {
 fn resolver_is_sync() {
     fn assert_sync<T: Sync + Send>() {}
     assert_sync::<JsResolver>();
+}
+
+#[test]
+fn duplicate_workspace_names_are_less_than_certain_only_when_both_resolve() {
+    let f = fixture(
+        &["app/main.ts", "packages/kit/src/index.ts", "examples/kit/src/index.ts", "z/kit/x.ts"],
+        &[
+            ("packages/kit/package.json", r#"{"name": "kit"}"#),
+            ("examples/kit/package.json", r#"{"name": "kit"}"#),
+            ("z/kit/package.json", r#"{"name": "kit"}"#),
+        ],
+    );
+    check(
+        &f,
+        &[
+            (
+                "app/main.ts",
+                "kit",
+                "likely examples/kit/src/index.ts (the manifest names no entry point that is in the tree; matched the conventional index file; 2 workspace packages with this name resolve it; took the shallowest)",
+            ),
+            ("app/main.ts", "kit/x", "module z/kit/x.ts"),
+        ],
+    );
 }

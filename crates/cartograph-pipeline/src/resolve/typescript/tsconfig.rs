@@ -122,12 +122,10 @@ pub(super) fn load(
         read,
         packages,
         raw: HashMap::new(),
-        effective: HashMap::new(),
         in_progress: HashSet::new(),
         refusals: Vec::new(),
     };
-    let mut set =
-        ConfigSet { settings: Vec::new(), by_dir: HashMap::new(), refusals: Vec::new() };
+    let mut set = ConfigSet { settings: Vec::new(), by_dir: HashMap::new(), refusals: Vec::new() };
     for file in tree.files() {
         let dir = dir_of(file);
         let preferred = match file.file_name() {
@@ -144,6 +142,9 @@ pub(super) fn load(
         set.by_dir.insert(dir, set.settings.len());
         set.settings.push(settings);
     }
+    // A config reached through several `extends` chains is refused once.
+    loader.refusals.sort();
+    loader.refusals.dedup();
     set.refusals = loader.refusals;
     set
 }
@@ -153,13 +154,16 @@ fn child(dir: &str, name: &str) -> String {
     if dir.is_empty() { name.to_owned() } else { format!("{dir}/{name}") }
 }
 
+/// `paths` entries as written: pattern → targets.
+type RawPaths = Vec<(String, Vec<String>)>;
+
 /// A config's own fields, before `extends`.
 #[derive(Debug, Clone, Default)]
 struct RawConfig {
     dir: String,
     extends: Vec<String>,
     base_url: Option<String>,
-    paths: Option<Vec<(String, Vec<String>)>>,
+    paths: Option<RawPaths>,
     references: Vec<String>,
 }
 
@@ -175,7 +179,7 @@ enum BaseUrl {
 struct Effective {
     base_url: Option<BaseUrl>,
     /// Raw `paths` entries and the directory of the config that declared them.
-    paths: Option<(Vec<(String, Vec<String>)>, String)>,
+    paths: Option<(RawPaths, String)>,
 }
 
 struct Loader<'a> {
@@ -184,7 +188,6 @@ struct Loader<'a> {
     packages: &'a HashMap<String, String>,
     /// Config path → its fields; `None` when it could not be read (already refused).
     raw: HashMap<String, Option<RawConfig>>,
-    effective: HashMap<String, Effective>,
     in_progress: HashSet<String>,
     refusals: Vec<Refusal>,
 }
@@ -214,10 +217,10 @@ impl Loader<'_> {
         Some(settings)
     }
 
+    /// The settings of the config at `path` after its `extends` chain. Not memoised: a result
+    /// computed inside a cycle would depend on where the cycle was entered, and chains are short
+    /// (the parsed files are memoised).
     fn effective(&mut self, path: &str, depth: usize) -> Option<Effective> {
-        if let Some(done) = self.effective.get(path) {
-            return Some(done.clone());
-        }
         // A cycle or an over-long chain contributes nothing more.
         if depth > MAX_EXTENDS_DEPTH || !self.in_progress.insert(path.to_owned()) {
             return None;
@@ -250,9 +253,6 @@ impl Loader<'_> {
             effective
         });
         self.in_progress.remove(path);
-        if let Some(effective) = &result {
-            self.effective.insert(path.to_owned(), effective.clone());
-        }
         result
     }
 
@@ -286,8 +286,7 @@ impl Loader<'_> {
 
     /// `path`, `path.json`, or `path/tsconfig.json`, whichever is a file of the tree.
     fn config_file(&self, path: &str) -> Option<String> {
-        let candidates =
-            [path.to_owned(), format!("{path}.json"), child(path, "tsconfig.json")];
+        let candidates = [path.to_owned(), format!("{path}.json"), child(path, "tsconfig.json")];
         candidates.into_iter().find(|c| !c.is_empty() && self.tree.is_file(c))
     }
 
@@ -391,7 +390,13 @@ fn to_settings(effective: &Effective, from_reference: bool) -> AliasSettings {
                 Some(base) => targets.iter().filter_map(|t| join_normalised(base, t)).collect(),
                 None => Vec::new(),
             };
-            paths.push(PathAlias { pattern: pattern.clone(), prefix, suffix, targets, falls_through });
+            paths.push(PathAlias {
+                pattern: pattern.clone(),
+                prefix,
+                suffix,
+                targets,
+                falls_through,
+            });
         }
     }
     AliasSettings { base_url, paths, from_reference }

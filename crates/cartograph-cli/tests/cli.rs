@@ -1,0 +1,102 @@
+//! The command-line contract: exit codes, one-sentence errors with no absolute path, help and
+//! version, schema printing, and output files.
+
+mod common;
+
+use common::{assert_no_absolute_paths, run, run_in, stderr, stdout, valid_document, workspace};
+
+#[test]
+fn version_and_help() {
+    let version = run(&["--version"]);
+    assert!(version.status.success());
+    assert!(stdout(&version).starts_with("cartograph "));
+    let help = run(&["--help"]);
+    assert!(help.status.success());
+    let text = stdout(&help);
+    for needle in ["snapshot", "summary", "schema", "Examples:", "Exit codes"] {
+        assert!(text.contains(needle), "help lacks {needle}");
+    }
+}
+
+#[test]
+fn missing_path_is_one_sentence_exit_2_naming_the_argument() {
+    let output = run(&["snapshot", "no/such/dir"]);
+    assert_eq!(output.status.code(), Some(2));
+    let err = stderr(&output);
+    assert_eq!(err.trim_end(), "error: PATH `no/such/dir` does not exist");
+    assert!(stdout(&output).is_empty());
+}
+
+#[test]
+fn absolute_missing_path_is_not_echoed_whole() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let missing = dir.path().join("gone");
+    let output = run(&["summary", missing.to_str().expect("utf-8")]);
+    assert_eq!(output.status.code(), Some(2));
+    let err = stderr(&output);
+    assert!(err.contains("gone") && err.contains("does not exist"), "{err}");
+    assert_no_absolute_paths(&err);
+    assert!(!err.contains(dir.path().to_str().expect("utf-8")));
+}
+
+#[test]
+fn a_file_as_path_is_bad_input() {
+    let output = run(&["snapshot", "Cargo.toml"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(stderr(&output).trim_end(), "error: PATH `Cargo.toml` is not a directory");
+}
+
+#[test]
+fn bad_usage_exits_2() {
+    assert_eq!(run(&["snapshot", "--no-such-flag"]).status.code(), Some(2));
+    assert_eq!(run(&["frobnicate"]).status.code(), Some(2));
+    let bad_rule = run(&["summary", ".", "--components", "folders"]);
+    assert_eq!(bad_rule.status.code(), Some(2));
+    assert!(stderr(&bad_rule).contains("--components `folders` is not a rule"));
+    assert_eq!(run(&["summary", ".", "--threads", "0"]).status.code(), Some(2));
+}
+
+#[test]
+fn schema_lists_and_prints_schemas() {
+    let list = run(&["schema"]);
+    assert!(list.status.success());
+    assert_eq!(stdout(&list), "snapshot\nsummary\n");
+    for name in ["snapshot", "summary"] {
+        let output = run(&["schema", name]);
+        assert!(output.status.success());
+        let printed: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("json");
+        let on_disk: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(workspace().join(format!("schemas/{name}.schema.json")))
+                .expect("schema file"),
+        )
+        .expect("json");
+        assert_eq!(printed, on_disk);
+    }
+    let unknown = run(&["schema", "nope"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(stderr(&unknown).contains("there is no schema named `nope`"));
+}
+
+#[test]
+fn output_file_is_written_and_unwritable_output_is_bad_input() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fixtures = workspace().join("tests/fixtures");
+    let out = dir.path().join("snap.json");
+    let output =
+        run_in(&fixtures, &["snapshot", "polyglot", "-o", out.to_str().expect("utf-8")], &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).is_empty());
+    valid_document(&std::fs::read_to_string(&out).expect("written"));
+
+    let bad = run_in(dir.path(), &["summary", ".", "-o", "no/such/dir/out.md"], &[]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("error: cannot write `no/such/dir/out.md`"), "{}", stderr(&bad));
+}
+
+#[test]
+fn no_progress_output_when_stderr_is_not_a_terminal() {
+    let fixtures = workspace().join("tests/fixtures");
+    let output = run_in(&fixtures, &["summary", "polyglot"], &[]);
+    assert!(output.status.success());
+    assert!(stderr(&output).is_empty(), "stderr: {}", stderr(&output));
+}

@@ -1,0 +1,70 @@
+//! Shared helpers for the end-to-end tests: run the real binary, locate fixtures, check outputs.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The workspace root.
+pub fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("workspace root")
+}
+
+pub fn fixture(name: &str) -> PathBuf {
+    workspace().join("tests/fixtures").join(name)
+}
+
+/// Runs `cartograph` with a cleared environment (plus the given variables) in `dir`.
+pub fn run_in(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_cartograph"));
+    command.args(args).current_dir(dir).env_clear();
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    command.output().expect("cartograph runs")
+}
+
+pub fn run(args: &[&str]) -> Output {
+    run_in(&workspace(), args, &[])
+}
+
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
+}
+
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8")
+}
+
+/// Parses `text` as JSON and validates it against the schema its `schema` field names.
+pub fn valid_document(text: &str) -> serde_json::Value {
+    let value: serde_json::Value = serde_json::from_str(text).expect("output is JSON");
+    if let Err(error) = cartograph_report_validate(&value) {
+        panic!("document does not validate: {error}");
+    }
+    value
+}
+
+fn cartograph_report_validate(value: &serde_json::Value) -> Result<(), String> {
+    let name = value["schema"].as_str().ok_or("no schema field")?;
+    let path = workspace().join("schemas").join(format!("{name}.schema.json"));
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).map_err(|e| e.to_string())?)
+            .map_err(|e| e.to_string())?;
+    let validator = jsonschema::draft202012::new(&schema).map_err(|e| e.to_string())?;
+    let errors: Vec<String> = validator
+        .iter_errors(value)
+        .take(10)
+        .map(|e| format!("{} ({}): {e}", e.instance_path(), e.schema_path()))
+        .collect();
+    if errors.is_empty() { Ok(()) } else { Err(errors.join("\n")) }
+}
+
+/// Asserts that no absolute machine path appears in `text`.
+pub fn assert_no_absolute_paths(text: &str) {
+    let root = workspace();
+    let root = root.to_string_lossy();
+    assert!(!text.contains(root.as_ref()), "output holds the workspace's absolute path");
+    for marker in ["/home/", "/root/", "/tmp/", "/Users/", "/work/", "C:\\"] {
+        assert!(!text.contains(marker), "output holds an absolute-looking path ({marker})");
+    }
+}
