@@ -37,7 +37,7 @@ VENV_PY = BENCH / ".venv" / "bin" / "python"
 NODE_BIN = BENCH / "node_modules" / ".bin"
 
 GRIMP_COLD = 'import grimp; g = grimp.build_graph("airflow", cache_dir=None); print(len(g.modules))'
-GRIMP_WARM = 'import grimp; g = grimp.build_graph("airflow", cache_dir={cache!r}); print(len(g.modules))'
+GRIMP_WARM = 'import grimp; g = grimp.build_graph("airflow", cache_dir="{cache}"); print(len(g.modules))'
 GRIMP_EDGES = (
     'import grimp, json; g = grimp.build_graph("airflow", cache_dir=None); '
     'print(json.dumps({"modules": len(g.modules), "imports": g.count_imports()}))'
@@ -58,6 +58,7 @@ class Tool:
     # The once-run (GNU time) may differ from the timed command only in where output goes.
     once_argv: list[str] | None = None
     note: str = ""
+    prime: bool = False  # run once untimed before the GNU time run (fills a cache)
     # filled in
     ok: bool = False
     rss_kb: int | None = None
@@ -102,7 +103,8 @@ def tool_list(args: argparse.Namespace, corpus: str) -> list[Tool]:
                               [str(VENV_PY), "-c", GRIMP_COLD], "grimp", env=env))
             cache = str(OUT / "grimp-cache")
             tools.append(Tool("grimp-warm", "grimp build_graph, warm cache (whole process)",
-                              [str(VENV_PY), "-c", GRIMP_WARM.format(cache=cache)], "grimp", env=env))
+                              [str(VENV_PY), "-c", GRIMP_WARM.format(cache=cache)], "grimp", env=env,
+                              prime=True))
         else:
             log("skip grimp: bench/.venv missing (run bench/peers.sh)")
     elif corpus == "effect":
@@ -134,6 +136,8 @@ def run_once(corpus: Corpus, tool: Tool) -> None:
     stem = OUT / f"{corpus.key}-{tool.key}"
     argv = tool.once_argv or tool.argv
     env = {**os.environ, **tool.env}
+    if tool.prime:
+        subprocess.run(argv, cwd=corpus.cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     timed = ["/usr/bin/time", "-v", "-o", f"{stem}.time"] + argv
     with open(f"{stem}.stdout", "wb") as so, open(f"{stem}.stderr", "wb") as se:
         rc = subprocess.run(timed, cwd=corpus.cwd, env=env, stdout=so, stderr=se).returncode
@@ -222,11 +226,11 @@ def versions() -> list[str]:
     def probe(label: str, argv: list[str]) -> None:
         try:
             res = subprocess.run(argv, capture_output=True, text=True, timeout=60)
-            out.append(f"{label} {res.stdout.strip().splitlines()[0] if res.stdout.strip() else '?'}")
+            out.append(f"{label + ' ' if label else ''}{res.stdout.strip().splitlines()[0] if res.stdout.strip() else '?'}")
         except (OSError, subprocess.SubprocessError, IndexError):
             pass
 
-    probe("hyperfine", ["hyperfine", "--version"])
+    probe("", ["hyperfine", "--version"])
     if VENV_PY.exists():
         probe("grimp", [str(VENV_PY), "-c", "import importlib.metadata as m; print(m.version('grimp'))"])
     probe("dependency-cruiser", [str(NODE_BIN / "depcruise"), "--version"])

@@ -38,7 +38,9 @@ pub enum Command {
     },
     /// Summarise a tree: counts by kind, provenance, confidence and language; refusals; cycles;
     /// components.
-    #[command(after_help = "Examples:\n  cartograph summary ./repo\n  cartograph summary ./repo --json -o summary.json")]
+    #[command(
+        after_help = "Examples:\n  cartograph summary ./repo\n  cartograph summary ./repo --json -o summary.json"
+    )]
     Summary {
         /// The tree to analyse.
         #[arg(default_value = ".")]

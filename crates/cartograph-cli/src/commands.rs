@@ -44,7 +44,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
 
 fn options(args: &AnalysisArgs) -> Result<AnalysisOptions> {
     let components = component_rule(&args.components)?;
-    let mut discovery = DiscoveryOptions { max_file_size: args.max_file_size, ..Default::default() };
+    let mut discovery =
+        DiscoveryOptions { max_file_size: args.max_file_size, ..Default::default() };
     if args.no_default_excludes {
         discovery.excluded_dirs = vec![".git".to_owned()];
     }

@@ -43,10 +43,7 @@ fn analysed() -> serde_json::Value {
 }
 
 fn strip_id(id: &str) -> String {
-    id.strip_prefix("module:")
-        .or_else(|| id.strip_prefix("package:"))
-        .unwrap_or(id)
-        .to_owned()
+    id.strip_prefix("module:").or_else(|| id.strip_prefix("package:")).unwrap_or(id).to_owned()
 }
 
 #[test]
@@ -71,8 +68,14 @@ fn import_edges_match_the_hand_written_list() {
     let unexpected: Vec<_> = found.difference(&expected).collect();
     let recall = (expected.len() - missing.len()) as f64 / expected.len() as f64;
     let precision = (found.len() - unexpected.len()) as f64 / found.len().max(1) as f64;
-    println!("imports: precision {precision:.3}, recall {recall:.3} over {} expected", expected.len());
-    assert!(missing.is_empty() && unexpected.is_empty(), "missing: {missing:#?}\nunexpected: {unexpected:#?}");
+    println!(
+        "imports: precision {precision:.3}, recall {recall:.3} over {} expected",
+        expected.len()
+    );
+    assert!(
+        missing.is_empty() && unexpected.is_empty(),
+        "missing: {missing:#?}\nunexpected: {unexpected:#?}"
+    );
 }
 
 #[test]
@@ -114,7 +117,10 @@ fn expected_refusals_and_cycles_are_reported() {
     assert_eq!(
         cycles,
         vec![
-            vec!["backend/src/shipyard/services/billing.py", "backend/src/shipyard/services/invoices.py"],
+            vec![
+                "backend/src/shipyard/services/billing.py",
+                "backend/src/shipyard/services/invoices.py"
+            ],
             vec!["web/src/api/orders.ts", "web/src/hooks/useOrders.ts"],
             vec!["worker/queue.py", "worker/tasks.py"],
         ]
@@ -122,7 +128,9 @@ fn expected_refusals_and_cycles_are_reported() {
 
     let nodes: Vec<&str> =
         doc["nodes"].as_array().expect("nodes").iter().filter_map(|n| n["id"].as_str()).collect();
-    for absent in ["node_modules", "/dist/", ".venv", "tmp/scratch", "linked_dir", "pandas", "blob.js"] {
+    for absent in
+        ["node_modules", "/dist/", ".venv", "tmp/scratch", "linked_dir", "pandas", "blob.js"]
+    {
         assert!(!nodes.iter().any(|n| n.contains(absent)), "a node mentions {absent}");
     }
     let excluded: Vec<&str> = doc["stats"]["excluded_dirs"]

@@ -86,7 +86,8 @@ fn deep_nesting_and_long_lines_do_not_crash() {
     let depth = 20_000;
     let deep_py = format!("import os\nx = {}1{}\n", "[".repeat(depth), "]".repeat(depth));
     std::fs::write(dir.path().join("deep.py"), deep_py).expect("write");
-    let deep_ts = format!("import x from \"y\";\nconst a = {}1{};\n", "(".repeat(depth), ")".repeat(depth));
+    let deep_ts =
+        format!("import x from \"y\";\nconst a = {}1{};\n", "(".repeat(depth), ")".repeat(depth));
     std::fs::write(dir.path().join("deep.ts"), deep_ts).expect("write");
     let bundle = format!("var a=1;{}\n", "a+=1;".repeat(3000));
     std::fs::write(dir.path().join("bundle.js"), bundle).expect("write");
@@ -106,6 +107,9 @@ fn unterminated_and_garbage_sources_give_refusals() {
     let doc = snapshot(dir.path(), &[]);
     let kinds = refusal_kinds(&doc);
     for file in ["a.py", "b.tsx", "c.js"] {
-        assert!(kinds.contains(&("syntax-errors".to_owned(), file.to_owned())), "{file}: {kinds:?}");
+        assert!(
+            kinds.contains(&("syntax-errors".to_owned(), file.to_owned())),
+            "{file}: {kinds:?}"
+        );
     }
 }

@@ -35,7 +35,12 @@ fn dependency_graph() -> (BTreeMap<String, BTreeSet<String>>, BTreeSet<String>) 
         .as_array()
         .expect("packages")
         .iter()
-        .map(|p| (p["id"].as_str().unwrap_or_default().to_owned(), p["name"].as_str().unwrap_or_default().to_owned()))
+        .map(|p| {
+            (
+                p["id"].as_str().unwrap_or_default().to_owned(),
+                p["name"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
         .collect();
     let members: BTreeSet<String> = meta["workspace_members"]
         .as_array()
@@ -48,11 +53,8 @@ fn dependency_graph() -> (BTreeMap<String, BTreeSet<String>>, BTreeSet<String>) 
         let name = names[node["id"].as_str().unwrap_or_default()].clone();
         let deps = graph.entry(name).or_default();
         for dep in node["deps"].as_array().expect("deps") {
-            let normal = dep["dep_kinds"]
-                .as_array()
-                .expect("dep kinds")
-                .iter()
-                .any(|k| k["kind"].is_null());
+            let normal =
+                dep["dep_kinds"].as_array().expect("dep kinds").iter().any(|k| k["kind"].is_null());
             if normal {
                 deps.insert(names[dep["pkg"].as_str().unwrap_or_default()].clone());
             }
@@ -103,7 +105,13 @@ fn dependency_rules_of_the_spec_hold() {
     assert!(!mcp.contains("cartograph-cli") && !mcp.contains("cartograph-ask"));
 
     // Analysis crates are synchronous: no tokio.
-    for member in ["cartograph-core", "cartograph-extract", "cartograph-graph", "cartograph-pipeline", "cartograph-report"] {
+    for member in [
+        "cartograph-core",
+        "cartograph-extract",
+        "cartograph-graph",
+        "cartograph-pipeline",
+        "cartograph-report",
+    ] {
         assert!(members.contains(member), "{member} is missing from the workspace");
         assert!(!reachable(&graph, member).contains("tokio"), "{member} can reach tokio");
     }

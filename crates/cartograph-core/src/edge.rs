@@ -91,7 +91,8 @@ pub enum Confidence {
 }
 
 impl Confidence {
-    pub const ALL: [Confidence; 3] = [Confidence::Certain, Confidence::Likely, Confidence::Possible];
+    pub const ALL: [Confidence; 3] =
+        [Confidence::Certain, Confidence::Likely, Confidence::Possible];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -118,11 +119,8 @@ impl Evidence {
     pub const MAX_LEN: usize = 400;
 
     pub fn new(sentence: impl Into<String>) -> Self {
-        let mut text: String = sentence
-            .into()
-            .chars()
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .collect();
+        let mut text: String =
+            sentence.into().chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
         if text.len() > Self::MAX_LEN {
             let mut cut = Self::MAX_LEN - 3;
             while !text.is_char_boundary(cut) {

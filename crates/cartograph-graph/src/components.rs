@@ -124,8 +124,14 @@ mod tests {
     fn package_roots_rule() {
         let roots = vec![String::new(), "backend/src".to_owned(), "web".to_owned()];
         let rule = ComponentRule::default();
-        assert_eq!(rule.component_of("backend/src/shop/api/orders.py", &roots), "backend/src/shop/api");
-        assert_eq!(rule.component_of("backend/src/shop/api/v1/x.py", &roots), "backend/src/shop/api");
+        assert_eq!(
+            rule.component_of("backend/src/shop/api/orders.py", &roots),
+            "backend/src/shop/api"
+        );
+        assert_eq!(
+            rule.component_of("backend/src/shop/api/v1/x.py", &roots),
+            "backend/src/shop/api"
+        );
         assert_eq!(rule.component_of("backend/src/shop/db.py", &roots), "backend/src/shop");
         assert_eq!(rule.component_of("web/src/pages/Home.tsx", &roots), "web/src/pages");
         assert_eq!(rule.component_of("worker/tasks.py", &roots), "worker");
@@ -140,7 +146,10 @@ mod tests {
         assert_eq!(rule.component_of("a/b/c.py", &[]), "a");
         assert_eq!(rule.component_of("c.py", &[]), ".");
         assert_eq!(ComponentRule::parse("roots"), Some(ComponentRule::PackageRoots { levels: 2 }));
-        assert_eq!(ComponentRule::parse("roots:1"), Some(ComponentRule::PackageRoots { levels: 1 }));
+        assert_eq!(
+            ComponentRule::parse("roots:1"),
+            Some(ComponentRule::PackageRoots { levels: 1 })
+        );
         assert_eq!(ComponentRule::parse("depth"), None);
         assert_eq!(ComponentRule::parse("depth:x"), None);
         assert_eq!(ComponentRule::parse("folders:2"), None);

@@ -28,7 +28,9 @@ pub(crate) fn import_cycles(
 
 #[cfg(test)]
 mod tests {
-    use cartograph_core::{Confidence, Edge, EdgeKind, Evidence, Node, Provenance, RepoPath, SourceLocation};
+    use cartograph_core::{
+        Confidence, Edge, EdgeKind, Evidence, Node, Provenance, RepoPath, SourceLocation,
+    };
 
     use crate::ArchitectureGraph;
 

@@ -38,9 +38,11 @@ impl ArchitectureGraph {
             indices.entry(node.key.clone()).or_insert_with(|| graph.add_node(node.key.clone()));
         }
         for (i, edge) in edges.iter().enumerate() {
-            let from =
-                *indices.entry(edge.from.clone()).or_insert_with(|| graph.add_node(edge.from.clone()));
-            let to = *indices.entry(edge.to.clone()).or_insert_with(|| graph.add_node(edge.to.clone()));
+            let from = *indices
+                .entry(edge.from.clone())
+                .or_insert_with(|| graph.add_node(edge.from.clone()));
+            let to =
+                *indices.entry(edge.to.clone()).or_insert_with(|| graph.add_node(edge.to.clone()));
             graph.add_edge(from, to, i);
         }
         Self { graph, indices }

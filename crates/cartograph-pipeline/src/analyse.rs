@@ -250,8 +250,10 @@ fn link_import(
         }
         Resolution::Package { ecosystem, name } => {
             let key = NodeKey::package(ecosystem, &name);
-            let sentence = format!("{form} of {written} names the third-party package {key}{type_note}",
-                key = key.name());
+            let sentence = format!(
+                "{form} of {written} names the third-party package {key}{type_note}",
+                key = key.name()
+            );
             result.packages.push(key.clone());
             (key, sentence, Provenance::Syntax, Confidence::Certain)
         }
@@ -265,7 +267,8 @@ fn link_import(
                 Ecosystem::Npm | Ecosystem::Node => Ecosystem::Node,
             };
             let key = NodeKey::package(ecosystem, &name);
-            let sentence = format!("{form} of {written} names the built-in module {}{type_note}", key.name());
+            let sentence =
+                format!("{form} of {written} names the built-in module {}{type_note}", key.name());
             result.packages.push(key.clone());
             (key, sentence, Provenance::Syntax, Confidence::Certain)
         }

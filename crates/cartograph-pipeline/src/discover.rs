@@ -176,6 +176,8 @@ pub fn discover(root: &Path, options: &DiscoveryOptions) -> Result<Inventory, Di
         let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
         let grammar = grammar_for(&relative);
         if size > options.max_file_size {
+            // Still a file of the tree: imports of it resolve, only its own facts are unknown.
+            inventory.index.insert(relative.clone());
             inventory.refusals.push(Refusal::new(
                 RefusalKind::FileTooLarge,
                 SourceLocation::file(relative),
@@ -209,10 +211,10 @@ pub fn discover(root: &Path, options: &DiscoveryOptions) -> Result<Inventory, Di
 
 fn record_walk_error(root: &Path, error: &ignore::Error, inventory: &mut Inventory) {
     let path = walk_error_path(error);
-    let location = path
-        .and_then(|p| relative_path(root, &p).ok())
-        .map(SourceLocation::file)
-        .unwrap_or_else(|| SourceLocation::file(RepoPath::new("<tree>").expect("valid literal path")));
+    let location =
+        path.and_then(|p| relative_path(root, &p).ok()).map(SourceLocation::file).unwrap_or_else(
+            || SourceLocation::file(RepoPath::new("<tree>").expect("valid literal path")),
+        );
     let reason = match error.io_error().map(std::io::Error::kind) {
         Some(std::io::ErrorKind::PermissionDenied) => "permission denied".to_owned(),
         Some(kind) => format!("cannot be read ({kind})"),
@@ -253,7 +255,8 @@ fn relative_path(root: &Path, path: &Path) -> Result<RepoPath, Refusal> {
     match RepoPath::new(&joined) {
         Ok(p) if valid => Ok(p),
         _ => {
-            let shown: String = joined.chars().map(|c| if c.is_control() { '?' } else { c }).collect();
+            let shown: String =
+                joined.chars().map(|c| if c.is_control() { '?' } else { c }).collect();
             let shown = shown.trim_start_matches('/').to_owned();
             let location = RepoPath::new(&shown)
                 .or_else(|_| RepoPath::new("<unnamed>"))

@@ -11,6 +11,6 @@ pub mod resolve;
 pub mod tree;
 
 pub use analyse::{Analysis, AnalysisOptions, AnalysisStats, analyse_tree};
-pub use discover::{DiscoveryOptions, Inventory, SourceText};
 pub use cartograph_graph::ComponentRule;
+pub use discover::{DiscoveryOptions, Inventory, SourceText};
 pub use tree::TreeIndex;

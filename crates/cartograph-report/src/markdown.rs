@@ -53,10 +53,17 @@ pub fn render_summary(doc: &SummaryDocument) -> String {
     section(&mut out, "Edges by kind", &doc.edges_by_kind);
     section(&mut out, "Edges by provenance", &doc.edges_by_provenance);
     section(&mut out, "Edges by confidence", &doc.edges_by_confidence);
-    let nonzero: std::collections::BTreeMap<String, u64> =
-        doc.refusals_by_kind.iter().filter(|(_, n)| **n > 0).map(|(k, n)| (k.clone(), *n)).collect();
+    let nonzero: std::collections::BTreeMap<String, u64> = doc
+        .refusals_by_kind
+        .iter()
+        .filter(|(_, n)| **n > 0)
+        .map(|(k, n)| (k.clone(), *n))
+        .collect();
     if nonzero.is_empty() {
-        let _ = writeln!(out, "## Refusals\n\nNone: every file was analysed and every import resolved.\n");
+        let _ = writeln!(
+            out,
+            "## Refusals\n\nNone: every file was analysed and every import resolved.\n"
+        );
     } else {
         section(&mut out, "Refusals", &nonzero);
     }
@@ -83,7 +90,8 @@ pub fn render_summary(doc: &SummaryDocument) -> String {
     } else {
         let mut components: Vec<_> = doc.components.iter().collect();
         components.sort_by(|a, b| b.modules.cmp(&a.modules).then_with(|| a.name.cmp(&b.name)));
-        let _ = writeln!(out, "| component | modules | depends on | packages |\n|---|---:|---|---:|");
+        let _ =
+            writeln!(out, "| component | modules | depends on | packages |\n|---|---:|---|---:|");
         for c in components.iter().take(MAX_ROWS) {
             let mut deps: Vec<_> = c.depends_on.iter().collect();
             deps.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
@@ -95,7 +103,8 @@ pub fn render_summary(doc: &SummaryDocument) -> String {
                 (false, 0) => shown.join(", "),
                 (false, n) => format!("{}, and {n} more", shown.join(", ")),
             };
-            let _ = writeln!(out, "| `{}` | {} | {} | {} |", c.name, c.modules, deps_text, c.packages);
+            let _ =
+                writeln!(out, "| `{}` | {} | {} | {} |", c.name, c.modules, deps_text, c.packages);
         }
         more(&mut out, components.len());
         let _ = writeln!(out);
@@ -126,7 +135,11 @@ fn section(out: &mut String, title: &str, counts: &std::collections::BTreeMap<St
 
 fn more(out: &mut String, total: usize) {
     if total > MAX_ROWS {
-        let _ = writeln!(out, "\n…and {} more, left out of this view (the JSON lists all).", total - MAX_ROWS);
+        let _ = writeln!(
+            out,
+            "\n…and {} more, left out of this view (the JSON lists all).",
+            total - MAX_ROWS
+        );
     }
 }
 

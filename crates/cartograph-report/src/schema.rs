@@ -62,7 +62,8 @@ pub fn validate_as(name: &str, document: &Value) -> Result<(), SchemaError> {
         .iter()
         .find(|(n, _)| *n == name)
         .ok_or_else(|| SchemaError::Unknown(name.to_owned()))?;
-    let validator = validator.as_ref().map_err(|e| SchemaError::BadSchema(name.to_owned(), e.clone()))?;
+    let validator =
+        validator.as_ref().map_err(|e| SchemaError::BadSchema(name.to_owned(), e.clone()))?;
     let errors: Vec<String> = validator
         .iter_errors(document)
         .take(20)

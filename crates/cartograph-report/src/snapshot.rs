@@ -101,7 +101,12 @@ impl SnapshotDocument {
             tool_version: TOOL_VERSION.to_owned(),
             stats: StatsDoc::from_analysis(analysis),
             nodes: analysis.nodes.iter().map(NodeDoc::from_node).collect(),
-            edges: analysis.edges.iter().enumerate().map(|(i, e)| EdgeDoc::from_edge(i, e)).collect(),
+            edges: analysis
+                .edges
+                .iter()
+                .enumerate()
+                .map(|(i, e)| EdgeDoc::from_edge(i, e))
+                .collect(),
             refusals: analysis.refusals.iter().map(RefusalDoc::from_refusal).collect(),
             cycles,
         }

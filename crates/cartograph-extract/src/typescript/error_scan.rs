@@ -1,10 +1,10 @@
 //! A small scanner that recovers import and export statements from the text of an ERROR region.
 //!
 //! tree-sitter-typescript 0.23.2 cannot parse some current TypeScript (variance modifiers on type
-//! parameters, `accessor` fields, `export type * from`, …), and an error can swallow the statements
-//! that follow it into one large ERROR node. The imports inside are usually intact, so this scanner
-//! tokenises the region (skipping strings, template literals and comments) and matches exactly these
-//! shapes, nothing looser:
+//! parameters, generic call signatures, `accessor` fields, `export type * from`, …), and an error
+//! can swallow the statements that follow it into one large ERROR node. The imports inside are
+//! usually intact, so this scanner tokenises the region (skipping strings, template literals and
+//! comments) and matches exactly these shapes, nothing looser:
 //!
 //! - `import "m"`, `import <clause> from "m"`, `import x = require("m")` (optionally `type`);
 //! - `export * from "m"`, `export * as n from "m"`, `export {…} from "m"` (optionally `type`);
@@ -95,7 +95,7 @@ fn punct_at(tokens: &[(usize, Token<'_>)], i: usize, p: u8) -> bool {
     matches!(tokens.get(i), Some((_, Token::Punct(q))) if *q == p)
 }
 
-/// `("m")` or `("m", …)` after `require` or `import`. A `typeof import("m")` is a type-level import.
+/// `("m")` or `("m", …)` after `require` or `import`; `typeof import("m")` is a type-level import.
 fn call<'a>(
     tokens: &[(usize, Token<'a>)],
     j: usize,
@@ -407,7 +407,11 @@ mod tests {
     #[test]
     fn skips_strings_and_comments_and_reports_offsets() {
         check(
-            "f( {\n// import a from \"no\"\n/* export * from \"no\" */ s = 'import b from \"no\"'\nimport c from \"c\"\n}\nexport type * from \"e\"",
+            concat!(
+                "f( {\n// import a from \"no\"\n",
+                "/* export * from \"no\" */ s = 'import b from \"no\"'\n",
+                "import c from \"c\"\n}\nexport type * from \"e\"",
+            ),
             &[(77, "c", Static, false), (97, "e", ReExport, true)],
         );
         check("`import a from \"no\"` import b from \"b\"", &[(21, "b", Static, false)]);

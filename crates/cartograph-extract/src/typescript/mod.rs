@@ -6,7 +6,8 @@
 //!   [`ImportForm::Static`];
 //! - `import x = require("m")` and `export import x = require("m")` — `Static` too: TypeScript
 //!   treats the import-require clause as a static import declaration, not a call;
-//! - `export {a} from "m"`, `export * from "m"`, `export * as n from "m"` — [`ImportForm::ReExport`];
+//! - `export {a} from "m"`, `export * from "m"`, `export * as n from "m"` —
+//!   [`ImportForm::ReExport`];
 //! - `require("m")` — [`ImportForm::Require`]; `import("m")` — [`ImportForm::Dynamic`];
 //! - `typeof import("m")` / `import("m").T` in a type position — `Static`, type-only.
 //!
@@ -134,7 +135,7 @@ impl<'s, 't> Walk<'s, 't> {
             while type_ends.last().is_some_and(|&end| end <= start) {
                 type_ends.pop();
             }
-            let mut descend = node.child_count() > 0;
+            let mut descend = true;
             match node.kind() {
                 "import_statement" if node.is_named() => self.import_statement(node),
                 "export_statement" if node.is_named() => self.export_statement(node),

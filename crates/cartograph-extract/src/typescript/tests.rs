@@ -271,3 +271,64 @@ fn deeply_nested_expressions_do_not_overflow() {
         assert!(got.iter().any(|l| l.ends_with("require deep")), "{got:?}");
     }
 }
+
+#[test]
+fn garbage_never_panics() {
+    // Fragments that stress the tree walk and the error-region scanner, shuffled by a small
+    // deterministic generator.
+    const PIECES: &[&str] = &[
+        "import",
+        "export",
+        "require",
+        "type",
+        "from",
+        "as",
+        "*",
+        "{",
+        "}",
+        "(",
+        ")",
+        ",",
+        ";",
+        "=",
+        "\"m\"",
+        "'é'",
+        "`t${x}`",
+        "`",
+        "\"",
+        "'",
+        "\\",
+        "/*",
+        "*/",
+        "//",
+        "\n",
+        " ",
+        "é",
+        "<",
+        ">",
+        "typeof",
+        ".",
+        "x",
+        "<in out T>",
+        "import(",
+        "require(",
+        "#",
+        "@",
+        "\u{feff}",
+    ];
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    for _ in 0..300 {
+        let mut source = String::new();
+        for _ in 0..60 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            source.push_str(PIECES[(state % PIECES.len() as u64) as usize]);
+            source.push(' ');
+        }
+        for g in [Ts, Tsx, Js] {
+            let _ = render(&source, g);
+        }
+        let _ = super::error_scan::scan(&source);
+    }
+}

@@ -33,7 +33,7 @@ pub struct PythonResolver {
 /// One resolved target of an import statement, with the name it was resolved for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PythonTarget {
-    /// The dotted name that was looked up, as written (with leading dots for relative imports).
+    /// What was imported, as written: `a.b`, or `c from a.b` / `x from ..pkg` for a from-import.
     pub name: String,
     pub resolution: Resolution,
 }
@@ -89,7 +89,12 @@ impl PythonResolver {
     }
 
     /// Resolves one import statement of `from`; a `from` import yields one target per name.
-    pub fn resolve(&self, index: &TreeIndex, from: &RepoPath, import: &PythonImport) -> Vec<PythonTarget> {
+    pub fn resolve(
+        &self,
+        index: &TreeIndex,
+        from: &RepoPath,
+        import: &PythonImport,
+    ) -> Vec<PythonTarget> {
         if import.level > 0 {
             return self.resolve_relative(index, from, import);
         }
@@ -107,7 +112,10 @@ impl PythonResolver {
                 Some(Found { path, exact: true, ambiguous }) => module_resolution(path, ambiguous),
                 _ => self.resolve_absolute(index, from, module),
             };
-            push_unique(&mut targets, PythonTarget { name: display_from(module, name), resolution });
+            push_unique(
+                &mut targets,
+                PythonTarget { name: display_from(module, name), resolution },
+            );
         }
         targets
     }
@@ -116,9 +124,7 @@ impl PythonResolver {
         match self.find_absolute(index, from, module) {
             Some(Found { path, exact: true, ambiguous }) => module_resolution(path, ambiguous),
             Some(Found { path, exact: false, .. }) => Resolution::Module {
-                note: Some(format!(
-                    "{module} is not in the tree; linked to its enclosing module"
-                )),
+                note: Some(format!("{module} is not in the tree; linked to its enclosing module")),
                 path,
                 confidence: Confidence::Likely,
             },
@@ -185,26 +191,33 @@ impl PythonResolver {
         deepest.map(|path| Found { path, exact: false, ambiguous: false })
     }
 
-    fn resolve_relative(&self, index: &TreeIndex, from: &RepoPath, import: &PythonImport) -> Vec<PythonTarget> {
+    fn resolve_relative(
+        &self,
+        index: &TreeIndex,
+        from: &RepoPath,
+        import: &PythonImport,
+    ) -> Vec<PythonTarget> {
         let dots = ".".repeat(usize::try_from(import.level).unwrap_or(usize::MAX).min(64));
         let written = format!("{dots}{}", import.module.as_deref().unwrap_or(""));
         let mut base = dir_of(from);
         for _ in 1..import.level {
             if base.is_empty() {
-                return vec![unresolved(written.clone(), format!(
-                    "relative import {written} reaches above the repository root"
-                ))];
+                return vec![unresolved(
+                    written.clone(),
+                    format!("relative import {written} reaches above the repository root"),
+                )];
             }
             base = parent_dir(&base).to_owned();
         }
-        let module_parts: Vec<&str> = import.module.as_deref().map(|m| m.split('.').collect()).unwrap_or_default();
+        let module_parts: Vec<&str> =
+            import.module.as_deref().map(|m| m.split('.').collect()).unwrap_or_default();
         let module_found = if module_parts.is_empty() {
             // `from . import x`: the package itself.
             module_file(index, &base).map(|path| Found { path, exact: true, ambiguous: false })
         } else {
             self.find_under(index, &base, &module_parts)
         };
-        let module_dir = module_parts.iter().fold(base.clone(), |d, p| join(&d, p));
+        let module_dir = module_parts.iter().fold(base, |d, p| join(&d, p));
         let whole_module = || match &module_found {
             Some(Found { path, exact: true, .. }) => Resolution::module(path.clone()),
             Some(Found { path, exact: false, .. }) => Resolution::Module {
@@ -220,11 +233,14 @@ impl PythonResolver {
             return vec![PythonTarget { name: written.clone(), resolution: whole_module() }];
         }
         let mut targets = Vec::new();
-        let exact_package = matches!(module_found, Some(Found { exact: true, .. })) || module_parts.is_empty();
+        let exact_package =
+            matches!(module_found, Some(Found { exact: true, .. })) || module_parts.is_empty();
         for name in &import.names {
             let submodule = join(&module_dir, name);
             let resolution = match module_file(index, &submodule) {
-                Some(path) if exact_package || index.is_dir(&module_dir) => Resolution::module(path),
+                Some(path) if exact_package || index.is_dir(&module_dir) => {
+                    Resolution::module(path)
+                }
                 _ => match &module_found {
                     Some(_) => whole_module(),
                     None => Resolution::Unresolved {
@@ -234,7 +250,10 @@ impl PythonResolver {
                     },
                 },
             };
-            push_unique(&mut targets, PythonTarget { name: display_from(&written, name), resolution });
+            push_unique(
+                &mut targets,
+                PythonTarget { name: display_from(&written, name), resolution },
+            );
         }
         targets
     }
@@ -287,8 +306,9 @@ fn push_unique(targets: &mut Vec<PythonTarget>, target: PythonTarget) {
     }
 }
 
+/// How a from-import of one name is described in evidence: `settings from .core.config`.
 fn display_from(module: &str, name: &str) -> String {
-    if module.ends_with('.') { format!("{module}{name}") } else { format!("{module}.{name}") }
+    format!("{name} from {module}")
 }
 
 /// The file that defines module path `candidate` (`a/b` → `a/b.py`, `a/b.pyi`, `a/b/__init__.py`,
@@ -356,7 +376,9 @@ mod tests {
             .resolve(&index, &RepoPath::new(from).unwrap(), &imp)
             .into_iter()
             .map(|t| match t.resolution {
-                Resolution::Module { path, confidence: Confidence::Certain, .. } => path.to_string(),
+                Resolution::Module { path, confidence: Confidence::Certain, .. } => {
+                    path.to_string()
+                }
                 Resolution::Module { path, .. } => format!("{path}~"),
                 Resolution::Package { name, .. } => format!("pkg:{name}"),
                 Resolution::Builtin { name, .. } => format!("builtin:{name}"),
@@ -398,39 +420,78 @@ mod tests {
 
     #[test]
     fn absolute_imports_across_a_src_layout() {
-        check(SRC, "backend/tests/test_api.py", import(0, Some("app.api.routes"), &[]), &["backend/src/app/api/routes.py"]);
-        check(SRC, "backend/tests/test_api.py", import(0, Some("app"), &[]), &["backend/src/app/__init__.py"]);
+        check(
+            SRC,
+            "backend/tests/test_api.py",
+            import(0, Some("app.api.routes"), &[]),
+            &["backend/src/app/api/routes.py"],
+        );
+        check(
+            SRC,
+            "backend/tests/test_api.py",
+            import(0, Some("app"), &[]),
+            &["backend/src/app/__init__.py"],
+        );
     }
 
     #[test]
     fn from_import_prefers_submodule_then_package() {
-        check(SRC, "worker/tasks.py", import(0, Some("app.models"), &["order", "Order"]),
-            &["backend/src/app/models/order.py", "backend/src/app/models/__init__.py"]);
+        check(
+            SRC,
+            "worker/tasks.py",
+            import(0, Some("app.models"), &["order", "Order"]),
+            &["backend/src/app/models/order.py", "backend/src/app/models/__init__.py"],
+        );
     }
 
     #[test]
     fn namespace_packages_resolve_only_to_files() {
-        check(SRC, "worker/tasks.py", import(0, Some("app.plugins.slack"), &[]), &["backend/src/app/plugins/slack.py"]);
-        check(SRC, "worker/tasks.py", import(0, Some("app.plugins"), &["slack"]), &["backend/src/app/plugins/slack.py"]);
+        check(
+            SRC,
+            "worker/tasks.py",
+            import(0, Some("app.plugins.slack"), &[]),
+            &["backend/src/app/plugins/slack.py"],
+        );
+        check(
+            SRC,
+            "worker/tasks.py",
+            import(0, Some("app.plugins"), &["slack"]),
+            &["backend/src/app/plugins/slack.py"],
+        );
         // A folder named like the standard library does not capture its imports.
         check(SRC, "worker/tasks.py", import(0, Some("email.mime"), &[]), &["builtin:email"]);
     }
 
     #[test]
     fn missing_submodule_links_to_enclosing_module_with_less_confidence() {
-        check(SRC, "worker/tasks.py", import(0, Some("app.models.gone"), &[]), &["backend/src/app/models/__init__.py~"]);
+        check(
+            SRC,
+            "worker/tasks.py",
+            import(0, Some("app.models.gone"), &[]),
+            &["backend/src/app/models/__init__.py~"],
+        );
     }
 
     #[test]
     fn third_party_and_stdlib() {
         check(SRC, "worker/tasks.py", import(0, Some("requests.adapters"), &[]), &["pkg:requests"]);
         check(SRC, "worker/tasks.py", import(0, Some("os.path"), &[]), &["builtin:os"]);
-        check(SRC, "worker/tasks.py", import(0, Some("collections.abc"), &["Mapping"]), &["builtin:collections"]);
+        check(
+            SRC,
+            "worker/tasks.py",
+            import(0, Some("collections.abc"), &["Mapping"]),
+            &["builtin:collections"],
+        );
     }
 
     #[test]
     fn script_directories_see_their_siblings() {
-        check(SRC, "backend/tests/test_api.py", import(0, Some("helpers"), &[]), &["backend/tests/helpers.py"]);
+        check(
+            SRC,
+            "backend/tests/test_api.py",
+            import(0, Some("helpers"), &[]),
+            &["backend/tests/helpers.py"],
+        );
         check(SRC, "worker/tasks.py", import(0, Some("helpers"), &[]), &["pkg:helpers"]);
     }
 
@@ -439,17 +500,36 @@ mod tests {
         let from = "backend/src/app/api/routes.py";
         check(SRC, from, import(1, None, &["routes"]), &["backend/src/app/api/routes.py"]);
         check(SRC, from, import(1, None, &["something"]), &["backend/src/app/api/__init__.py"]);
-        check(SRC, from, import(2, Some("models"), &["order", "Order"]),
-            &["backend/src/app/models/order.py", "backend/src/app/models/__init__.py"]);
+        check(
+            SRC,
+            from,
+            import(2, Some("models"), &["order", "Order"]),
+            &["backend/src/app/models/order.py", "backend/src/app/models/__init__.py"],
+        );
         check(SRC, from, import(2, None, &["models"]), &["backend/src/app/models/__init__.py"]);
         check(SRC, from, import(1, Some("legacy"), &["x"]), &["unresolved"]);
-        check(SRC, from, import(2, Some("plugins.slack"), &["notify"]), &["backend/src/app/plugins/slack.py"]);
-        check(SRC, from, import(2, Some("plugins"), &["slack"]), &["backend/src/app/plugins/slack.py"]);
+        check(
+            SRC,
+            from,
+            import(2, Some("plugins.slack"), &["notify"]),
+            &["backend/src/app/plugins/slack.py"],
+        );
+        check(
+            SRC,
+            from,
+            import(2, Some("plugins"), &["slack"]),
+            &["backend/src/app/plugins/slack.py"],
+        );
         check(SRC, from, import(9, None, &["x"]), &["unresolved"]);
     }
 
     #[test]
     fn plain_module_cannot_hold_submodules() {
-        check(SRC, "worker/tasks.py", import(0, Some("worker.tasks.run"), &[]), &["worker/tasks.py~"]);
+        check(
+            SRC,
+            "worker/tasks.py",
+            import(0, Some("worker.tasks.run"), &[]),
+            &["worker/tasks.py~"],
+        );
     }
 }

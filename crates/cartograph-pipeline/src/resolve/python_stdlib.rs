@@ -240,7 +240,9 @@ mod tests {
     #[test]
     fn list_is_sorted_and_recognises_common_modules() {
         assert!(PYTHON_STDLIB.windows(2).all(|w| w[0] < w[1]));
-        for m in ["os", "sys", "json", "typing", "collections", "__future__", "importlib", "distutils"] {
+        for m in
+            ["os", "sys", "json", "typing", "collections", "__future__", "importlib", "distutils"]
+        {
             assert!(is_python_stdlib(m), "{m}");
         }
         for m in ["requests", "fastapi", "airflow", "yaml"] {

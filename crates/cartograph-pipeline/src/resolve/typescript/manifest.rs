@@ -158,6 +158,14 @@ fn condition_targets(value: &Value, star: Option<&str>, depth: usize, out: &mut 
     }
 }
 
+/// Extensions of build outputs, longest first.
+const OUTPUT_EXTENSIONS: &[&str] = &[".d.ts", ".d.mts", ".d.cts", ".js", ".mjs", ".cjs", ".jsx"];
+
+/// A build output path without its output extension (`a/b.d.ts` → `a/b`).
+pub(super) fn strip_output_extension(path: &str) -> &str {
+    OUTPUT_EXTENSIONS.iter().find_map(|ext| path.strip_suffix(ext)).unwrap_or(path)
+}
+
 /// Where the source of a build output probably is: `dist/x.js` → `src/x`, `lib/esm/x.d.ts` →
 /// `src/x` (without extension, for the caller to probe). Empty when `target` is not under a
 /// conventional output directory.
@@ -165,8 +173,6 @@ pub(super) fn source_candidates(target: &str) -> Vec<String> {
     const OUTPUT_DIRS: &[&str] = &["dist", "lib", "build", "out", "esm", "cjs", "es", "types"];
     const FLAVOUR_DIRS: &[&str] =
         &["esm", "cjs", "es", "mjs", "types", "module", "node", "browser"];
-    const OUTPUT_EXTENSIONS: &[&str] =
-        &[".d.ts", ".d.mts", ".d.cts", ".js", ".mjs", ".cjs", ".jsx"];
     let target = target.trim_start_matches("./");
     let Some((first, rest)) = target.split_once('/') else {
         return Vec::new();
@@ -174,7 +180,7 @@ pub(super) fn source_candidates(target: &str) -> Vec<String> {
     if !OUTPUT_DIRS.contains(&first) || rest.is_empty() {
         return Vec::new();
     }
-    let stem = OUTPUT_EXTENSIONS.iter().find_map(|ext| rest.strip_suffix(ext)).unwrap_or(rest);
+    let stem = strip_output_extension(rest);
     let mut out = vec![format!("src/{stem}")];
     if let Some((flavour, inner)) = stem.split_once('/')
         && FLAVOUR_DIRS.contains(&flavour)
@@ -202,7 +208,10 @@ mod tests {
             "main": "./dist/index.js",
             "types": "./dist/index.d.ts",
             "exports": {
-                ".": {"require": "./dist/index.cjs", "import": {"types": "./dist/index.d.mts", "default": "./dist/index.mjs"}},
+                ".": {
+                    "require": "./dist/index.cjs",
+                    "import": {"types": "./dist/index.d.mts", "default": "./dist/index.mjs"},
+                },
                 "./package.json": "./package.json",
                 "./utils/*": "./src/utils/*.ts",
                 "./utils/internal/*": null,

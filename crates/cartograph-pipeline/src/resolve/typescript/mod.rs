@@ -11,9 +11,10 @@
 //! 2. **absolute** (`/x`) or **URL** (`https:`, `data:`, `virtual:`): unresolved, except `node:`
 //!    and `bun:` (built-ins) and `npm:` (a package);
 //! 3. **`#private`**: the `imports` map of the nearest `package.json`;
-//! 4. **bare**: the nearest tsconfig's `paths` (see [`tsconfig`]), a Node built-in, the file
-//!    under `baseUrl`, a workspace package (every `package.json` with a `name`, see [`manifest`]),
-//!    else the npm package `@scope/pkg` or `pkg` named by its first segment(s).
+//! 4. **bare**: the nearest tsconfig's `paths` (see the `tsconfig` module), a Node built-in, the
+//!    file under `baseUrl`, a workspace package (every `package.json` with a `name`, see the
+//!    `manifest` module), else the npm package `@scope/pkg` or `pkg` named by its first
+//!    segment(s).
 //!
 //! Workspace packages resolve through their manifest: for the bare name, `exports["."]`, then
 //! `types`/`typings`, `module`, `main`, `source`; for `name/sub`, `exports["./sub"]` (with `*`
@@ -39,12 +40,15 @@ use super::builtins::is_node_builtin;
 use super::jsonc;
 use crate::TreeIndex;
 use crate::tree::{dir_of, join_normalised};
-use manifest::{Manifest, source_candidates};
+use manifest::{Manifest, source_candidates, strip_output_extension};
 use tsconfig::AliasSettings;
 
 /// Extensions tried after a specifier without one, in TypeScript's order of preference.
 pub const EXTENSIONS: &[&str] =
     &[".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mts", ".cts", ".mjs", ".cjs"];
+
+/// The most characters of a specifier a reason quotes.
+const MAX_SHOWN: usize = 80;
 
 /// How many `package.json` entry indirections a directory lookup follows (a `main` naming a
 /// directory that has its own manifest).
@@ -205,7 +209,8 @@ impl JsResolver {
         }
         if specifier.starts_with('/') || specifier.starts_with('\\') {
             return unresolved(format!(
-                "absolute import path \"{specifier}\" is not resolved against the tree"
+                "absolute import path {} is not resolved against the tree",
+                shown(specifier)
             ));
         }
         if specifier.starts_with('#') {
@@ -221,12 +226,17 @@ impl JsResolver {
                     match name.filter(|n| is_package_name(n)) {
                         Some(name) => package(name),
                         None => unresolved(format!(
-                            "import \"{specifier}\" does not name a valid npm package"
+                            "import {} does not name a valid npm package",
+                            shown(specifier)
                         )),
                     }
                 }
+                "data" => {
+                    unresolved("a data: URL import is not resolved against the tree".to_owned())
+                }
                 _ => unresolved(format!(
-                    "URL import \"{specifier}\" is not resolved against the tree"
+                    "URL import {} is not resolved against the tree",
+                    shown(specifier)
                 )),
             };
         }
@@ -236,7 +246,7 @@ impl JsResolver {
     fn resolve_relative(&self, from_dir: &str, specifier: &str) -> Resolution {
         let path_part = strip_query(specifier);
         let Some(target) = join_normalised(from_dir, path_part) else {
-            return unresolved(format!("relative import \"{specifier}\" leaves the tree"));
+            return unresolved(format!("relative import {} leaves the tree", shown(specifier)));
         };
         let hit = if path_part.ends_with('/') {
             self.probe_dir(&target, 0)
@@ -245,7 +255,7 @@ impl JsResolver {
         };
         match hit {
             Some(hit) => hit.into_resolution(),
-            None => unresolved(format!("relative import \"{specifier}\" resolves to no file")),
+            None => unresolved(format!("relative import {} resolves to no file", shown(specifier))),
         }
     }
 
@@ -254,12 +264,14 @@ impl JsResolver {
         let Some(manifest) = self.dir_scope.get(from_dir).and_then(|&i| self.manifests.get(i))
         else {
             return unresolved(format!(
-                "package import \"{specifier}\" has no package.json above the importing file"
+                "package import {} has no package.json above the importing file",
+                shown(specifier)
             ));
         };
         let Some(targets) = manifest.import_targets(specifier) else {
             return unresolved(format!(
-                "package import \"{specifier}\" is not in the imports map of the nearest package.json"
+                "package import {} is not in the imports of the nearest package.json",
+                shown(specifier)
             ));
         };
         for target in &targets {
@@ -275,7 +287,7 @@ impl JsResolver {
         if let Some(hit) = self.probe_build_outputs(&manifest.dir, &targets) {
             return hit.into_resolution();
         }
-        unresolved(format!("package import \"{specifier}\" resolves to no file"))
+        unresolved(format!("package import {} resolves to no file", shown(specifier)))
     }
 
     fn resolve_bare(&self, from_dir: &str, specifier: &str) -> Resolution {
@@ -290,7 +302,8 @@ impl JsResolver {
             }
             if !matched.alias.falls_through {
                 return unresolved(format!(
-                    "import \"{specifier}\" matches the path alias \"{}\" but resolves to no file",
+                    "import {} matches the path alias \"{}\" but resolves to no file",
+                    shown(specifier),
                     matched.alias.pattern
                 ));
             }
@@ -310,7 +323,8 @@ impl JsResolver {
         let Some((name, sub)) = split_package(path_part).filter(|(name, _)| is_package_name(name))
         else {
             return unresolved(format!(
-                "import \"{specifier}\" matches no path alias and is not a valid package name"
+                "import {} matches no path alias and is not a valid package name",
+                shown(specifier)
             ));
         };
         let Some(candidates) = self.by_name.get(name) else {
@@ -336,7 +350,8 @@ impl JsResolver {
         match hit {
             Some(hit) => hit.into_resolution(),
             None => unresolved(format!(
-                "import \"{specifier}\" names the workspace package {name} but resolves to no file in it"
+                "import {} names the workspace package {name} but matches no file in it",
+                shown(specifier)
             )),
         }
     }
@@ -394,8 +409,32 @@ impl JsResolver {
         self.probe(&join_normalised(dir, target)?, MAX_ENTRY_DEPTH)
     }
 
-    /// The sources of build-output targets (`dist/x.js` → `src/x.ts`), as `likely` matches.
+    /// The sources of build-output targets. When the package's tsconfig declares `outDir` and
+    /// `rootDir`, a target under `outDir` maps to the same place under `rootDir`, as TypeScript's
+    /// project references map outputs to sources (certain); otherwise conventional output
+    /// directories map to `src` (`dist/x.js` → `src/x.ts`, likely).
     fn probe_build_outputs(&self, dir: &str, targets: &[String]) -> Option<Hit> {
+        let layout = self
+            .dir_alias
+            .get(dir)
+            .and_then(|&i| self.aliases.get(i))
+            .and_then(|a| a.build_layout.as_ref());
+        if let Some((out_dir, root_dir)) = layout {
+            for target in targets {
+                let Some(full) = join_normalised(dir, target) else {
+                    continue;
+                };
+                let Some(rest) =
+                    full.strip_prefix(out_dir.as_str()).and_then(|r| r.strip_prefix('/'))
+                else {
+                    continue;
+                };
+                let source = child(root_dir, strip_output_extension(rest));
+                if let Some(hit) = self.probe(&source, MAX_ENTRY_DEPTH) {
+                    return Some(hit);
+                }
+            }
+        }
         targets
             .iter()
             .flat_map(|target| source_candidates(target))
@@ -454,6 +493,15 @@ fn read_manifest(
     let value = jsonc::parse(&text).map_err(|e| format!("package manifest is {e}"))?;
     Manifest::from_value(dir_of(file), &value)
         .ok_or_else(|| "package manifest is not a JSON object".to_owned())
+}
+
+/// The specifier quoted for a reason, cut to [`MAX_SHOWN`] characters: a specifier can be long
+/// (a `data:` URL holds code), and a reason never quotes source text.
+fn shown(specifier: &str) -> String {
+    match specifier.char_indices().nth(MAX_SHOWN) {
+        Some((cut, _)) => format!("\"{}…\"", &specifier[..cut]),
+        None => format!("\"{specifier}\""),
+    }
 }
 
 /// The number of components of a directory path, 0 for the root.

@@ -148,7 +148,11 @@ fn builtins_packages_and_urls() {
                 "https://esm.sh/react",
                 "unresolved: URL import \"https://esm.sh/react\" is not resolved against the tree",
             ),
-            ("src/a.ts", "data:text/javascript,1", "unresolved: URL import…"),
+            (
+                "src/a.ts",
+                "data:text/javascript,1",
+                "unresolved: a data: URL import is not resolved against the tree",
+            ),
             ("src/a.ts", "virtual:pwa-register", "unresolved: URL import…"),
             (
                 "src/a.ts",
@@ -443,7 +447,7 @@ fn workspace_packages() {
             (
                 m,
                 "@acme/core/nope",
-                "unresolved: import \"@acme/core/nope\" names the workspace package @acme/core but resolves to no file in it",
+                "unresolved: import \"@acme/core/nope\" names the workspace package @acme/core but matches no file in it",
             ),
             (m, "utils", "module packages/utils/index.js"),
             (m, "utils/strings", "module packages/utils/strings.js"),
@@ -453,7 +457,7 @@ fn workspace_packages() {
             (
                 m,
                 "empty",
-                "unresolved: import \"empty\" names the workspace package empty but resolves to no file in it",
+                "unresolved: import \"empty\" names the workspace package empty but matches no file in it",
             ),
             (m, "@acme/other", "package npm:@acme/other"),
             (m, "#ui", "likely packages/ui/src/index.ts…"),
@@ -462,7 +466,7 @@ fn workspace_packages() {
             (
                 m,
                 "#unknown",
-                "unresolved: package import \"#unknown\" is not in the imports map of the nearest package.json",
+                "unresolved: package import \"#unknown\" is not in the imports of the nearest package.json",
             ),
             // A relative import of a package directory goes through its manifest.
             (m, "../../../packages/core", "module packages/core/src/index.ts"),
@@ -488,7 +492,7 @@ fn private_imports_resolve_in_the_package_scope() {
             (
                 "src/app.ts",
                 "app",
-                "unresolved: import \"app\" names the workspace package app but resolves to no file in it",
+                "unresolved: import \"app\" names the workspace package app but matches no file in it",
             ),
         ],
     );
@@ -520,5 +524,55 @@ fn duplicate_workspace_names_are_less_than_certain_only_when_both_resolve() {
             ),
             ("app/main.ts", "kit/x", "module z/kit/x.ts"),
         ],
+    );
+}
+
+#[test]
+fn build_outputs_map_through_the_package_tsconfig_layout() {
+    let f = fixture(
+        &["app/main.ts", "packages/a/lib/index.ts", "packages/a/lib/deep/x.ts"],
+        &[
+            (
+                "packages/a/package.json",
+                r#"{"name": "a", "exports": {".": "./build/esm/index.js", "./x": {"types": "./build/types/deep/x.d.ts"}}}"#,
+            ),
+            (
+                "packages/a/tsconfig.json",
+                r#"{"extends": "./tsconfig.build.json", "compilerOptions": {"rootDir": "lib"}}"#,
+            ),
+            ("packages/a/tsconfig.build.json", r#"{"compilerOptions": {"outDir": "build/esm"}}"#),
+        ],
+    );
+    check(
+        &f,
+        &[
+            ("app/main.ts", "a", "module packages/a/lib/index.ts"),
+            // Outside `outDir`: no layout mapping, and `build/types` is not under `src`.
+            (
+                "app/main.ts",
+                "a/x",
+                "unresolved: import \"a/x\" names the workspace package a but matches no file in it",
+            ),
+        ],
+    );
+}
+
+#[test]
+fn reasons_never_quote_long_specifiers() {
+    let f = fixture(&["a.ts"], &[]);
+    let long = format!("./{}", "x".repeat(500));
+    let from = RepoPath::new("a.ts").unwrap();
+    let Resolution::Unresolved { reason } = f.resolver.resolve(&from, &long) else {
+        panic!("a missing relative import resolves to nothing");
+    };
+    assert!(reason.len() < 160, "{reason}");
+    assert!(reason.contains("…\""), "{reason}");
+    check(
+        &f,
+        &[(
+            "a.ts",
+            "data:text/javascript,export default 1",
+            "unresolved: a data: URL import is not resolved against the tree",
+        )],
     );
 }

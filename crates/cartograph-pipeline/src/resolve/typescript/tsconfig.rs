@@ -2,11 +2,12 @@
 //!
 //! Every `tsconfig.json` in the tree (or `jsconfig.json` where a directory has no `tsconfig.json`)
 //! is read as JSON with comments. `extends` is followed — a relative path with or without `.json`,
-//! an array of them (TypeScript 5), or a workspace package's `tsconfig.json`; a package that is not
-//! in the tree is skipped — cycle-safe and to a bounded depth. As in TypeScript, an extending config
-//! overrides `baseUrl` and `paths` wholesale; `baseUrl` is relative to the config that declares it,
-//! and `paths` targets are relative to the effective `baseUrl` or, without one, to the config that
-//! declares `paths`.
+//! an array of them (TypeScript 5), or a workspace package's `tsconfig.json`; a package that is
+//! not in the tree is skipped — cycle-safe and to a bounded depth. As in TypeScript, an extending
+//! config overrides `baseUrl` and `paths` wholesale; `baseUrl` is relative to the config that
+//! declares it, and `paths` targets are relative to the effective `baseUrl` or, without one, to the
+//! config that declares `paths`. `outDir`/`rootDir` are read the same way, to map a workspace
+//! package's build outputs back to their sources.
 //!
 //! One extension beyond TypeScript's own lookup: a solution-style `tsconfig.json` (one with
 //! `references` and no `baseUrl`/`paths` of its own, as Vite scaffolds) borrows the aliases of the
@@ -37,6 +38,9 @@ pub(super) struct AliasSettings {
     pub(super) paths: Vec<PathAlias>,
     /// True when the settings were borrowed from a project the nearest config references.
     pub(super) from_reference: bool,
+    /// `(outDir, rootDir)` as tree paths, when the config declares both: a build output under
+    /// `outDir` has its source at the same place under `rootDir`.
+    pub(super) build_layout: Option<(String, String)>,
 }
 
 /// One `paths` entry: `"@/*": ["./src/*"]`.
@@ -165,6 +169,8 @@ struct RawConfig {
     base_url: Option<String>,
     paths: Option<RawPaths>,
     references: Vec<String>,
+    out_dir: Option<String>,
+    root_dir: Option<String>,
 }
 
 /// Where a `baseUrl` points.
@@ -180,6 +186,9 @@ struct Effective {
     base_url: Option<BaseUrl>,
     /// Raw `paths` entries and the directory of the config that declared them.
     paths: Option<(RawPaths, String)>,
+    /// `outDir` and `rootDir` as tree paths; `Some(None)` when declared but outside the tree.
+    out_dir: Option<Option<String>>,
+    root_dir: Option<Option<String>>,
 }
 
 struct Loader<'a> {
@@ -239,6 +248,12 @@ impl Loader<'_> {
                     if base.paths.is_some() {
                         effective.paths = base.paths;
                     }
+                    if base.out_dir.is_some() {
+                        effective.out_dir = base.out_dir;
+                    }
+                    if base.root_dir.is_some() {
+                        effective.root_dir = base.root_dir;
+                    }
                 }
             }
             if let Some(base_url) = &raw.base_url {
@@ -249,6 +264,12 @@ impl Loader<'_> {
             }
             if let Some(paths) = &raw.paths {
                 effective.paths = Some((paths.clone(), raw.dir.clone()));
+            }
+            if let Some(out_dir) = &raw.out_dir {
+                effective.out_dir = Some(join_normalised(&raw.dir, out_dir));
+            }
+            if let Some(root_dir) = &raw.root_dir {
+                effective.root_dir = Some(join_normalised(&raw.dir, root_dir));
             }
             effective
         });
@@ -324,8 +345,12 @@ impl Loader<'_> {
             }
             _ => Vec::new(),
         };
-        let base_url =
-            options.and_then(|o| o.get("baseUrl")).and_then(Value::as_str).map(str::to_owned);
+        let option = |name: &str| {
+            options.and_then(|o| o.get(name)).and_then(Value::as_str).map(str::to_owned)
+        };
+        let base_url = option("baseUrl");
+        let out_dir = option("outDir");
+        let root_dir = option("rootDir");
         let paths = options.and_then(|o| o.get("paths")).and_then(Value::as_object).map(|paths| {
             paths
                 .iter()
@@ -351,7 +376,15 @@ impl Loader<'_> {
                     .collect()
             })
             .unwrap_or_default();
-        Some(RawConfig { dir: dir_of(&repo_path), extends, base_url, paths, references })
+        Some(RawConfig {
+            dir: dir_of(&repo_path),
+            extends,
+            base_url,
+            paths,
+            references,
+            out_dir,
+            root_dir,
+        })
     }
 
     fn refuse(&mut self, path: &str, reason: &str) {
@@ -399,5 +432,11 @@ fn to_settings(effective: &Effective, from_reference: bool) -> AliasSettings {
             });
         }
     }
-    AliasSettings { base_url, paths, from_reference }
+    let build_layout = match (&effective.out_dir, &effective.root_dir) {
+        (Some(Some(out)), Some(Some(root))) if !out.is_empty() && out != root => {
+            Some((out.clone(), root.clone()))
+        }
+        _ => None,
+    };
+    AliasSettings { base_url, paths, from_reference, build_layout }
 }
