@@ -211,10 +211,9 @@ pub fn discover(root: &Path, options: &DiscoveryOptions) -> Result<Inventory, Di
 
 fn record_walk_error(root: &Path, error: &ignore::Error, inventory: &mut Inventory) {
     let path = walk_error_path(error);
-    let location =
-        path.and_then(|p| relative_path(root, &p).ok()).map(SourceLocation::file).unwrap_or_else(
-            || SourceLocation::file(RepoPath::new("<tree>").expect("valid literal path")),
-        );
+    let location = SourceLocation::file(
+        path.and_then(|p| relative_path(root, &p).ok()).unwrap_or_else(placeholder_path),
+    );
     let reason = match error.io_error().map(std::io::Error::kind) {
         Some(std::io::ErrorKind::PermissionDenied) => "permission denied".to_owned(),
         Some(kind) => format!("cannot be read ({kind})"),
@@ -234,44 +233,39 @@ fn walk_error_path(error: &ignore::Error) -> Option<PathBuf> {
     }
 }
 
-/// The repository path of `path` under `root`, or a refusal when it is not expressible as one.
+/// The repository path of `path` under `root`, or a refusal when it is not expressible as one
+/// (a name that is not UTF-8 or holds control characters). The refusal shows the name with
+/// replacement characters; nothing above `root` is ever part of it.
 fn relative_path(root: &Path, path: &Path) -> Result<RepoPath, Refusal> {
-    let relative = path.strip_prefix(root).unwrap_or(path);
-    let mut parts = Vec::new();
-    let mut valid = true;
-    for component in relative.components() {
-        match component {
-            std::path::Component::Normal(part) => match part.to_str() {
-                Some(s) => parts.push(s.to_owned()),
-                None => {
-                    valid = false;
-                    parts.push(part.to_string_lossy().into_owned());
-                }
-            },
-            _ => valid = false,
-        }
-    }
+    let relative = match path.strip_prefix(root) {
+        Ok(relative) => relative,
+        Err(_) => Path::new(path.file_name().unwrap_or_default()),
+    };
+    let parts: Vec<String> = relative
+        .components()
+        .filter_map(|c| match c {
+            std::path::Component::Normal(part) => Some(part.to_string_lossy().into_owned()),
+            _ => None,
+        })
+        .collect();
     let joined = parts.join("/");
-    match RepoPath::new(&joined) {
-        Ok(p) if valid => Ok(p),
-        _ => {
-            let shown: String =
-                joined.chars().map(|c| if c.is_control() { '?' } else { c }).collect();
-            let shown = shown.trim_start_matches('/').to_owned();
-            let location = RepoPath::new(&shown)
-                .or_else(|_| RepoPath::new("<unnamed>"))
-                .map(SourceLocation::file)
-                .map_err(|_| ())
-                .ok();
-            Err(Refusal::new(
-                RefusalKind::InvalidPath,
-                location.unwrap_or_else(|| {
-                    SourceLocation::file(RepoPath::new("<unnamed>").expect("valid literal path"))
-                }),
-                "file name is not valid UTF-8; shown with replacement characters",
-            ))
-        }
+    if relative.to_str().is_some()
+        && let Ok(path) = RepoPath::new(&joined)
+    {
+        return Ok(path);
     }
+    let shown: String = joined.chars().map(|c| if c.is_control() { '?' } else { c }).collect();
+    let location = RepoPath::new(&shown).unwrap_or_else(|_| placeholder_path());
+    Err(Refusal::new(
+        RefusalKind::InvalidPath,
+        SourceLocation::file(location),
+        "file name is not valid UTF-8 or not a valid path; shown with replacement characters",
+    ))
+}
+
+/// Stands in for a location that has no usable name.
+fn placeholder_path() -> RepoPath {
+    RepoPath::new("(unnamed)").expect("a literal relative path is valid")
 }
 
 fn is_minified_name(name: &str) -> bool {
@@ -327,5 +321,96 @@ pub fn classify_source(candidate: &SourceCandidate, bytes: Vec<u8>) -> SourceTex
             text: String::from_utf8_lossy(error.as_bytes()).into_owned(),
             lossy: true,
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(root: &Path, path: &str, content: &[u8]) {
+        let full = root.join(path);
+        fs::create_dir_all(full.parent().expect("parent")).expect("mkdir");
+        fs::write(full, content).expect("write");
+    }
+
+    fn paths(inventory: &Inventory) -> Vec<&str> {
+        inventory.sources.iter().map(|s| s.path.as_str()).collect()
+    }
+
+    #[test]
+    fn honours_ignore_files_inside_the_tree_but_not_above_it() {
+        let outer = tempfile::tempdir().expect("tempdir");
+        write(outer.path(), ".gitignore", b"*\n");
+        let root = outer.path().join("repo");
+        write(&root, ".gitignore", b"generated/\n*.tmp.py\n");
+        write(&root, ".ignore", b"scratch.py\n");
+        write(&root, "app/main.py", b"import os\n");
+        write(&root, "app/x.tmp.py", b"");
+        write(&root, "generated/g.py", b"");
+        write(&root, "scratch.py", b"");
+        let inventory = discover(&root, &DiscoveryOptions::default()).expect("walk");
+        assert_eq!(paths(&inventory), ["app/main.py"]);
+    }
+
+    #[test]
+    fn excluded_directories_are_pruned_and_listed() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        write(dir.path(), "web/node_modules/react/index.js", b"");
+        write(dir.path(), "web/src/a.ts", b"");
+        write(dir.path(), "py/.venv/lib/x.py", b"");
+        write(dir.path(), "py/build/lib/y.py", b"");
+        let inventory = discover(dir.path(), &DiscoveryOptions::default()).expect("walk");
+        assert_eq!(paths(&inventory), ["web/src/a.ts"]);
+        let excluded: Vec<&str> = inventory.excluded_dirs.iter().map(RepoPath::as_str).collect();
+        assert_eq!(excluded, ["py/.venv", "py/build", "web/node_modules"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_are_recorded_not_followed() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        write(dir.path(), "real.py", b"");
+        std::os::unix::fs::symlink("/etc", dir.path().join("outside")).expect("link");
+        std::os::unix::fs::symlink("real.py", dir.path().join("alias.py")).expect("link");
+        let inventory = discover(dir.path(), &DiscoveryOptions::default()).expect("walk");
+        assert_eq!(paths(&inventory), ["real.py"]);
+        let links: Vec<(&str, RefusalKind)> =
+            inventory.refusals.iter().map(|r| (r.location.path.as_str(), r.kind)).collect();
+        assert_eq!(links, [("alias.py", RefusalKind::Symlink), ("outside", RefusalKind::Symlink)]);
+    }
+
+    #[test]
+    fn classifies_binary_minified_lossy_and_plain_text() {
+        let candidate = |p: &str| SourceCandidate {
+            path: RepoPath::new(p).expect("path"),
+            grammar: grammar_for(&RepoPath::new(p).expect("path")).expect("grammar"),
+            size: 0,
+        };
+        let kind = |text: SourceText| match text {
+            SourceText::Skipped(r) => format!("{}", r.kind),
+            SourceText::Text { lossy, .. } => if lossy { "lossy" } else { "text" }.to_owned(),
+        };
+        assert_eq!(kind(classify_source(&candidate("a.py"), b"x\0y".to_vec())), "binary-file");
+        let long = format!("var a;{}", "a=1;".repeat(2000)).into_bytes();
+        assert_eq!(kind(classify_source(&candidate("a.js"), long.clone())), "minified-bundle");
+        // Only JavaScript is judged minified by line length; a long Python line is just long.
+        assert_eq!(kind(classify_source(&candidate("a.py"), long)), "text");
+        assert_eq!(kind(classify_source(&candidate("a.py"), b"caf\xe9".to_vec())), "lossy");
+        assert_eq!(kind(classify_source(&candidate("a.ts"), b"let x = 1;".to_vec())), "text");
+    }
+
+    #[test]
+    fn a_missing_root_or_a_file_root_is_an_error() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        assert!(matches!(
+            discover(&dir.path().join("nope"), &DiscoveryOptions::default()),
+            Err(DiscoverError::Unreadable(std::io::ErrorKind::NotFound))
+        ));
+        write(dir.path(), "f.py", b"");
+        assert!(matches!(
+            discover(&dir.path().join("f.py"), &DiscoveryOptions::default()),
+            Err(DiscoverError::NotADirectory)
+        ));
     }
 }

@@ -11,7 +11,7 @@
 //! order. `from a import b` resolves to the submodule `a.b` when that module exists, else to `a`.
 //! Relative imports are resolved in path space from the importing file's package.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use cartograph_core::{Confidence, Ecosystem, RepoPath};
 use cartograph_extract::PythonImport;
@@ -28,6 +28,9 @@ pub struct PythonResolver {
     roots: Vec<String>,
     /// Directories that are regular packages (hold `__init__.py` or `__init__.pyi`).
     packages: BTreeSet<String>,
+    /// For every directory holding Python files: the roots to try, in preference order, so a
+    /// lookup allocates nothing.
+    search_order: HashMap<String, Vec<String>>,
 }
 
 /// One resolved target of an import statement, with the name it was resolved for.
@@ -67,7 +70,18 @@ impl PythonResolver {
                 roots.insert(parent.to_owned());
             }
         }
-        Self { roots: roots.into_iter().collect(), packages }
+        let roots: Vec<String> = roots.into_iter().collect();
+        let mut search_order = HashMap::new();
+        for file in index.files() {
+            if matches!(file.extension(), Some("py" | "pyi")) {
+                let dir = dir_of(file);
+                if !search_order.contains_key(&dir) {
+                    let order = search_order_for(&roots, &packages, &dir);
+                    search_order.insert(dir, order);
+                }
+            }
+        }
+        Self { roots, packages, search_order }
     }
 
     /// The source roots, in path order (`""` is the repository root).
@@ -143,12 +157,21 @@ impl PythonResolver {
     fn find_absolute(&self, index: &TreeIndex, from: &RepoPath, module: &str) -> Option<Found> {
         let parts: Vec<&str> = module.split('.').collect();
         let mut found: Option<Found> = None;
-        for root in self.roots_for(from) {
-            let Some(hit) = self.find_under(index, &root, &parts) else { continue };
+        let own_dir = dir_of(from);
+        let computed;
+        let order = match self.search_order.get(&own_dir) {
+            Some(order) => order,
+            None => {
+                computed = search_order_for(&self.roots, &self.packages, &own_dir);
+                &computed
+            }
+        };
+        for root in order {
+            let Some(hit) = self.find_under(index, root, &parts) else { continue };
             match &mut found {
                 None => {
                     // An exact hit under a root that contains the importer is authoritative.
-                    let contains_importer = is_under(from.as_str(), &root);
+                    let contains_importer = is_under(from.as_str(), root);
                     found = Some(hit);
                     if contains_importer {
                         break;
@@ -257,22 +280,23 @@ impl PythonResolver {
         }
         targets
     }
+}
 
-    /// Roots in preference order for an importing file.
-    fn roots_for(&self, from: &RepoPath) -> Vec<String> {
-        let mut ordered: Vec<String> =
-            self.roots.iter().rev().filter(|r| is_under(from.as_str(), r)).cloned().collect();
-        let own_dir = dir_of(from);
-        if !self.packages.contains(&own_dir) && !ordered.contains(&own_dir) {
-            ordered.push(own_dir);
-        }
-        for root in &self.roots {
-            if !ordered.contains(root) {
-                ordered.push(root.clone());
-            }
-        }
-        ordered
+/// Roots in preference order for a file in `dir`: the roots that contain it (deepest first), the
+/// directory itself when it is not a package (script semantics), then every other root in order.
+fn search_order_for(roots: &[String], packages: &BTreeSet<String>, dir: &str) -> Vec<String> {
+    let probe = format!("{dir}/x");
+    let mut ordered: Vec<String> =
+        roots.iter().rev().filter(|r| is_under(&probe, r)).cloned().collect();
+    if !packages.contains(dir) && !ordered.iter().any(|r| r == dir) {
+        ordered.push(dir.to_owned());
     }
+    for root in roots {
+        if !ordered.contains(root) {
+            ordered.push(root.clone());
+        }
+    }
+    ordered
 }
 
 #[derive(Debug)]
