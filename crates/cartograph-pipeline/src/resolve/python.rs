@@ -75,9 +75,9 @@ impl PythonResolver {
         for file in index.files() {
             if matches!(file.extension(), Some("py" | "pyi")) {
                 let dir = dir_of(file);
-                if !search_order.contains_key(&dir) {
-                    let order = search_order_for(&roots, &packages, &dir);
-                    search_order.insert(dir, order);
+                if let std::collections::hash_map::Entry::Vacant(slot) = search_order.entry(dir) {
+                    let order = search_order_for(&roots, &packages, slot.key());
+                    slot.insert(order);
                 }
             }
         }
