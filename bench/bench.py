@@ -168,8 +168,13 @@ def count(corpus: Corpus, tool: Tool, stdout: Path) -> None:
         internal = [e for e in imports if e["from"].startswith("module:") and e["to"].startswith("module:")]
         external = sum(1 for e in imports if e["to"].startswith("package:"))
         type_only = sum(1 for e in internal if e.get("type_only"))
+        language = {n["id"]: n.get("language", "?") for n in doc.get("nodes", [])}
+        by_lang: dict[str, int] = {}
+        for e in internal:
+            by_lang[language.get(e["from"], "?")] = by_lang.get(language.get(e["from"], "?"), 0) + 1
+        split = ", ".join(f"{k} {v}" for k, v in sorted(by_lang.items()))
         tool.edges = len(internal)
-        tool.edges_note = (f"module→module imports ({type_only} type-only); "
+        tool.edges_note = (f"module→module imports ({split}; {type_only} type-only); "
                            f"+{external} to packages; {len(imports)} imports edges in all")
     elif tool.kind == "floor":
         line = stdout.read_text().strip().splitlines()[-1]

@@ -137,10 +137,13 @@ impl PythonResolver {
     fn resolve_absolute(&self, index: &TreeIndex, from: &RepoPath, module: &str) -> Resolution {
         match self.find_absolute(index, from, module) {
             Some(Found { path, exact: true, ambiguous }) => module_resolution(path, ambiguous),
-            Some(Found { path, exact: false, .. }) => Resolution::Module {
-                note: Some(format!("{module} is not in the tree; linked to its enclosing module")),
-                path,
-                confidence: Confidence::Likely,
+            // The package is here but the submodule is not: typically another distribution that
+            // shares the namespace (`airflow.sdk`, `airflow.providers`). Linking the enclosing
+            // module would be a nearest guess; unknown stays unknown.
+            Some(Found { path, exact: false, .. }) => Resolution::Unresolved {
+                reason: format!(
+                    "{module} is not in the tree, though its enclosing module {path} is"
+                ),
             },
             None => {
                 let top = module.split('.').next().unwrap_or(module);
@@ -243,10 +246,10 @@ impl PythonResolver {
         let module_dir = module_parts.iter().fold(base, |d, p| join(&d, p));
         let whole_module = || match &module_found {
             Some(Found { path, exact: true, .. }) => Resolution::module(path.clone()),
-            Some(Found { path, exact: false, .. }) => Resolution::Module {
-                path: path.clone(),
-                confidence: Confidence::Likely,
-                note: Some(format!("{written} is not in the tree; linked to its enclosing module")),
+            Some(Found { path, exact: false, .. }) => Resolution::Unresolved {
+                reason: format!(
+                    "relative import {written} is not in the tree, though its enclosing module {path} is"
+                ),
             },
             None => Resolution::Unresolved {
                 reason: format!("relative import {written} resolves to no file in the tree"),
@@ -487,12 +490,12 @@ mod tests {
     }
 
     #[test]
-    fn missing_submodule_links_to_enclosing_module_with_less_confidence() {
+    fn missing_submodule_of_a_local_package_is_refused_not_guessed() {
         check(
             SRC,
             "worker/tasks.py",
             import(0, Some("app.models.gone"), &[]),
-            &["backend/src/app/models/__init__.py~"],
+            &["unresolved"],
         );
     }
 
@@ -553,7 +556,7 @@ mod tests {
             SRC,
             "worker/tasks.py",
             import(0, Some("worker.tasks.run"), &[]),
-            &["worker/tasks.py~"],
+            &["unresolved"],
         );
     }
 }
