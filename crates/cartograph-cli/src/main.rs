@@ -11,6 +11,10 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+#[cfg(target_os = "linux")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = args::Cli::parse();
     init_tracing();

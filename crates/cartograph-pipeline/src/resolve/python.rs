@@ -491,12 +491,7 @@ mod tests {
 
     #[test]
     fn missing_submodule_of_a_local_package_is_refused_not_guessed() {
-        check(
-            SRC,
-            "worker/tasks.py",
-            import(0, Some("app.models.gone"), &[]),
-            &["unresolved"],
-        );
+        check(SRC, "worker/tasks.py", import(0, Some("app.models.gone"), &[]), &["unresolved"]);
     }
 
     #[test]
@@ -552,11 +547,6 @@ mod tests {
 
     #[test]
     fn plain_module_cannot_hold_submodules() {
-        check(
-            SRC,
-            "worker/tasks.py",
-            import(0, Some("worker.tasks.run"), &[]),
-            &["unresolved"],
-        );
+        check(SRC, "worker/tasks.py", import(0, Some("worker.tasks.run"), &[]), &["unresolved"]);
     }
 }
