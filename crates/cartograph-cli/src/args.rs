@@ -11,6 +11,7 @@ Examples:
   cartograph summary ./repo                Counts, cycles and components as Markdown
   cartograph summary ./repo --json         The same as a JSON document
   cartograph schema snapshot               Print the JSON Schema of the snapshot document
+  cartograph recognisers                   What Cartograph recognises, per framework
 
 Exit codes: 0 success, 1 a --fail-on condition met, 2 bad usage or bad input.";
 
@@ -57,6 +58,9 @@ pub enum Command {
         #[command(flatten)]
         analysis: AnalysisArgs,
     },
+    /// List the recognisers: what each finds (routes, calls, tables, environment variables), in
+    /// which languages, and which edges it yields.
+    Recognisers,
     /// Print the JSON Schema of a document, or list the documents that have one.
     #[command(after_help = "Examples:\n  cartograph schema\n  cartograph schema summary")]
     Schema {

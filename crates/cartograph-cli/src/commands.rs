@@ -27,6 +27,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             let text = if json { to_json(&doc) } else { markdown::render_summary(&doc) };
             write_output(&output, &text)?;
         }
+        Command::Recognisers => write_output("-", &markdown::render_recognisers())?,
         Command::Schema { name: None } => {
             let names: Vec<&str> = schema::schema_names().collect();
             write_output("-", &format!("{}\n", names.join("\n")))?;

@@ -9,8 +9,10 @@ mod edge;
 mod location;
 mod node;
 mod refusal;
+mod route;
 
 pub use edge::{Confidence, Edge, EdgeKind, Evidence, Provenance};
 pub use location::{PathError, RepoPath, SourceLocation};
-pub use node::{Ecosystem, Language, Node, NodeAttrs, NodeKey, NodeKind};
+pub use node::{Ecosystem, Handler, Language, Node, NodeAttrs, NodeKey, NodeKind};
 pub use refusal::{Refusal, RefusalKind};
+pub use route::{HttpMethod, RouteTemplate, Segment, TemplateMatch};

@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use crate::RepoPath;
+use crate::{HttpMethod, RepoPath, RouteTemplate};
 
 /// The kinds of node in the architecture graph.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -71,6 +71,35 @@ impl NodeKey {
     /// A third-party package, identified by ecosystem and name (`pypi:requests`, `npm:react`).
     pub fn package(ecosystem: Ecosystem, name: &str) -> Self {
         Self { kind: NodeKind::Package, name: format!("{}:{name}", ecosystem.as_str()) }
+    }
+
+    /// A route: method and normalised template, `GET /api/v1/items/{}`.
+    pub fn route(method: HttpMethod, template: &RouteTemplate) -> Self {
+        Self { kind: NodeKind::Route, name: format!("{} {}", method.as_str(), template.identity()) }
+    }
+
+    /// A database table, with its schema when one is given (`billing.invoice`).
+    pub fn table(schema: Option<&str>, name: &str) -> Self {
+        let name = match schema {
+            Some(schema) if !schema.is_empty() => format!("{schema}.{name}"),
+            _ => name.to_owned(),
+        };
+        Self { kind: NodeKind::Table, name }
+    }
+
+    /// An environment variable, by name (never its value).
+    pub fn env_var(name: &str) -> Self {
+        Self { kind: NodeKind::EnvVar, name: name.to_owned() }
+    }
+
+    /// An HTTP endpoint no local route serves: scheme and host, plus a path template when known
+    /// (`https://api.github.com`, `https://api.github.com/repos/{}`).
+    pub fn external(scheme: &str, host: &str, path: Option<&RouteTemplate>) -> Self {
+        let mut name = format!("{}://{}", scheme.to_ascii_lowercase(), host.to_ascii_lowercase());
+        if let Some(path) = path.filter(|p| !p.segments().is_empty()) {
+            name.push_str(&path.identity());
+        }
+        Self { kind: NodeKind::External, name }
     }
 
     /// Rebuilds a key from its kind and name, as read back from a document.
@@ -161,6 +190,20 @@ pub struct NodeAttrs {
     pub component: Option<String>,
     /// A Python module's dotted name, when it has one.
     pub python_module: Option<String>,
+    /// A route's template with parameter names, for display (`/items/{item_id}`).
+    pub display_path: Option<String>,
+    /// A route's handler: the module that serves it and the function, when known.
+    pub handler: Option<Handler>,
+    /// The framework or library a node was recognised from (`fastapi`, `express`, `sqlmodel`).
+    pub framework: Option<String>,
+}
+
+/// The function that handles a route, and where it lives.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Handler {
+    pub module: RepoPath,
+    /// The function or method name; `None` for an inline (anonymous) handler.
+    pub function: Option<String>,
 }
 
 /// A node of the architecture graph.

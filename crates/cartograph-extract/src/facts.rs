@@ -3,6 +3,7 @@
 use cartograph_core::{Language, Refusal, RefusalKind, RepoPath, SourceLocation};
 
 use crate::Grammar;
+use crate::recognise::{CallFacts, EnvFacts, JsRouteFacts, PyRouteFacts, TableFacts};
 
 /// Everything extracted from one file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,11 +15,31 @@ pub struct FileFacts {
     pub refusals: Vec<Refusal>,
     /// How many syntax-error regions tree-sitter reported (ERROR and MISSING nodes).
     pub error_regions: u32,
+    /// Python web-framework facts: routers, route decorators, mounts, URL confs.
+    pub py_routes: PyRouteFacts,
+    /// TypeScript/JavaScript web-framework facts: apps, routers, handlers, mounts, file routes.
+    pub js_routes: JsRouteFacts,
+    /// HTTP client calls and client instances.
+    pub calls: CallFacts,
+    /// Database models, table declarations, model uses and raw SQL.
+    pub tables: TableFacts,
+    /// Environment variable reads.
+    pub env: EnvFacts,
 }
 
 impl FileFacts {
     pub fn new(language: Language) -> Self {
-        Self { language, imports: Vec::new(), refusals: Vec::new(), error_regions: 0 }
+        Self {
+            language,
+            imports: Vec::new(),
+            refusals: Vec::new(),
+            error_regions: 0,
+            py_routes: PyRouteFacts::default(),
+            js_routes: JsRouteFacts::default(),
+            calls: CallFacts::default(),
+            tables: TableFacts::default(),
+            env: EnvFacts::default(),
+        }
     }
 
     pub(crate) fn unparsed(path: &RepoPath, grammar: Grammar) -> Self {
@@ -41,6 +62,30 @@ pub struct ImportFact {
     /// True when the import exists only for type checking (`if TYPE_CHECKING:`, `import type`).
     pub type_only: bool,
     pub target: ImportTarget,
+    /// The local names the import binds, for recognisers that follow a name across files
+    /// (`include_router(items.router)`, `app.use("/x", ordersRouter)`, `session.query(Item)`).
+    pub bindings: Vec<Binding>,
+}
+
+/// A local name bound by an import.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Binding {
+    /// The name as used in the importing file: `x` for `import a.b as x`, `a.b` for `import a.b`,
+    /// `k` for `from m import n as k`, `ns` for `import * as ns from "m"`.
+    pub local: String,
+    pub imported: Imported,
+}
+
+/// What a local name refers to in the imported module.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Imported {
+    /// The module itself (`import a.b`, `import * as ns`, `const m = require("m")`).
+    Module,
+    /// A JS default export.
+    Default,
+    /// A named member (`from m import n`, `import { n } from "m"`). For Python the name may also be
+    /// a submodule; resolution decides.
+    Name(String),
 }
 
 /// What an import names, per language.

@@ -9,10 +9,13 @@
 mod facts;
 mod language;
 mod python;
+pub mod recognise;
 mod syntax;
 mod typescript;
 
-pub use facts::{FileFacts, ImportFact, ImportForm, ImportTarget, JsImport, PythonImport};
+pub use facts::{
+    Binding, FileFacts, ImportFact, ImportForm, ImportTarget, Imported, JsImport, PythonImport,
+};
 pub use language::{Grammar, grammar_for};
 
 use cartograph_core::RepoPath;
@@ -49,6 +52,7 @@ impl Extractor {
                 typescript::extract(path, &tree, text, &mut facts);
             }
         }
+        recognise::run(path, grammar, &tree, text, &mut facts);
         syntax::record_error_regions(path, &tree, &mut facts);
         facts
     }

@@ -21,7 +21,7 @@ use cartograph_core::{Refusal, RefusalKind, RepoPath, SourceLocation};
 use tree_sitter::{Node, Tree};
 
 use crate::syntax::{literal_string, position, text};
-use crate::{FileFacts, ImportFact, ImportForm, ImportTarget, PythonImport};
+use crate::{Binding, FileFacts, ImportFact, ImportForm, ImportTarget, Imported, PythonImport};
 
 pub(crate) fn extract(path: &RepoPath, tree: &Tree, source: &str, facts: &mut FileFacts) {
     // End bytes of the enclosing `if TYPE_CHECKING:` bodies; a stack because they nest.
@@ -80,14 +80,16 @@ fn is_type_checking(condition: Node<'_>, source: &str) -> bool {
     }
 }
 
-fn push(facts: &mut FileFacts, node: Node<'_>, type_only: bool, import: PythonImport) {
+fn push(
+    facts: &mut FileFacts,
+    node: Node<'_>,
+    type_only: bool,
+    import: PythonImport,
+    bindings: Vec<Binding>,
+) {
     let (line, column) = position(node);
-    facts.imports.push(ImportFact {
-        line,
-        column,
-        type_only,
-        target: ImportTarget::Python(import),
-    });
+    let target = ImportTarget::Python(import);
+    facts.imports.push(ImportFact { line, column, type_only, target, bindings });
 }
 
 /// `import a.b, c as d`: one import per name.
@@ -95,17 +97,14 @@ fn plain_import(node: Node<'_>, source: &str, type_only: bool, facts: &mut FileF
     let mut cursor = node.walk();
     for name in node.children_by_field_name("name", &mut cursor) {
         let Some(dotted) = dotted_of(name, source) else { continue };
-        push(
-            facts,
-            node,
-            type_only,
-            PythonImport {
-                level: 0,
-                module: Some(dotted),
-                names: Vec::new(),
-                form: ImportForm::Static,
-            },
-        );
+        let local = alias_of(name, source).unwrap_or_else(|| dotted.clone());
+        let import = PythonImport {
+            level: 0,
+            module: Some(dotted),
+            names: Vec::new(),
+            form: ImportForm::Static,
+        };
+        push(facts, node, type_only, import, vec![Binding { local, imported: Imported::Module }]);
     }
 }
 
@@ -133,6 +132,7 @@ fn from_import(node: Node<'_>, source: &str, type_only: bool, facts: &mut FileFa
         _ => return,
     };
     let mut names = Vec::new();
+    let mut bindings = Vec::new();
     let mut cursor = node.walk();
     for child in node.named_children(&mut cursor) {
         if child.kind() == "wildcard_import" {
@@ -142,10 +142,21 @@ fn from_import(node: Node<'_>, source: &str, type_only: bool, facts: &mut FileFa
     let mut cursor = node.walk();
     for name in node.children_by_field_name("name", &mut cursor) {
         if let Some(dotted) = dotted_of(name, source) {
+            let local = alias_of(name, source).unwrap_or_else(|| dotted.clone());
+            bindings.push(Binding { local, imported: Imported::Name(dotted.clone()) });
             names.push(dotted);
         }
     }
-    push(facts, node, type_only, PythonImport { level, module, names, form: ImportForm::Static });
+    let import = PythonImport { level, module, names, form: ImportForm::Static };
+    push(facts, node, type_only, import, bindings);
+}
+
+/// The alias of an `aliased_import` (`x` in `a.b as x`).
+fn alias_of(node: Node<'_>, source: &str) -> Option<String> {
+    (node.kind() == "aliased_import")
+        .then(|| node.child_by_field_name("alias"))
+        .flatten()
+        .map(|a| text(a, source).to_owned())
 }
 
 /// The dotted name of a `dotted_name` or `aliased_import` node.
@@ -211,6 +222,7 @@ fn dynamic_import(
                 names: Vec::new(),
                 form: ImportForm::Dynamic,
             },
+            Vec::new(),
         ),
         Some(_) => refuse(facts, &format!("{callee} of a string that is not a module name")),
         None => refuse(facts, &format!("{callee} with a computed module name")),

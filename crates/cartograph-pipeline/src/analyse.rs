@@ -4,14 +4,15 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use cartograph_core::{
-    Confidence, Ecosystem, Edge, EdgeKind, Evidence, Language, Node, NodeKey, Provenance, Refusal,
-    RefusalKind, RepoPath, SourceLocation,
+    Confidence, Ecosystem, Edge, EdgeKind, Evidence, Language, Node, NodeAttrs, NodeKey,
+    Provenance, Refusal, RefusalKind, RepoPath, SourceLocation,
 };
-use cartograph_extract::{Extractor, FileFacts, ImportFact, ImportTarget};
+use cartograph_extract::{Extractor, FileFacts, ImportFact, ImportTarget, Imported};
 use cartograph_graph::{ComponentRule, assign_components};
 use rayon::prelude::*;
 
 use crate::discover::{self, DiscoverError, DiscoveryOptions, SourceCandidate, SourceText};
+use crate::link::{BindingTarget, FileView, LinkInput, Linked, ResolvedBinding, link_all};
 use crate::resolve::Resolution;
 use crate::resolve::python::PythonResolver;
 use crate::resolve::typescript::JsResolver;
@@ -120,9 +121,23 @@ fn analyse_in_pool(root: &Path, options: &AnalysisOptions) -> Result<Analysis, A
     for refusal in inventory.refusals.into_iter().chain(config_refusals) {
         builder.add_refusal(refusal);
     }
-    for result in results {
-        builder.add_file(result, &python);
+    let mut results = results;
+    for result in &mut results {
+        builder.add_file(result);
     }
+    let views = results
+        .iter()
+        .filter_map(|r| {
+            Some(FileView {
+                path: &r.path,
+                language: r.language?,
+                facts: r.facts.as_ref()?,
+                bindings: &r.bindings,
+                python_module: r.python_module.as_deref(),
+            })
+        })
+        .collect();
+    builder.add_linked(link_all(&LinkInput::new(views, &inventory.index)));
     let mut package_roots: BTreeSet<String> = python.roots().iter().cloned().collect();
     for file in inventory.index.files() {
         if file.file_name() == "package.json" {
@@ -150,6 +165,10 @@ struct FileResult {
     /// Targets that are files outside the analysed sources (assets, configs) need module nodes.
     extra_modules: Vec<RepoPath>,
     packages: Vec<NodeKey>,
+    /// The recognisers' facts (imports drained), kept for linking across files.
+    facts: Option<FileFacts>,
+    bindings: Vec<ResolvedBinding>,
+    python_module: Option<String>,
 }
 
 fn analyse_file(
@@ -169,6 +188,9 @@ fn analyse_file(
         builtin_imports: 0,
         extra_modules: Vec::new(),
         packages: Vec::new(),
+        facts: None,
+        bindings: Vec::new(),
+        python_module: None,
     };
     let (text, lossy) = match text {
         SourceText::Text { text, lossy } => (text, lossy),
@@ -185,35 +207,88 @@ fn analyse_file(
             "file is not valid UTF-8; analysed with replacement characters",
         ));
     }
-    let facts: FileFacts = extractor.extract(&candidate.path, candidate.grammar, &text);
+    let mut facts: FileFacts = extractor.extract(&candidate.path, candidate.grammar, &text);
     result.language = Some(facts.language);
     result.error_regions = facts.error_regions;
-    result.refusals.extend(facts.refusals);
+    result.refusals.append(&mut facts.refusals);
+    if facts.language == Language::Python {
+        result.python_module = resolvers.python.module_name(&candidate.path);
+    }
     let from = NodeKey::module(&candidate.path);
-    for import in &facts.imports {
-        for (written, resolution) in resolve_import(resolvers, &candidate.path, import) {
-            link_import(&mut result, &from, import, &written, resolution, options);
+    let imports = std::mem::take(&mut facts.imports);
+    for import in &imports {
+        for target in resolve_import(resolvers, &candidate.path, import) {
+            bind(&mut result.bindings, import, &target);
+            link_import(&mut result, &from, import, &target.written, target.resolution, options);
         }
     }
+    result.facts = Some(facts);
     result
 }
 
-/// Resolves one import fact to `(name as written, resolution)` pairs.
+/// One place an import leads, with the names it binds there.
+struct ImportTargetResolved {
+    /// The import as written, for evidence.
+    written: String,
+    resolution: Resolution,
+    /// For a Python from-import: the names that resolved here, `true` for a submodule.
+    names: Vec<(String, bool)>,
+}
+
+/// Resolves one import fact to the places it leads.
 fn resolve_import(
     resolvers: &Resolvers<'_>,
     from: &RepoPath,
     import: &ImportFact,
-) -> Vec<(String, Resolution)> {
+) -> Vec<ImportTargetResolved> {
     match &import.target {
         ImportTarget::Python(python) => resolvers
             .python
             .resolve(resolvers.index, from, python)
             .into_iter()
-            .map(|t| (t.name, t.resolution))
+            .map(|t| ImportTargetResolved {
+                written: t.name,
+                resolution: t.resolution,
+                names: t.names,
+            })
             .collect(),
-        ImportTarget::Js(js) => {
-            vec![(format!("\"{}\"", js.specifier), resolvers.js.resolve(from, &js.specifier))]
+        ImportTarget::Js(js) => vec![ImportTargetResolved {
+            written: format!("\"{}\"", js.specifier),
+            resolution: resolvers.js.resolve(from, &js.specifier),
+            names: Vec::new(),
+        }],
+    }
+}
+
+/// Records what the import's local names refer to at `target`.
+fn bind(bindings: &mut Vec<ResolvedBinding>, import: &ImportFact, target: &ImportTargetResolved) {
+    let destination = match &target.resolution {
+        Resolution::Module { path, .. } => BindingTarget::Module(path.clone()),
+        Resolution::Package { ecosystem, name } => {
+            BindingTarget::Package(NodeKey::package(*ecosystem, name).name().to_owned())
         }
+        Resolution::Builtin { .. } | Resolution::Unresolved { .. } => return,
+    };
+    let is_python = matches!(import.target, ImportTarget::Python(_));
+    for binding in &import.bindings {
+        let member = match &binding.imported {
+            Imported::Module => None,
+            Imported::Default => Some("default".to_owned()),
+            Imported::Name(name) if is_python => {
+                match target.names.iter().find(|(n, _)| n == name) {
+                    Some((_, true)) => None,
+                    Some((_, false)) => Some(name.clone()),
+                    // The name resolved elsewhere (another target of the same statement).
+                    None => continue,
+                }
+            }
+            Imported::Name(name) => Some(name.clone()),
+        };
+        bindings.push(ResolvedBinding {
+            local: binding.local.clone(),
+            target: destination.clone(),
+            member,
+        });
     }
 }
 
@@ -290,6 +365,17 @@ fn link_import(
     });
 }
 
+/// Fills the attributes `into` lacks from `from`.
+fn merge_attrs(into: &mut NodeAttrs, from: NodeAttrs) {
+    let NodeAttrs { language, component, python_module, display_path, handler, framework } = from;
+    into.language = into.language.or(language);
+    into.component = into.component.take().or(component);
+    into.python_module = into.python_module.take().or(python_module);
+    into.display_path = into.display_path.take().or(display_path);
+    into.handler = into.handler.take().or(handler);
+    into.framework = into.framework.take().or(framework);
+}
+
 /// Merges per-file results in path order.
 #[derive(Default)]
 struct AnalysisBuilder {
@@ -307,8 +393,9 @@ impl AnalysisBuilder {
         self.refusals.push(refusal);
     }
 
-    fn add_file(&mut self, result: FileResult, python: &PythonResolver) {
-        for refusal in result.refusals {
+    /// Takes a file's own results; its recogniser facts stay in `result` for linking.
+    fn add_file(&mut self, result: &mut FileResult) {
+        for refusal in std::mem::take(&mut result.refusals) {
             self.add_refusal(refusal);
         }
         let Some(language) = result.language else { return };
@@ -322,23 +409,45 @@ impl AnalysisBuilder {
         let key = NodeKey::module(&result.path);
         let node = self.nodes.entry(key).or_insert_with_key(|k| Node::new(k.clone()));
         node.attrs.language = Some(language);
-        if language == Language::Python {
-            node.attrs.python_module = python.module_name(&result.path);
-        }
-        for path in result.extra_modules {
+        node.attrs.python_module.clone_from(&result.python_module);
+        for path in std::mem::take(&mut result.extra_modules) {
             self.nodes.entry(NodeKey::module(&path)).or_insert_with_key(|k| Node::new(k.clone()));
         }
-        for package in result.packages {
+        for package in std::mem::take(&mut result.packages) {
             self.nodes.entry(package).or_insert_with_key(|k| Node::new(k.clone()));
         }
-        for edge in result.edges {
-            let identity = (edge.kind, edge.from.clone(), edge.to.clone());
-            match self.edges.get_mut(&identity) {
-                Some(existing) => existing.absorb(edge),
+        for edge in std::mem::take(&mut result.edges) {
+            self.add_edge(edge);
+        }
+    }
+
+    fn add_edge(&mut self, edge: Edge) {
+        let identity = (edge.kind, edge.from.clone(), edge.to.clone());
+        match self.edges.get_mut(&identity) {
+            Some(existing) => existing.absorb(edge),
+            None => {
+                self.edges.insert(identity, edge);
+            }
+        }
+    }
+
+    /// Adds what the linkers found. A node they name that already exists keeps its attributes
+    /// and gains the ones it lacked.
+    fn add_linked(&mut self, linked: Linked) {
+        for node in linked.nodes {
+            match self.nodes.get_mut(&node.key) {
+                Some(existing) => merge_attrs(&mut existing.attrs, node.attrs),
                 None => {
-                    self.edges.insert(identity, edge);
+                    self.nodes.insert(node.key.clone(), node);
                 }
             }
+        }
+        for edge in linked.edges {
+            self.nodes.entry(edge.from.clone()).or_insert_with_key(|k| Node::new(k.clone()));
+            self.add_edge(edge);
+        }
+        for refusal in linked.refusals {
+            self.add_refusal(refusal);
         }
     }
 

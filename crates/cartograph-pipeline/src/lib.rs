@@ -7,6 +7,7 @@
 
 pub mod analyse;
 pub mod discover;
+pub mod link;
 pub mod resolve;
 pub mod tree;
 

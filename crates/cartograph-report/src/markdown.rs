@@ -146,3 +146,30 @@ fn more(out: &mut String, total: usize) {
 fn plural(n: u64) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
+
+/// The recogniser registry as a Markdown table.
+pub fn render_recognisers() -> String {
+    use cartograph_extract::recognise::registry::RECOGNISERS;
+    let mut out = String::from("# Recognisers\n\n");
+    if RECOGNISERS.is_empty() {
+        out.push_str(
+            "Only imports are recognised so far; no framework recogniser is registered.\n",
+        );
+        return out;
+    }
+    out.push_str("| recogniser | languages | edges | recognises | file |\n|---|---|---|---|---|\n");
+    for r in RECOGNISERS {
+        let languages: Vec<&str> = r.languages.iter().map(|l| l.as_str()).collect();
+        let edges: Vec<&str> = r.edges.iter().map(|e| e.as_str()).collect();
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {} | {} | `recognise/{}` |",
+            r.name,
+            languages.join(", "),
+            edges.join(", "),
+            r.summary,
+            r.file
+        );
+    }
+    out
+}

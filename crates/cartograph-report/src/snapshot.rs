@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::TOOL_VERSION;
 
 pub const SCHEMA_NAME: &str = "snapshot";
-pub const SCHEMA_VERSION: &str = "1.0";
+pub const SCHEMA_VERSION: &str = "1.1";
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct SnapshotDocument {
@@ -55,6 +55,22 @@ pub struct NodeDoc {
     pub component: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub python_module: Option<String>,
+    /// A route's template with parameter names (`/items/{item_id}`).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub display_path: Option<String>,
+    /// A route's handler.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub handler: Option<HandlerDoc>,
+    /// The recogniser a route, table or call target was found by.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub framework: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct HandlerDoc {
+    pub module: String,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub function: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
@@ -155,6 +171,12 @@ impl NodeDoc {
             language: node.attrs.language.map(|l| l.as_str().to_owned()),
             component: node.attrs.component.clone(),
             python_module: node.attrs.python_module.clone(),
+            display_path: node.attrs.display_path.clone(),
+            handler: node.attrs.handler.as_ref().map(|h| HandlerDoc {
+                module: h.module.as_str().to_owned(),
+                function: h.function.clone(),
+            }),
+            framework: node.attrs.framework.clone(),
         }
     }
 }

@@ -36,7 +36,7 @@ use cartograph_core::{Refusal, RefusalKind, RepoPath, SourceLocation};
 use tree_sitter::{Node, Tree};
 
 use crate::syntax::{literal_string, position, text};
-use crate::{FileFacts, ImportFact, ImportForm, ImportTarget, JsImport};
+use crate::{Binding, FileFacts, ImportFact, ImportForm, ImportTarget, JsImport};
 
 /// Extracts the imports of one TS/JS file into `facts`, with refusals for computed ones.
 pub(crate) fn extract(path: &RepoPath, tree: &Tree, source: &str, facts: &mut FileFacts) {
@@ -53,6 +53,7 @@ pub(crate) fn extract(path: &RepoPath, tree: &Tree, source: &str, facts: &mut Fi
             column: found.column,
             type_only: found.type_only,
             target: ImportTarget::Js(JsImport { specifier: found.specifier, form: found.form }),
+            bindings: found.bindings,
         });
     }
     walk.refused.sort_by_key(|r| r.offset);
@@ -73,6 +74,8 @@ struct Found {
     specifier: String,
     form: ImportForm,
     type_only: bool,
+    /// Local names the import binds (filled for static imports and `require` assignments).
+    bindings: Vec<Binding>,
 }
 
 /// A computed import, to become a refusal.
@@ -174,6 +177,7 @@ impl<'s, 't> Walk<'s, 't> {
             specifier,
             form,
             type_only,
+            bindings: Vec::new(),
         });
     }
 
@@ -328,6 +332,7 @@ impl<'s, 't> Walk<'s, 't> {
                     specifier: scanned.specifier,
                     form: scanned.form,
                     type_only: scanned.type_only,
+                    bindings: Vec::new(),
                 });
             }
         }

@@ -39,6 +39,9 @@ pub struct PythonTarget {
     /// What was imported, as written: `a.b`, or `c from a.b` / `x from ..pkg` for a from-import.
     pub name: String,
     pub resolution: Resolution,
+    /// For a from-import, the names that resolved here, each with `true` when the name is the
+    /// module itself (a submodule) and `false` when it is a member of the module.
+    pub names: Vec<(String, bool)>,
 }
 
 impl PythonResolver {
@@ -117,19 +120,24 @@ impl PythonResolver {
             return vec![PythonTarget {
                 name: module.to_owned(),
                 resolution: self.resolve_absolute(index, from, module),
+                names: Vec::new(),
             }];
         }
         let mut targets: Vec<PythonTarget> = Vec::new();
         for name in &import.names {
             let submodule = format!("{module}.{name}");
-            let resolution = match self.find_absolute(index, from, &submodule) {
-                Some(Found { path, exact: true, ambiguous }) => module_resolution(path, ambiguous),
-                _ => self.resolve_absolute(index, from, module),
+            let (resolution, is_module) = match self.find_absolute(index, from, &submodule) {
+                Some(Found { path, exact: true, ambiguous }) => {
+                    (module_resolution(path, ambiguous), true)
+                }
+                _ => (self.resolve_absolute(index, from, module), false),
             };
-            push_unique(
-                &mut targets,
-                PythonTarget { name: display_from(module, name), resolution },
-            );
+            let target = PythonTarget {
+                name: display_from(module, name),
+                resolution,
+                names: vec![(name.clone(), is_module)],
+            };
+            push_unique(&mut targets, target);
         }
         targets
     }
@@ -256,30 +264,39 @@ impl PythonResolver {
             },
         };
         if import.names.is_empty() || import.names.iter().all(|n| n == "*") {
-            return vec![PythonTarget { name: written.clone(), resolution: whole_module() }];
+            return vec![PythonTarget {
+                name: written.clone(),
+                resolution: whole_module(),
+                names: Vec::new(),
+            }];
         }
         let mut targets = Vec::new();
         let exact_package =
             matches!(module_found, Some(Found { exact: true, .. })) || module_parts.is_empty();
         for name in &import.names {
             let submodule = join(&module_dir, name);
-            let resolution = match module_file(index, &submodule) {
+            let (resolution, is_module) = match module_file(index, &submodule) {
                 Some(path) if exact_package || index.is_dir(&module_dir) => {
-                    Resolution::module(path)
+                    (Resolution::module(path), true)
                 }
                 _ => match &module_found {
-                    Some(_) => whole_module(),
-                    None => Resolution::Unresolved {
-                        reason: format!(
-                            "relative import of {name} from {written} resolves to no file in the tree"
-                        ),
-                    },
+                    Some(_) => (whole_module(), false),
+                    None => (
+                        Resolution::Unresolved {
+                            reason: format!(
+                                "relative import of {name} from {written} resolves to no file in the tree"
+                            ),
+                        },
+                        false,
+                    ),
                 },
             };
-            push_unique(
-                &mut targets,
-                PythonTarget { name: display_from(&written, name), resolution },
-            );
+            let target = PythonTarget {
+                name: display_from(&written, name),
+                resolution,
+                names: vec![(name.clone(), is_module)],
+            };
+            push_unique(&mut targets, target);
         }
         targets
     }
@@ -324,12 +341,14 @@ fn module_resolution(path: RepoPath, ambiguous: bool) -> Resolution {
 }
 
 fn unresolved(name: String, reason: String) -> PythonTarget {
-    PythonTarget { name, resolution: Resolution::Unresolved { reason } }
+    PythonTarget { name, resolution: Resolution::Unresolved { reason }, names: Vec::new() }
 }
 
+/// Adds a target, or folds its names into an earlier target with the same resolution.
 fn push_unique(targets: &mut Vec<PythonTarget>, target: PythonTarget) {
-    if !targets.iter().any(|t| t.resolution == target.resolution) {
-        targets.push(target);
+    match targets.iter_mut().find(|t| t.resolution == target.resolution) {
+        Some(existing) => existing.names.extend(target.names),
+        None => targets.push(target),
     }
 }
 

@@ -1,0 +1,27 @@
+//! Routes served by TypeScript/JavaScript web frameworks.
+//!
+//! No recogniser of this family is registered yet: the family takes part in the shared walk only
+//! once one is, and until then a file never holds facts for it.
+
+use tree_sitter::Node;
+
+use super::{Context, Family};
+use crate::FileFacts;
+
+/// The facts of this family for one file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct JsRouteFacts {}
+
+/// The family's state during one walk.
+#[derive(Default)]
+pub(crate) struct JsRoutes {}
+
+impl Family for JsRoutes {
+    fn wants(&self, _cx: &Context<'_>) -> bool {
+        false
+    }
+
+    fn visit(&mut self, _node: Node<'_>, _cx: &Context<'_>, _facts: &mut FileFacts) {}
+
+    fn finish(&mut self, _cx: &Context<'_>, _facts: &mut FileFacts) {}
+}

@@ -1,0 +1,153 @@
+//! Linking: joins the per-file facts of the recognisers across files into nodes and edges —
+//! routes with their full prefix chains, calls matched to routes, models to tables, environment
+//! variable reads.
+//!
+//! Runs after import resolution, so a recogniser can follow a name to the module that defines it
+//! ([`LinkInput::binding`]). Each family has one module here; [`link_all`] runs them in a fixed
+//! order (routes first, since calls are matched against them) and everything it returns is sorted
+//! by the analysis builder.
+
+pub mod calls;
+pub mod env;
+pub mod js_routes;
+pub mod py_routes;
+pub mod tables;
+
+use std::collections::HashMap;
+
+use cartograph_core::{
+    Confidence, Edge, EdgeKind, Evidence, Handler, HttpMethod, Language, Node, NodeKey, Provenance,
+    Refusal, RepoPath, RouteTemplate, SourceLocation,
+};
+use cartograph_extract::FileFacts;
+
+use crate::TreeIndex;
+
+/// What a local name bound by an import refers to, after resolution.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResolvedBinding {
+    /// The local name (`router`, `items`, `api.client` for `import api.client`).
+    pub local: String,
+    pub target: BindingTarget,
+    /// `None` when the name is the module itself; otherwise the member it names (`router`, or
+    /// `default` for a JS default import).
+    pub member: Option<String>,
+}
+
+/// The module or package a binding leads to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BindingTarget {
+    Module(RepoPath),
+    /// A third-party package by its node name (`npm:axios`, `pypi:requests`).
+    Package(String),
+}
+
+/// One analysed file, as the linkers see it.
+#[derive(Debug)]
+pub struct FileView<'a> {
+    pub path: &'a RepoPath,
+    pub language: Language,
+    pub facts: &'a FileFacts,
+    pub bindings: &'a [ResolvedBinding],
+    pub python_module: Option<&'a str>,
+}
+
+/// Everything the linkers read.
+#[derive(Debug)]
+pub struct LinkInput<'a> {
+    /// Analysed files in path order.
+    pub files: Vec<FileView<'a>>,
+    pub index: &'a TreeIndex,
+    by_path: HashMap<&'a str, usize>,
+}
+
+impl<'a> LinkInput<'a> {
+    pub fn new(files: Vec<FileView<'a>>, index: &'a TreeIndex) -> Self {
+        let by_path = files.iter().enumerate().map(|(i, f)| (f.path.as_str(), i)).collect();
+        Self { files, index, by_path }
+    }
+
+    /// The analysed file at `path`.
+    pub fn file(&self, path: &RepoPath) -> Option<&FileView<'a>> {
+        self.by_path.get(path.as_str()).map(|i| &self.files[*i])
+    }
+
+    /// What `local` refers to in `file`, if an import bound it.
+    pub fn binding(&self, file: &RepoPath, local: &str) -> Option<&'a ResolvedBinding> {
+        self.file(file)?.bindings.iter().find(|b| b.local == local)
+    }
+}
+
+/// A route a linker found, before it becomes a node and a `serves` edge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServedRoute {
+    pub method: HttpMethod,
+    /// The full template, every prefix of the chain applied.
+    pub template: RouteTemplate,
+    /// The module that declares the handler.
+    pub module: RepoPath,
+    /// The handler function; `None` for an inline handler.
+    pub handler: Option<String>,
+    /// Where the route is declared (the decorator, the `app.get(...)` call, the file route).
+    pub location: SourceLocation,
+    /// The recogniser's name (`fastapi`, `express`, `nextjs`).
+    pub framework: &'static str,
+    pub provenance: Provenance,
+    pub confidence: Confidence,
+    /// One sentence: how the route and its full path were derived.
+    pub evidence: String,
+}
+
+/// What linking adds to an analysis.
+#[derive(Debug, Default)]
+pub struct Linked {
+    pub nodes: Vec<Node>,
+    pub edges: Vec<Edge>,
+    pub refusals: Vec<Refusal>,
+}
+
+impl Linked {
+    /// Adds an edge and makes sure its target node exists.
+    pub fn edge(&mut self, edge: Edge, target: Node) {
+        self.nodes.push(target);
+        self.edges.push(edge);
+    }
+}
+
+/// Runs every linker.
+pub fn link_all(input: &LinkInput<'_>) -> Linked {
+    let mut linked = Linked::default();
+    let mut routes = py_routes::link(input, &mut linked);
+    routes.extend(js_routes::link(input, &mut linked));
+    add_routes(&routes, &mut linked);
+    calls::link(input, &routes, &mut linked);
+    tables::link(input, &mut linked);
+    env::link(input, &mut linked);
+    linked
+}
+
+/// Route nodes and `serves` edges from the module that declares each handler.
+fn add_routes(routes: &[ServedRoute], linked: &mut Linked) {
+    for route in routes {
+        let key = NodeKey::route(route.method, &route.template);
+        let mut node = Node::new(key.clone());
+        node.attrs.display_path = Some(route.template.display());
+        node.attrs.handler =
+            Some(Handler { module: route.module.clone(), function: route.handler.clone() });
+        node.attrs.framework = Some(route.framework.to_owned());
+        linked.edge(
+            Edge {
+                kind: EdgeKind::Serves,
+                from: NodeKey::module(&route.module),
+                to: key,
+                evidence: Evidence::new(route.evidence.clone()),
+                provenance: route.provenance,
+                confidence: route.confidence,
+                location: route.location.clone(),
+                type_only: false,
+                occurrences: 1,
+            },
+            node,
+        );
+    }
+}

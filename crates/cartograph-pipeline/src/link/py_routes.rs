@@ -1,0 +1,10 @@
+//! Routes served by Python web frameworks, with prefix chains composed across modules.
+//!
+//! No recogniser of this family is registered yet, so there is nothing to link.
+
+use super::{LinkInput, Linked, ServedRoute};
+
+/// The routes of this family.
+pub fn link(_input: &LinkInput<'_>, _linked: &mut Linked) -> Vec<ServedRoute> {
+    Vec::new()
+}
