@@ -35,10 +35,22 @@ pub enum RefusalKind {
     UnresolvedImport,
     /// A configuration file (tsconfig, package.json) that could not be read.
     InvalidConfig,
+    /// A route path or prefix that is computed at run time.
+    ComputedRoute,
+    /// A router or blueprint mounted from something that cannot be followed to its declaration.
+    UnresolvedMount,
+    /// An HTTP call whose URL cannot be read.
+    ComputedUrl,
+    /// A call to a relative URL that matches no served route.
+    UnmatchedCall,
+    /// An environment variable read with a computed name.
+    ComputedEnvKey,
+    /// A table name or SQL statement that cannot be read.
+    ComputedTable,
 }
 
 impl RefusalKind {
-    pub const ALL: [RefusalKind; 12] = [
+    pub const ALL: [RefusalKind; 18] = [
         RefusalKind::FileTooLarge,
         RefusalKind::BinaryFile,
         RefusalKind::UnreadableFile,
@@ -51,6 +63,12 @@ impl RefusalKind {
         RefusalKind::DynamicImport,
         RefusalKind::UnresolvedImport,
         RefusalKind::InvalidConfig,
+        RefusalKind::ComputedRoute,
+        RefusalKind::UnresolvedMount,
+        RefusalKind::ComputedUrl,
+        RefusalKind::UnmatchedCall,
+        RefusalKind::ComputedEnvKey,
+        RefusalKind::ComputedTable,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -67,6 +85,12 @@ impl RefusalKind {
             RefusalKind::DynamicImport => "dynamic-import",
             RefusalKind::UnresolvedImport => "unresolved-import",
             RefusalKind::InvalidConfig => "invalid-config",
+            RefusalKind::ComputedRoute => "computed-route",
+            RefusalKind::UnresolvedMount => "unresolved-mount",
+            RefusalKind::ComputedUrl => "computed-url",
+            RefusalKind::UnmatchedCall => "unmatched-call",
+            RefusalKind::ComputedEnvKey => "computed-env-key",
+            RefusalKind::ComputedTable => "computed-table",
         }
     }
 

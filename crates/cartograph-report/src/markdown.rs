@@ -149,16 +149,16 @@ fn plural(n: u64) -> &'static str {
 
 /// The recogniser registry as a Markdown table.
 pub fn render_recognisers() -> String {
-    use cartograph_extract::recognise::registry::RECOGNISERS;
+    let recognisers = cartograph_extract::recognise::registry::all();
     let mut out = String::from("# Recognisers\n\n");
-    if RECOGNISERS.is_empty() {
+    if recognisers.is_empty() {
         out.push_str(
             "Only imports are recognised so far; no framework recogniser is registered.\n",
         );
         return out;
     }
     out.push_str("| recogniser | languages | edges | recognises | file |\n|---|---|---|---|---|\n");
-    for r in RECOGNISERS {
+    for r in recognisers {
         let languages: Vec<&str> = r.languages.iter().map(|l| l.as_str()).collect();
         let edges: Vec<&str> = r.edges.iter().map(|e| e.as_str()).collect();
         let _ = writeln!(

@@ -16,18 +16,32 @@ pub struct Recogniser {
     pub summary: &'static str,
 }
 
-/// Every recogniser, in name order.
-pub const RECOGNISERS: &[Recogniser] = &[];
+/// Every recogniser of every family, in name order.
+pub fn all() -> Vec<&'static Recogniser> {
+    let mut all: Vec<&'static Recogniser> = [
+        super::calls::RECOGNISERS,
+        super::env::RECOGNISERS,
+        super::js_routes::RECOGNISERS,
+        super::py_routes::RECOGNISERS,
+        super::tables::RECOGNISERS,
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    all.sort_by_key(|r| r.name);
+    all
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn registry_is_sorted_and_names_existing_files() {
-        assert!(RECOGNISERS.windows(2).all(|w| w[0].name < w[1].name), "keep RECOGNISERS sorted");
+    fn names_are_unique_and_files_exist() {
+        let all = all();
+        assert!(all.windows(2).all(|w| w[0].name < w[1].name), "recogniser names must be unique");
         let base = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/recognise");
-        for r in RECOGNISERS {
+        for r in all {
             assert!(base.join(r.file).is_file(), "{} names a missing file {}", r.name, r.file);
             assert!(!r.languages.is_empty() && !r.edges.is_empty() && !r.summary.is_empty());
         }

@@ -5,8 +5,12 @@
 
 use tree_sitter::Node;
 
+use super::registry::Recogniser;
 use super::{Context, Family};
 use crate::FileFacts;
+
+/// This family's recognisers, one per file of this folder.
+pub const RECOGNISERS: &[Recogniser] = &[];
 
 /// The facts of this family for one file.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
