@@ -3,5 +3,5 @@
 # Review `git diff goldens/` and say why in the commit message.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-CARTOGRAPH_UPDATE_GOLDENS=1 cargo test -p cartograph-cli --test goldens --locked
+CARTOGRAPH_UPDATE_GOLDENS=1 cargo test -p cartograph-cli --test goldens --locked -- goldens_match_byte_for_byte
 git --no-pager diff --stat -- goldens/ || true
