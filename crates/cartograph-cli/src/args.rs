@@ -85,6 +85,9 @@ pub struct AnalysisArgs {
     /// Also analyse folders skipped by default (node_modules, .venv, dist, build, ...).
     #[arg(long)]
     pub no_default_excludes: bool,
+    /// Extract the import graph only: skip the route, call, table and environment recognisers.
+    #[arg(long)]
+    pub imports_only: bool,
     /// Worker threads (default: RAYON_NUM_THREADS or the number of cores).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,

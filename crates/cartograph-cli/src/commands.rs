@@ -58,6 +58,7 @@ fn options(args: &AnalysisArgs) -> Result<AnalysisOptions> {
         include_builtins: args.include_builtins,
         threads: args.threads,
         components,
+        imports_only: args.imports_only,
     })
 }
 

@@ -100,3 +100,45 @@ fn no_progress_output_when_stderr_is_not_a_terminal() {
     assert!(output.status.success());
     assert!(stderr(&output).is_empty(), "stderr: {}", stderr(&output));
 }
+
+#[test]
+fn recognisers_are_listed_and_imports_only_skips_them() {
+    let output = run(&["recognisers"]);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    for name in [
+        "fastapi",
+        "flask",
+        "django",
+        "express",
+        "nestjs",
+        "nextjs",
+        "fetch",
+        "axios",
+        "requests",
+        "httpx",
+        "sqlalchemy",
+        "prisma",
+        "python-env",
+        "js-env",
+    ] {
+        assert!(text.contains(&format!("| `{name}` |")), "{name} is not listed");
+    }
+    let fixtures = workspace().join("tests/fixtures");
+    let full = valid_document(&stdout(&run_in(&fixtures, &["snapshot", "fullstack"], &[])));
+    let imports = valid_document(&stdout(&run_in(
+        &fixtures,
+        &["snapshot", "fullstack", "--imports-only"],
+        &[],
+    )));
+    let kinds = |doc: &serde_json::Value| -> std::collections::BTreeSet<String> {
+        doc["edges"]
+            .as_array()
+            .expect("edges")
+            .iter()
+            .filter_map(|e| e["kind"].as_str().map(str::to_owned))
+            .collect()
+    };
+    assert!(kinds(&full).len() > 1);
+    assert_eq!(kinds(&imports).into_iter().collect::<Vec<_>>(), ["imports"]);
+}

@@ -17,6 +17,7 @@ pub use facts::{
     Binding, FileFacts, ImportFact, ImportForm, ImportTarget, Imported, JsImport, PythonImport,
 };
 pub use language::{Grammar, grammar_for};
+pub use recognise::tables::prisma::{PrismaModel, extract_prisma};
 
 use cartograph_core::RepoPath;
 
@@ -24,6 +25,8 @@ use cartograph_core::RepoPath;
 /// worker thread.
 pub struct Extractor {
     parsers: language::Parsers,
+    /// When false, only imports are extracted (the recognisers' walk is skipped).
+    recognisers: bool,
 }
 
 impl Default for Extractor {
@@ -34,7 +37,12 @@ impl Default for Extractor {
 
 impl Extractor {
     pub fn new() -> Self {
-        Self { parsers: language::Parsers::new() }
+        Self { parsers: language::Parsers::new(), recognisers: true }
+    }
+
+    /// An extractor that reads imports only: no routes, calls, tables or environment variables.
+    pub fn imports_only() -> Self {
+        Self { parsers: language::Parsers::new(), recognisers: false }
     }
 
     /// Extracts the facts of one file. `grammar` comes from [`grammar_for`].
@@ -52,7 +60,9 @@ impl Extractor {
                 typescript::extract(path, &tree, text, &mut facts);
             }
         }
-        recognise::run(path, grammar, &tree, text, &mut facts);
+        if self.recognisers {
+            recognise::run(path, grammar, &tree, text, &mut facts);
+        }
         syntax::record_error_regions(path, &tree, &mut facts);
         facts
     }

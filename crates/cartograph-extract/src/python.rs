@@ -137,6 +137,9 @@ fn from_import(node: Node<'_>, source: &str, type_only: bool, facts: &mut FileFa
     for child in node.named_children(&mut cursor) {
         if child.kind() == "wildcard_import" {
             names.push("*".to_owned());
+            // A star import binds every public name of the module; linkers that follow a name
+            // fall back to it for names the file does not define itself.
+            bindings.push(Binding { local: "*".to_owned(), imported: Imported::Module });
         }
     }
     let mut cursor = node.walk();

@@ -28,6 +28,8 @@ pub struct AnalysisOptions {
     pub threads: Option<usize>,
     /// How modules are grouped into components.
     pub components: ComponentRule,
+    /// Extract the import graph only: no routes, calls, tables or environment variables.
+    pub imports_only: bool,
 }
 
 /// Counts that describe what an analysis covered.
@@ -109,10 +111,13 @@ fn analyse_in_pool(root: &Path, options: &AnalysisOptions) -> Result<Analysis, A
     let results: Vec<FileResult> = inventory
         .sources
         .par_iter()
-        .map_init(Extractor::new, |extractor, candidate| {
-            let text = discover::read_source(root, candidate);
-            analyse_file(extractor, candidate, text, &resolvers, options)
-        })
+        .map_init(
+            || if options.imports_only { Extractor::imports_only() } else { Extractor::new() },
+            |extractor, candidate| {
+                let text = discover::read_source(root, candidate);
+                analyse_file(extractor, candidate, text, &resolvers, options)
+            },
+        )
         .collect();
 
     let mut builder = AnalysisBuilder::default();
@@ -137,7 +142,11 @@ fn analyse_in_pool(root: &Path, options: &AnalysisOptions) -> Result<Analysis, A
             })
         })
         .collect();
-    builder.add_linked(link_all(&LinkInput::new(views, &inventory.index)));
+    if !options.imports_only {
+        let mut link_input = LinkInput::new(views, &inventory.index);
+        link_input.prisma = read_prisma_schemas(root, &inventory.prisma_schemas, &mut builder);
+        builder.add_linked(link_all(&link_input));
+    }
     let mut package_roots: BTreeSet<String> = python.roots().iter().cloned().collect();
     for file in inventory.index.files() {
         if file.file_name() == "package.json" {
@@ -145,6 +154,33 @@ fn analyse_in_pool(root: &Path, options: &AnalysisOptions) -> Result<Analysis, A
         }
     }
     Ok(builder.finish(package_roots.into_iter().collect(), &options.components))
+}
+
+/// Reads the Prisma schema files (few and small; read in turn), recording the unreadable ones.
+fn read_prisma_schemas(
+    root: &Path,
+    schemas: &[RepoPath],
+    builder: &mut AnalysisBuilder,
+) -> Vec<(RepoPath, Vec<cartograph_extract::PrismaModel>)> {
+    let mut read = Vec::new();
+    for path in schemas {
+        match std::fs::read(root.join(path.as_str())) {
+            Ok(bytes) => {
+                let text = String::from_utf8_lossy(&bytes);
+                let (models, refusals) = cartograph_extract::extract_prisma(path, &text);
+                for refusal in refusals {
+                    builder.add_refusal(refusal);
+                }
+                read.push((path.clone(), models));
+            }
+            Err(error) => builder.add_refusal(Refusal::new(
+                RefusalKind::UnreadableFile,
+                SourceLocation::file(path.clone()),
+                format!("cannot be read ({})", error.kind()),
+            )),
+        }
+    }
+    read
 }
 
 struct Resolvers<'a> {

@@ -83,6 +83,8 @@ pub enum SourceText {
 pub struct Inventory {
     /// Files to parse, in path order.
     pub sources: Vec<SourceCandidate>,
+    /// Prisma schema files (`*.prisma`), read by a line-oriented reader rather than a grammar.
+    pub prisma_schemas: Vec<RepoPath>,
     /// Every file kept (source or not): what import resolution may link to.
     pub index: TreeIndex,
     /// Files and links skipped during the walk.
@@ -187,6 +189,9 @@ pub fn discover(root: &Path, options: &DiscoveryOptions) -> Result<Inventory, Di
                 ),
             ));
             continue;
+        }
+        if relative.extension() == Some("prisma") {
+            inventory.prisma_schemas.push(relative.clone());
         }
         if let Some(grammar) = grammar {
             if is_minified_name(relative.file_name()) {

@@ -167,7 +167,7 @@ pub fn render_recognisers() -> String {
             r.name,
             languages.join(", "),
             edges.join(", "),
-            r.summary,
+            r.summary.replace('<', "&lt;").replace('>', "&gt;").replace('|', "\\|"),
             r.file
         );
     }

@@ -36,7 +36,7 @@ use cartograph_core::{Refusal, RefusalKind, RepoPath, SourceLocation};
 use tree_sitter::{Node, Tree};
 
 use crate::syntax::{literal_string, position, text};
-use crate::{Binding, FileFacts, ImportFact, ImportForm, ImportTarget, JsImport};
+use crate::{Binding, FileFacts, ImportFact, ImportForm, ImportTarget, Imported, JsImport};
 
 /// Extracts the imports of one TS/JS file into `facts`, with refusals for computed ones.
 pub(crate) fn extract(path: &RepoPath, tree: &Tree, source: &str, facts: &mut FileFacts) {
@@ -169,6 +169,17 @@ impl<'s, 't> Walk<'s, 't> {
     }
 
     fn push(&mut self, node: Node<'_>, specifier: String, form: ImportForm, type_only: bool) {
+        self.push_binding(node, specifier, form, type_only, Vec::new());
+    }
+
+    fn push_binding(
+        &mut self,
+        node: Node<'_>,
+        specifier: String,
+        form: ImportForm,
+        type_only: bool,
+        bindings: Vec<Binding>,
+    ) {
         let (line, column) = position(node);
         self.found.push(Found {
             offset: node.start_byte(),
@@ -177,7 +188,7 @@ impl<'s, 't> Walk<'s, 't> {
             specifier,
             form,
             type_only,
-            bindings: Vec::new(),
+            bindings,
         });
     }
 
@@ -191,6 +202,7 @@ impl<'s, 't> Walk<'s, 't> {
         let mut type_keyword = false;
         let mut clause = None;
         let mut source = node.child_by_field_name("source");
+        let mut bindings = Vec::new();
         let mut cursor = node.walk();
         for child in node.children(&mut cursor) {
             match child.kind() {
@@ -198,9 +210,13 @@ impl<'s, 't> Walk<'s, 't> {
                 "import_clause" => clause = Some(child),
                 "import_require_clause" if source.is_none() => {
                     source = child.child_by_field_name("source");
+                    bindings.extend(require_clause_binding(child, self.source));
                 }
                 _ => {}
             }
+        }
+        if let Some(clause) = clause {
+            bindings.extend(import_clause_bindings(clause, self.source));
         }
         // A statement cut short by a syntax error has no source: nothing sound to record.
         let Some(specifier) = source.and_then(|s| literal_string(s, self.source)) else {
@@ -208,7 +224,7 @@ impl<'s, 't> Walk<'s, 't> {
         };
         let type_only = type_keyword || clause.is_some_and(every_import_specifier_is_typed);
         self.statements.insert(node.start_byte());
-        self.push(node, specifier, ImportForm::Static, type_only);
+        self.push_binding(node, specifier, ImportForm::Static, type_only, bindings);
     }
 
     /// `export … from "m"`, and the `export import x = require("m")` form the grammar misparses.
@@ -268,8 +284,18 @@ impl<'s, 't> Walk<'s, 't> {
         else {
             return;
         };
+        // The alias is `x = require`: its first named child is the bound name.
+        let bindings = alias
+            .named_child(0)
+            .filter(|n| n.kind() == "identifier")
+            .map(|n| Binding {
+                local: text(n, self.source).to_string(),
+                imported: Imported::Module,
+            })
+            .into_iter()
+            .collect();
         self.statements.insert(node.start_byte());
-        self.push(node, specifier, ImportForm::Static, false);
+        self.push_binding(node, specifier, ImportForm::Static, false, bindings);
     }
 
     /// `require("m")`, `import("m")`, and their computed forms.
@@ -303,7 +329,12 @@ impl<'s, 't> Walk<'s, 't> {
             }
             Some(specifier) => {
                 self.statements.insert(node.start_byte());
-                self.push(node, specifier, form, false);
+                let bindings = if form == ImportForm::Require {
+                    require_bindings(node, self.source)
+                } else {
+                    Vec::new()
+                };
+                self.push_binding(node, specifier, form, false, bindings);
             }
             None if in_type => {}
             None if form == ImportForm::Require => {
@@ -337,6 +368,137 @@ impl<'s, 't> Walk<'s, 't> {
             }
         }
     }
+}
+
+/// The names an import clause binds: `x`, `{a, b as c}`, `* as ns`, or a mix.
+fn import_clause_bindings(clause: Node<'_>, source: &str) -> Vec<Binding> {
+    let mut bindings = Vec::new();
+    let mut cursor = clause.walk();
+    for child in clause.named_children(&mut cursor) {
+        match child.kind() {
+            "identifier" => bindings.push(Binding {
+                local: text(child, source).to_string(),
+                imported: Imported::Default,
+            }),
+            "namespace_import" => {
+                let mut inner = child.walk();
+                let name = child.named_children(&mut inner).find(|n| n.kind() == "identifier");
+                if let Some(name) = name {
+                    bindings.push(Binding {
+                        local: text(name, source).to_string(),
+                        imported: Imported::Module,
+                    });
+                }
+            }
+            "named_imports" => {
+                let mut inner = child.walk();
+                for spec in child.named_children(&mut inner) {
+                    if spec.kind() != "import_specifier" {
+                        continue;
+                    }
+                    let Some(name) = spec.child_by_field_name("name") else {
+                        continue;
+                    };
+                    // `import {"a-b" as c}` names the export with a string.
+                    let imported = literal_string(name, source)
+                        .unwrap_or_else(|| text(name, source).to_string());
+                    let local = spec.child_by_field_name("alias").unwrap_or(name);
+                    if local.kind() != "identifier" {
+                        continue;
+                    }
+                    bindings.push(Binding {
+                        local: text(local, source).to_string(),
+                        imported: Imported::Name(imported),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    bindings
+}
+
+/// The name bound by `import x = require("m")`.
+fn require_clause_binding(clause: Node<'_>, source: &str) -> Option<Binding> {
+    let name = clause.named_child(0).filter(|n| n.kind() == "identifier")?;
+    Some(Binding { local: text(name, source).to_string(), imported: Imported::Module })
+}
+
+/// The names a `require("m")` call binds when it initialises a declaration:
+/// `const x = require("m")` binds the module, `const {a, b: c} = require("m")` binds members, and
+/// `const x = require("m").y` binds the member `y` (`default` meaning the default export).
+fn require_bindings(call: Node<'_>, source: &str) -> Vec<Binding> {
+    let mut value = call;
+    let mut member = None;
+    if let Some(parent) = call.parent().filter(|p| p.kind() == "member_expression") {
+        let Some(property) = parent.child_by_field_name("property") else {
+            return Vec::new();
+        };
+        if property.kind() != "property_identifier" {
+            return Vec::new();
+        }
+        member = Some(text(property, source).to_string());
+        value = parent;
+    }
+    let Some(declarator) = value.parent().filter(|p| p.kind() == "variable_declarator") else {
+        return Vec::new();
+    };
+    if declarator.child_by_field_name("value").map(|v| v.id()) != Some(value.id()) {
+        return Vec::new();
+    }
+    let Some(name) = declarator.child_by_field_name("name") else {
+        return Vec::new();
+    };
+    match name.kind() {
+        "identifier" => {
+            let imported = match member {
+                None => Imported::Module,
+                Some(m) if m == "default" => Imported::Default,
+                Some(m) => Imported::Name(m),
+            };
+            vec![Binding { local: text(name, source).to_string(), imported }]
+        }
+        "object_pattern" if member.is_none() => object_pattern_bindings(name, source),
+        _ => Vec::new(),
+    }
+}
+
+/// `{a, b: c}` destructured from a required module: `a` binds `a`, `c` binds `b`. Nested patterns,
+/// defaults and rest elements bind nothing we can name.
+fn object_pattern_bindings(pattern: Node<'_>, source: &str) -> Vec<Binding> {
+    let mut bindings = Vec::new();
+    let mut cursor = pattern.walk();
+    for child in pattern.named_children(&mut cursor) {
+        match child.kind() {
+            "shorthand_property_identifier_pattern" => {
+                let name = text(child, source).to_string();
+                bindings.push(Binding { local: name.clone(), imported: Imported::Name(name) });
+            }
+            "pair_pattern" => {
+                let (Some(key), Some(value)) =
+                    (child.child_by_field_name("key"), child.child_by_field_name("value"))
+                else {
+                    continue;
+                };
+                if value.kind() != "identifier" {
+                    continue;
+                }
+                let imported = match key.kind() {
+                    "property_identifier" => text(key, source).to_string(),
+                    _ => match literal_string(key, source) {
+                        Some(k) => k,
+                        None => continue,
+                    },
+                };
+                bindings.push(Binding {
+                    local: text(value, source).to_string(),
+                    imported: Imported::Name(imported),
+                });
+            }
+            _ => {}
+        }
+    }
+    bindings
 }
 
 /// True when an import clause has only named specifiers, all of them `type`-qualified.

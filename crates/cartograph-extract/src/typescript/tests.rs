@@ -332,3 +332,97 @@ fn garbage_never_panics() {
         let _ = super::error_scan::scan(&source);
     }
 }
+
+/// Extracts `source` and renders each import's bindings as `specifier: local=imported`, where
+/// `imported` is `*` for the module, `default`, or the member name.
+fn check_bindings(source: &str, grammar: Grammar, expected: &[&str]) {
+    let path = RepoPath::new("src/a.ts").unwrap();
+    let facts = Extractor::new().extract(&path, grammar, source);
+    let mut got = Vec::new();
+    for import in &facts.imports {
+        let ImportTarget::Js(js) = &import.target else {
+            panic!("a TS/JS file yielded a non-JS import");
+        };
+        let rendered: Vec<String> = import
+            .bindings
+            .iter()
+            .map(|b| {
+                let imported = match &b.imported {
+                    crate::Imported::Module => "*".to_string(),
+                    crate::Imported::Default => "default".to_string(),
+                    crate::Imported::Name(n) => n.clone(),
+                };
+                format!("{}={imported}", b.local)
+            })
+            .collect();
+        got.push(format!("{}: {}", js.specifier, rendered.join(" ")));
+    }
+    assert_eq!(got, expected, "source:\n{source}");
+}
+
+#[test]
+fn import_bindings() {
+    for g in [Ts, Tsx, Js] {
+        check_bindings(
+            concat!(
+                "import x from \"a\";\n",
+                "import {a, b as c} from \"b\";\n",
+                "import * as ns from \"c\";\n",
+                "import y, {z} from \"d\";\n",
+                "import w, * as all from \"e\";\n",
+                "import \"f\";\n",
+                "export {q} from \"g\";\n",
+                "export * as r from \"h\";\n",
+            ),
+            g,
+            &[
+                "a: x=default",
+                "b: a=a c=b",
+                "c: ns=*",
+                "d: y=default z=z",
+                "e: w=default all=*",
+                "f: ",
+                "g: ",
+                "h: ",
+            ],
+        );
+    }
+}
+
+#[test]
+fn require_bindings() {
+    for g in [Ts, Tsx, Js] {
+        check_bindings(
+            concat!(
+                "const x = require(\"a\");\n",
+                "const {a, b: c} = require(\"b\");\n",
+                "let Router = require(\"express\").Router;\n",
+                "var d = require(\"d\").default;\n",
+                "require(\"e\");\n",
+                "foo(require(\"f\"));\n",
+                "const {g: {h}, ...rest} = require(\"g\");\n",
+                "const [i] = require(\"i\");\n",
+            ),
+            g,
+            &[
+                "a: x=*",
+                "b: a=a c=b",
+                "express: Router=Router",
+                "d: d=default",
+                "e: ",
+                "f: ",
+                "g: ",
+                "i: ",
+            ],
+        );
+    }
+}
+
+#[test]
+fn import_require_clause_bindings() {
+    check_bindings(
+        "import x = require(\"a\");\nexport import y = require(\"b\");\nimport type {T} from \"c\";\n",
+        Ts,
+        &["a: x=*", "b: y=*", "c: T=T"],
+    );
+}

@@ -1,8 +1,421 @@
 //! HTTP calls: `calls` edges from modules to the routes they match, or to `external` nodes.
 //!
-//! No recogniser of this family is registered yet, so there is nothing to link.
+//! For every call the extractor recorded: a client instance imported from another module is
+//! followed through the import binding to its declaration and base URL; the URL is joined with
+//! the instance's base; then
+//! - an absolute URL on another host is an edge to an `external` node (scheme and host; the path
+//!   is in the evidence);
+//! - an unreadable URL or method is a `computed-url` refusal;
+//! - a path is normalised with [`RouteTemplate::parse`] and matched against the served routes. The
+//!   method must be served ([`HttpMethod::serves`]): a method mismatch is not a match. Among the
+//!   template matches an exact one beats a partial one (through a catch-all or a call parameter),
+//!   which beats a literal segment meeting a route parameter, so `/orders/export` matches the route
+//!   `/orders/export`, never `/orders/{id}`, when both exist; then the more specific route wins (a
+//!   catch-all `/api/v2/pools/{*name}` over a fallback `/{*rest}`); then a route of the call's own
+//!   method over one that serves every method. When a base URL of unknown value was stripped and no route
+//!   matches the whole path, the base is taken to supply a literal prefix (`/api`) and routes
+//!   ending in the path match. One best route gives one edge; several equally good ones give an
+//!   edge to each, `possible`, every candidate named. No match is an `unmatched-call` refusal —
+//!   never a nearest guess.
+//!
+//! A base of unknown value with a written default (`import.meta.env.VITE_API_URL ?? "/api/v1"`,
+//! `os.environ.get("API", "http://localhost:8000/api/v1")`) is taken to hold the default's path,
+//! and only routes under it match.
+//!
+//! Several call sites of one module reaching the same target are one edge carrying the strongest
+//! site's confidence and evidence (see `fold`).
+//!
+//! Confidence: `certain` for an exact match of a path read whole from the source; `likely` when a
+//! base was stripped or the match is partial; `possible` when a literal meets a parameter or the
+//! match is ambiguous.
 
-use super::{LinkInput, Linked, ServedRoute};
+use std::cmp::Reverse;
+use std::collections::btree_map::Entry;
+use std::collections::{BTreeMap, BTreeSet};
+
+use cartograph_core::{
+    Confidence, Edge, EdgeKind, Evidence, HttpMethod, Node, NodeKey, Provenance, Refusal,
+    RefusalKind, RouteTemplate, Segment, SourceLocation, TemplateMatch,
+};
+use cartograph_extract::recognise::calls::{CallClient, CallFact, CallUrl, ClientInstance};
+
+use super::{BindingTarget, FileView, LinkInput, Linked, ServedRoute};
 
 /// Links calls to `routes`.
-pub fn link(_input: &LinkInput<'_>, _routes: &[ServedRoute], _linked: &mut Linked) {}
+pub fn link(input: &LinkInput<'_>, routes: &[ServedRoute], linked: &mut Linked) {
+    let index = RouteIndex::new(routes);
+    let mut found = Linked::default();
+    for file in &input.files {
+        for call in &file.facts.calls.calls {
+            link_call(input, file, call, &index, &mut found);
+        }
+    }
+    linked.nodes.append(&mut found.nodes);
+    linked.refusals.append(&mut found.refusals);
+    let mut merged: BTreeMap<(NodeKey, NodeKey), Edge> = BTreeMap::new();
+    for edge in found.edges {
+        match merged.entry((edge.from.clone(), edge.to.clone())) {
+            Entry::Vacant(slot) => {
+                slot.insert(edge);
+            }
+            Entry::Occupied(mut slot) => fold(slot.get_mut(), edge),
+        }
+    }
+    linked.edges.extend(merged.into_values());
+}
+
+/// Folds another call site of the same module to the same target into `kept`. Unlike the
+/// analysis-wide merge, which keeps the earliest occurrence's evidence, the evidence kept here is
+/// the strongest occurrence's (the earliest among equals): a module that calls
+/// `GET /items/{id}` properly and also has a stale `GET /items/export` meeting the same route
+/// gets one `likely` edge whose evidence describes the proper call, never the stale one's.
+fn fold(kept: &mut Edge, other: Edge) {
+    kept.occurrences = kept.occurrences.saturating_add(other.occurrences);
+    if (other.confidence, &other.location) < (kept.confidence, &kept.location) {
+        kept.confidence = other.confidence;
+        kept.provenance = other.provenance;
+        kept.evidence = other.evidence;
+        kept.location = other.location;
+    }
+}
+
+/// Served routes grouped by segment count, so a call is compared only with routes it can match.
+struct RouteIndex<'r> {
+    by_len: BTreeMap<usize, Vec<&'r ServedRoute>>,
+    /// Routes with a catch-all segment match calls of several lengths.
+    catch_all: Vec<&'r ServedRoute>,
+}
+
+impl<'r> RouteIndex<'r> {
+    fn new(routes: &'r [ServedRoute]) -> Self {
+        let mut by_len: BTreeMap<usize, Vec<&'r ServedRoute>> = BTreeMap::new();
+        let mut catch_all = Vec::new();
+        for route in routes {
+            if route.template.segments().iter().any(|s| matches!(s, Segment::CatchAll(_))) {
+                catch_all.push(route);
+            } else {
+                by_len.entry(route.template.segments().len()).or_default().push(route);
+            }
+        }
+        Self { by_len, catch_all }
+    }
+
+    /// Routes that may match a call of `len` segments whole.
+    fn whole(&self, len: usize) -> impl Iterator<Item = &'r ServedRoute> + '_ {
+        self.by_len.get(&len).into_iter().flatten().chain(self.catch_all.iter()).copied()
+    }
+
+    /// Routes longer than `len` segments, which may end in a call's path.
+    fn longer(&self, len: usize) -> impl Iterator<Item = &'r ServedRoute> + '_ {
+        self.by_len
+            .range(len + 1..)
+            .flat_map(|(_, r)| r.iter())
+            .chain(self.catch_all.iter())
+            .copied()
+    }
+}
+
+/// Who made a call, resolved: for evidence and for the base URL.
+struct Caller<'a> {
+    /// `fetch`, `axios instance api`, `httpx instance client imported from app/http.py`.
+    who: String,
+    instance: Option<&'a ClientInstance>,
+    /// True when the instance was found in another module.
+    across_files: bool,
+}
+
+fn link_call(
+    input: &LinkInput<'_>,
+    file: &FileView<'_>,
+    call: &CallFact,
+    index: &RouteIndex<'_>,
+    linked: &mut Linked,
+) {
+    let Some(caller) = caller(input, file, call) else { return };
+    let location = SourceLocation::new(file.path.clone(), call.line, call.column);
+    let base = caller.instance.and_then(|i| i.base.as_ref());
+    let url = CallUrl::joined(base, &call.url);
+    let method = call.method;
+    let from = NodeKey::module(file.path);
+    let provenance = if caller.across_files { Provenance::Resolver } else { Provenance::Syntax };
+    let (path, stripped) = match &url {
+        CallUrl::Computed { reason } => {
+            linked.refusals.push(Refusal::new(
+                RefusalKind::ComputedUrl,
+                location,
+                format!("{} call: {reason}", caller.who),
+            ));
+            return;
+        }
+        CallUrl::External { scheme, host, path } => {
+            let key = NodeKey::external(scheme, host, None);
+            let method = method.map_or("request", HttpMethod::as_str);
+            let template = RouteTemplate::parse(path).identity();
+            let evidence = format!(
+                "{} {method} to external host {} (path \"{template}\")",
+                caller.who,
+                key.name()
+            );
+            linked.edge(
+                Edge {
+                    kind: EdgeKind::Calls,
+                    from,
+                    to: key.clone(),
+                    evidence: Evidence::new(evidence),
+                    provenance,
+                    confidence: Confidence::Certain,
+                    location,
+                    type_only: false,
+                    occurrences: 1,
+                },
+                Node::new(key),
+            );
+            return;
+        }
+        CallUrl::Path { path, stripped } => (path, stripped),
+    };
+    // A base of unknown value with a written default (`VITE_API_URL ?? "/api/v1"`) is taken to
+    // hold that default's path.
+    let default = stripped.as_ref().and_then(|s| s.default_path.as_deref());
+    let template = match default {
+        Some(prefix) => RouteTemplate::parse(path).prefixed(&RouteTemplate::parse(prefix)),
+        None => RouteTemplate::parse(path),
+    };
+    let Some(method) = method else {
+        linked.refusals.push(Refusal::new(
+            RefusalKind::ComputedUrl,
+            location,
+            format!(
+                "{} call to {}: its HTTP method cannot be read, so it cannot be matched to a route",
+                caller.who,
+                template.identity()
+            ),
+        ));
+        return;
+    };
+    let unknown_base = stripped.as_ref().is_some_and(|s| !s.known_value && default.is_none());
+    let found = best_routes(index, method, &template, unknown_base);
+    if found.is_empty() {
+        linked.refusals.push(Refusal::new(
+            RefusalKind::UnmatchedCall,
+            location,
+            format!("call to {method} {} matches no served route", template.identity()),
+        ));
+        return;
+    }
+    // The base clause: what was stripped, and from where.
+    let default_clause = default.map_or(String::new(), |d| format!("; its default {d} applied"));
+    let clause = match (stripped, call_has_own_base(&call.url)) {
+        (None, _) => String::new(),
+        (Some(s), true) | (Some(s), false) if s.known_value => {
+            format!(" (local host {} stripped)", s.description)
+        }
+        (Some(s), true) => format!(" (base {} stripped{default_clause})", s.description),
+        (Some(s), false) => {
+            let key = caller.instance.map_or("base URL", |i| base_key(i.library));
+            format!(" ({key} from {}, stripped{default_clause})", s.description)
+        }
+    };
+    let ambiguous = found.len() > 1;
+    let all: Vec<String> = found.iter().map(|c| describe(c.route)).collect();
+    for candidate in &found {
+        let route = candidate.route;
+        let mut evidence = format!(
+            "{}{clause} {method} \"{}\" matches route {}",
+            caller.who,
+            template.identity(),
+            describe(route)
+        );
+        if let Some(prefix) = &candidate.prefix {
+            evidence.push_str(&format!(", the stripped base taken to supply the prefix {prefix}"));
+        }
+        match candidate.quality {
+            TemplateMatch::Exact => {}
+            TemplateMatch::Partial => {
+                evidence.push_str(", only through a catch-all or a parameter of the call");
+            }
+            TemplateMatch::LiteralMeetsParam => {
+                evidence.push_str("; a literal segment meets a route parameter");
+            }
+        }
+        if ambiguous {
+            evidence.push_str(&format!(
+                "; one of {} equally good candidates: {}",
+                all.len(),
+                all.join(", ")
+            ));
+        }
+        let confidence = if ambiguous || candidate.quality == TemplateMatch::LiteralMeetsParam {
+            Confidence::Possible
+        } else if candidate.quality == TemplateMatch::Partial
+            || stripped.is_some()
+            || candidate.prefix.is_some()
+        {
+            Confidence::Likely
+        } else {
+            Confidence::Certain
+        };
+        let key = NodeKey::route(route.method, &route.template);
+        linked.edge(
+            Edge {
+                kind: EdgeKind::Calls,
+                from: from.clone(),
+                to: key.clone(),
+                evidence: Evidence::new(evidence),
+                provenance: Provenance::Resolver,
+                confidence,
+                location: location.clone(),
+                type_only: false,
+                occurrences: 1,
+            },
+            Node::new(key),
+        );
+    }
+}
+
+fn describe(route: &ServedRoute) -> String {
+    format!("{} {}", route.method, route.template.display())
+}
+
+/// True when the call's own URL carried the stripped base (not its client's).
+fn call_has_own_base(url: &CallUrl) -> bool {
+    matches!(url, CallUrl::Path { stripped: Some(_), .. })
+}
+
+/// How each library names a client's base URL.
+fn base_key(library: &str) -> &'static str {
+    match library {
+        "axios" => "baseURL",
+        "ky" => "prefixUrl",
+        "httpx" | "aiohttp" => "base_url",
+        _ => "base URL",
+    }
+}
+
+/// Resolves who made a call; `None` when an imported receiver is not a client instance.
+fn caller<'a>(
+    input: &'a LinkInput<'_>,
+    file: &FileView<'_>,
+    call: &'a CallFact,
+) -> Option<Caller<'a>> {
+    match &call.client {
+        CallClient::Library(name) => Some(Caller {
+            who: library_label(name).to_owned(),
+            instance: None,
+            across_files: false,
+        }),
+        CallClient::Instance(instance) => Some(Caller {
+            who: format!("{} instance {}", instance.library, instance.name),
+            instance: Some(instance),
+            across_files: false,
+        }),
+        CallClient::Imported { receiver } => {
+            let (head, rest) = match receiver.split_once('.') {
+                Some((head, rest)) => (head, Some(rest)),
+                None => (receiver.as_str(), None),
+            };
+            let binding = input.binding(file.path, head)?;
+            let BindingTarget::Module(module) = &binding.target else { return None };
+            let name = match (&binding.member, rest) {
+                (Some(member), None) => member.as_str(),
+                (None, Some(member)) if !member.contains('.') => member,
+                _ => return None,
+            };
+            let target = input.file(module)?;
+            let instance = target.facts.calls.clients.iter().find(|i| i.name == name)?;
+            Some(Caller {
+                who: format!(
+                    "{} instance {receiver} imported from {}",
+                    instance.library,
+                    module.as_str()
+                ),
+                instance: Some(instance),
+                across_files: true,
+            })
+        }
+    }
+}
+
+fn library_label(name: &str) -> &str {
+    match name {
+        "openapi" => "generated OpenAPI client",
+        "angular" => "Angular HttpClient",
+        other => other,
+    }
+}
+
+/// One route a call may reach.
+struct Candidate<'r> {
+    route: &'r ServedRoute,
+    quality: TemplateMatch,
+    /// For a match of the path's tail: the literal prefix the stripped base is taken to supply.
+    prefix: Option<String>,
+    /// How specific the matched part of the route is ([`specificity`]).
+    specificity: (usize, usize),
+}
+
+/// The best matching routes, one per route node.
+fn best_routes<'r>(
+    index: &RouteIndex<'r>,
+    method: HttpMethod,
+    call: &RouteTemplate,
+    unknown_base: bool,
+) -> Vec<Candidate<'r>> {
+    let len = call.segments().len();
+    let mut found: Vec<Candidate<'r>> = index
+        .whole(len)
+        .filter(|r| r.method.serves(method))
+        .filter_map(|r| {
+            call.matches_route(&r.template).map(|quality| Candidate {
+                route: r,
+                quality,
+                prefix: None,
+                specificity: specificity(&r.template),
+            })
+        })
+        .collect();
+    if found.is_empty() && unknown_base && len > 0 {
+        found = index
+            .longer(len)
+            .filter(|r| r.method.serves(method))
+            .filter_map(|r| tail_match(call, r))
+            .collect();
+    }
+    // Better match first, then the more specific route (a catch-all `/api/v2/pools/{*name}` beats
+    // a fallback `/{*rest}`), then a route of the call's own method over one serving any.
+    let rank = |c: &Candidate<'_>| (c.quality, Reverse(c.specificity), c.route.method != method);
+    let Some(best) = found.iter().map(rank).min() else { return Vec::new() };
+    let mut seen = BTreeSet::new();
+    let mut best_found: Vec<Candidate<'r>> = found
+        .into_iter()
+        .filter(|c| rank(c) == best)
+        .filter(|c| seen.insert(NodeKey::route(c.route.method, &c.route.template)))
+        .collect();
+    best_found.sort_by_key(|c| NodeKey::route(c.route.method, &c.route.template));
+    best_found
+}
+
+/// How specific a route is: its literal segments, then its segments before any catch-all.
+fn specificity(template: &RouteTemplate) -> (usize, usize) {
+    let segments = template.segments();
+    let literals = segments.iter().filter(|s| matches!(s, Segment::Literal(_))).count();
+    let fixed = segments.iter().take_while(|s| !matches!(s, Segment::CatchAll(_))).count();
+    (literals, fixed)
+}
+
+/// A route whose literal head is taken as the stripped base's path and whose tail matches.
+fn tail_match<'r>(call: &RouteTemplate, route: &'r ServedRoute) -> Option<Candidate<'r>> {
+    let segments = route.template.segments();
+    let len = call.segments().len();
+    let split = segments.len().checked_sub(len).filter(|s| *s > 0)?;
+    let (head, tail) = segments.split_at(split);
+    if !head.iter().all(|s| matches!(s, Segment::Literal(_))) {
+        return None;
+    }
+    let tail = RouteTemplate::from_segments(tail.to_vec());
+    let quality = call.matches_route(&tail)?;
+    // Only the tail was matched; the head is whatever the base supplies.
+    let specificity = specificity(&tail);
+    let prefix = RouteTemplate::from_segments(head.to_vec()).display();
+    Some(Candidate { route, quality, prefix: Some(prefix), specificity })
+}

@@ -10,6 +10,7 @@
 pub mod calls;
 pub mod env;
 pub mod js_routes;
+pub mod prisma;
 pub mod py_routes;
 pub mod tables;
 
@@ -58,13 +59,15 @@ pub struct LinkInput<'a> {
     /// Analysed files in path order.
     pub files: Vec<FileView<'a>>,
     pub index: &'a TreeIndex,
+    /// Prisma schema files and their models.
+    pub prisma: Vec<(RepoPath, Vec<cartograph_extract::PrismaModel>)>,
     by_path: HashMap<&'a str, usize>,
 }
 
 impl<'a> LinkInput<'a> {
     pub fn new(files: Vec<FileView<'a>>, index: &'a TreeIndex) -> Self {
         let by_path = files.iter().enumerate().map(|(i, f)| (f.path.as_str(), i)).collect();
-        Self { files, index, by_path }
+        Self { files, index, prisma: Vec::new(), by_path }
     }
 
     /// The analysed file at `path`.
@@ -121,6 +124,7 @@ pub fn link_all(input: &LinkInput<'_>) -> Linked {
     routes.extend(js_routes::link(input, &mut linked));
     add_routes(&routes, &mut linked);
     calls::link(input, &routes, &mut linked);
+    prisma::link(&input.prisma, &mut linked);
     tables::link(input, &mut linked);
     env::link(input, &mut linked);
     linked

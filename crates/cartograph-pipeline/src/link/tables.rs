@@ -1,8 +1,430 @@
 //! Tables: `defines`, `reads` and `writes` edges between modules and `table` nodes.
 //!
-//! No recogniser of this family is registered yet, so there is nothing to link.
+//! Models are indexed by (module, name) first. A use names a model as written (`Item`,
+//! `models.Item`); it is followed to the declaring module through the same file's classes, then
+//! the file's import bindings, then re-exports in the imported module (a few hops, so
+//! `from app.models import Item` reaches `app/models/item.py` through `app/models/__init__.py`;
+//! star imports are followed when import resolution binds them under the local name `*`).
+//! A use whose name leads to no model yields nothing: `select(x)` on something that is not a model
+//! is not a table access. Django classes become models when a base, followed the same way across
+//! modules, leads to `models.Model`; abstract and proxy models declare no table.
 
-use super::{LinkInput, Linked};
+use std::collections::HashMap;
+
+use cartograph_core::{
+    Confidence, Edge, EdgeKind, Evidence, Node, NodeKey, Provenance, RepoPath, SourceLocation,
+};
+use cartograph_extract::recognise::tables::{Access, DjangoClass, ModelFact, ModelTable};
+
+use super::{BindingTarget, LinkInput, Linked};
+
+/// How far re-exports and dotted names are followed.
+const MAX_HOPS: usize = 6;
+/// How many bindings one name resolution may look at in all (star imports fan out).
+const MAX_STEPS: usize = 64;
+
+/// A model and the table it declares.
+struct Model<'a> {
+    path: &'a RepoPath,
+    fact: &'a ModelFact,
+    /// The table, once known; `None` for an abstract or proxy model or a Django candidate that
+    /// is not a model.
+    table: Option<Declared>,
+}
+
+/// A model's table and how it is known.
+struct Declared {
+    key: NodeKey,
+    provenance: Provenance,
+    confidence: Confidence,
+    /// How the name was derived, for evidence (`by __tablename__`, `by SQLModel's default ...`).
+    how: String,
+}
+
+/// Models of every file, indexed by (module path, name).
+struct Models<'a> {
+    all: Vec<Model<'a>>,
+    by_name: HashMap<(&'a str, &'a str), usize>,
+}
+
+impl<'a> Models<'a> {
+    fn collect(input: &LinkInput<'a>) -> Self {
+        let mut all = Vec::new();
+        let mut by_name = HashMap::new();
+        for file in &input.files {
+            for fact in &file.facts.tables.models {
+                let table = declared(fact);
+                if !fact.name.is_empty() {
+                    by_name.entry((file.path.as_str(), fact.name.as_str())).or_insert(all.len());
+                }
+                all.push(Model { path: file.path, fact, table });
+            }
+        }
+        Self { all, by_name }
+    }
+
+    /// The model `name` refers to in `file`: a class of the file, an imported one, or one reached
+    /// through a module binding (`models.Item`), following re-exports.
+    fn resolve(&self, input: &LinkInput<'_>, file: &RepoPath, name: &str) -> Option<usize> {
+        // A bounded depth-first search: each step follows one binding, so a star import
+        // (`from .models import *`) can fan out to the modules it re-exports.
+        let mut stack: Vec<(RepoPath, String, usize)> = vec![(file.clone(), name.to_owned(), 0)];
+        let mut steps = 0;
+        while let Some((file, name, hops)) = stack.pop() {
+            steps += 1;
+            if steps > MAX_STEPS {
+                return None;
+            }
+            if let Some(&i) = self.by_name.get(&(file.as_str(), name.as_str())) {
+                return Some(i);
+            }
+            if hops >= MAX_HOPS {
+                continue;
+            }
+            if let Some((prefix, last)) = name.rsplit_once('.') {
+                if let Some(binding) = input.binding(&file, prefix)
+                    && let BindingTarget::Module(path) = &binding.target
+                    && binding.member.is_none()
+                {
+                    stack.push((path.clone(), last.to_owned(), hops + 1));
+                }
+                continue;
+            }
+            if let Some(binding) = input.binding(&file, &name) {
+                if let BindingTarget::Module(path) = &binding.target
+                    && let Some(member) = binding.member.clone().filter(|m| m != "default")
+                {
+                    stack.push((path.clone(), member, hops + 1));
+                }
+                continue;
+            }
+            // Neither defined nor bound by name here: the star imports of the file, the last one
+            // first as Python does.
+            let Some(view) = input.file(&file) else { continue };
+            if view.facts.tables.classes.contains(&name) {
+                continue;
+            }
+            let stars = view.bindings;
+            for star in stars.iter().filter(|b| b.local == "*") {
+                if let BindingTarget::Module(path) = &star.target {
+                    stack.push((path.clone(), name.clone(), hops + 1));
+                }
+            }
+        }
+        None
+    }
+
+    /// Decides which Django candidates are models: those whose bases lead to `models.Model`,
+    /// across modules. Iterates to a fixed point (bounded by the inheritance depth).
+    fn settle_django(&mut self, input: &LinkInput<'_>) {
+        let candidates: Vec<usize> = (0..self.all.len())
+            .filter(|&i| {
+                self.all.get(i).is_some_and(|m| matches!(m.fact.table, ModelTable::Django(_)))
+            })
+            .collect();
+        let mut model_like: Vec<bool> = vec![false; self.all.len()];
+        for &i in &candidates {
+            if let Some(Model { fact, path, .. }) = self.all.get(i)
+                && let ModelTable::Django(class) = &fact.table
+                && (class.direct || class.bases.iter().any(|b| django_base(input, path, b)))
+                && let Some(flag) = model_like.get_mut(i)
+            {
+                *flag = true;
+            }
+        }
+        for _ in 0..16 {
+            let mut changed = false;
+            for &i in &candidates {
+                if model_like.get(i).copied().unwrap_or(true) {
+                    continue;
+                }
+                let Some(model) = self.all.get(i) else { continue };
+                let ModelTable::Django(class) = &model.fact.table else { continue };
+                let inherits = class.bases.iter().any(|base| {
+                    self.resolve(input, model.path, base)
+                        .is_some_and(|b| b != i && model_like.get(b).copied().unwrap_or(false))
+                });
+                if inherits && let Some(flag) = model_like.get_mut(i) {
+                    *flag = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        for i in candidates {
+            let is_model = model_like.get(i).copied().unwrap_or(false);
+            if let Some(model) = self.all.get_mut(i)
+                && let ModelTable::Django(class) = &model.fact.table
+            {
+                model.table = if is_model { django_table(&model.fact.name, class) } else { None };
+            }
+        }
+    }
+}
+
+/// A base imported from Django itself that makes a model: `Model`, `AbstractUser`,
+/// `AbstractBaseUser` (`from django.contrib.auth.models import AbstractUser`).
+fn django_base(input: &LinkInput<'_>, path: &RepoPath, base: &str) -> bool {
+    let (local, last) = match base.split_once('.') {
+        Some((first, _)) => (first, base.rsplit('.').next().unwrap_or(base)),
+        None => (base, base),
+    };
+    let Some(binding) = input.binding(path, local) else { return false };
+    let BindingTarget::Package(package) = &binding.target else { return false };
+    let name = binding.member.as_deref().filter(|_| local == base).unwrap_or(last);
+    package == "pypi:django" && (name == "Model" || name.starts_with("Abstract"))
+}
+
+/// The table of a non-Django model.
+fn declared(fact: &ModelFact) -> Option<Declared> {
+    match &fact.table {
+        ModelTable::Declared { name, schema } => Some(Declared {
+            key: NodeKey::table(schema.as_deref(), name),
+            provenance: Provenance::Syntax,
+            confidence: Confidence::Certain,
+            how: "by name".to_owned(),
+        }),
+        ModelTable::Default { name, schema, rule } => Some(Declared {
+            key: NodeKey::table(schema.as_deref(), name),
+            provenance: Provenance::Convention,
+            confidence: Confidence::Likely,
+            how: format!("by {rule}"),
+        }),
+        ModelTable::Django(_) => None,
+    }
+}
+
+/// The table of a concrete Django model.
+fn django_table(class_name: &str, class: &DjangoClass) -> Option<Declared> {
+    if class.is_abstract || class.proxy {
+        return None;
+    }
+    if let Some(table) = &class.db_table {
+        return Some(Declared {
+            key: NodeKey::table(None, table),
+            provenance: Provenance::Syntax,
+            confidence: Confidence::Certain,
+            how: "by Meta.db_table".to_owned(),
+        });
+    }
+    let model = class_name.to_lowercase();
+    let (label, confidence, how) = match (&class.app_label, &class.folder_label) {
+        (Some(label), _) => (
+            label,
+            Confidence::Likely,
+            format!("by Django's default <app_label>_<model> name with Meta.app_label {label}"),
+        ),
+        (None, Some(label)) if class.folder_label_exact => (
+            label,
+            Confidence::Likely,
+            format!(
+                "by Django's default <app_label>_<model> name, the app label {label} taken from \
+                 the app's folder"
+            ),
+        ),
+        (None, Some(label)) => (
+            label,
+            Confidence::Possible,
+            format!(
+                "by Django's default <app_label>_<model> name, the app label {label} guessed from \
+                 the folder of a module that is not the app's models module"
+            ),
+        ),
+        (None, None) => return None,
+    };
+    Some(Declared {
+        key: NodeKey::table(None, &format!("{label}_{model}")),
+        provenance: Provenance::Convention,
+        confidence,
+        how,
+    })
+}
+
+fn framework_label(framework: &str) -> &str {
+    match framework {
+        "sqlalchemy" => "SQLAlchemy",
+        "sqlmodel" => "SQLModel",
+        "django-models" => "Django",
+        "typeorm" => "TypeORM",
+        "drizzle" => "Drizzle",
+        other => other,
+    }
+}
+
+/// `model` for a class, `table object` for a variable holding a table (`items = Table(...)`,
+/// `users = pgTable(...)`).
+fn model_word(name: &str) -> &'static str {
+    if name.starts_with(|c: char| c.is_ascii_uppercase()) { "model" } else { "table object" }
+}
+
+fn table_node(key: &NodeKey, framework: &str) -> Node {
+    let mut node = Node::new(key.clone());
+    node.attrs.framework = Some(framework.to_owned());
+    node
+}
+
+fn edge_kind(access: Access) -> EdgeKind {
+    match access {
+        Access::Read => EdgeKind::Reads,
+        Access::Write => EdgeKind::Writes,
+    }
+}
 
 /// Links this family's facts.
-pub fn link(_input: &LinkInput<'_>, _linked: &mut Linked) {}
+pub fn link(input: &LinkInput<'_>, linked: &mut Linked) {
+    let mut models = Models::collect(input);
+    models.settle_django(input);
+    defines(&models, linked);
+    uses(input, &models, linked);
+    accesses(input, linked);
+}
+
+/// A `defines` edge from each model's module to its table.
+fn defines(models: &Models<'_>, linked: &mut Linked) {
+    for model in &models.all {
+        let Some(table) = &model.table else { continue };
+        let what = if model.fact.name.is_empty() {
+            format!("a {} table declaration", framework_label(model.fact.framework))
+        } else {
+            format!(
+                "{} {} {}",
+                framework_label(model.fact.framework),
+                model_word(&model.fact.name),
+                model.fact.name
+            )
+        };
+        linked.edge(
+            Edge {
+                kind: EdgeKind::Defines,
+                from: NodeKey::module(model.path),
+                to: table.key.clone(),
+                evidence: Evidence::new(format!(
+                    "{what} declares table {} {}",
+                    table.key.name(),
+                    table.how
+                )),
+                provenance: table.provenance,
+                confidence: table.confidence,
+                location: SourceLocation::new(
+                    model.path.clone(),
+                    model.fact.line,
+                    model.fact.column,
+                ),
+                type_only: false,
+                occurrences: 1,
+            },
+            table_node(&table.key, model.fact.framework),
+        );
+    }
+}
+
+/// `reads` / `writes` edges for queries and mutations through a model's name.
+fn uses(input: &LinkInput<'_>, models: &Models<'_>, linked: &mut Linked) {
+    for file in &input.files {
+        for model_use in &file.facts.tables.uses {
+            let Some(i) = models.resolve(input, file.path, &model_use.model) else { continue };
+            let Some(model) = models.all.get(i) else { continue };
+            let Some(table) = &model.table else { continue };
+            let same_file = model.path == file.path;
+            let provenance = if same_file && table.provenance == Provenance::Syntax {
+                Provenance::Syntax
+            } else if table.provenance == Provenance::Convention {
+                Provenance::Convention
+            } else {
+                Provenance::Resolver
+            };
+            let confidence = model_use.confidence.max(table.confidence);
+            let mut evidence = format!(
+                "{} on {} {} table {} of {} {} {} in {}",
+                model_use.via,
+                model_use.model,
+                model_use.access.verb(),
+                table.key.name(),
+                framework_label(model.fact.framework),
+                model_word(&model.fact.name),
+                model.fact.name,
+                model.path.as_str()
+            );
+            if let Some(reason) = &model_use.reason {
+                evidence.push_str(&format!(" ({reason})"));
+            }
+            linked.edge(
+                Edge {
+                    kind: edge_kind(model_use.access),
+                    from: NodeKey::module(file.path),
+                    to: table.key.clone(),
+                    evidence: Evidence::new(evidence),
+                    provenance,
+                    confidence,
+                    location: SourceLocation::new(
+                        file.path.clone(),
+                        model_use.line,
+                        model_use.column,
+                    ),
+                    type_only: false,
+                    occurrences: 1,
+                },
+                table_node(&table.key, model.fact.framework),
+            );
+        }
+    }
+}
+
+/// True when `name` in `file` is, or is imported from, a variable assigned from `knex(...)`.
+fn leads_to_knex(input: &LinkInput<'_>, file: &RepoPath, name: &str) -> bool {
+    let mut file = file.clone();
+    let mut name = name.to_owned();
+    for _ in 0..MAX_HOPS {
+        let Some(view) = input.file(&file) else { return false };
+        if view.facts.tables.knex_instances.contains(&name) {
+            return true;
+        }
+        let Some(binding) = input.binding(&file, &name) else { return false };
+        let (BindingTarget::Module(path), Some(member)) = (&binding.target, &binding.member) else {
+            return false;
+        };
+        file = path.clone();
+        name = member.clone();
+    }
+    false
+}
+
+/// `reads` / `writes` edges for tables named directly (raw SQL, knex).
+fn accesses(input: &LinkInput<'_>, linked: &mut Linked) {
+    for file in &input.files {
+        for access in &file.facts.tables.accesses {
+            let provenance = match &access.instance {
+                None => access.provenance,
+                Some(name) if leads_to_knex(input, file.path, name) => Provenance::Resolver,
+                Some(_) => continue,
+            };
+            let key = NodeKey::table(access.schema.as_deref(), &access.table);
+            let evidence = if access.framework == "raw-sql" {
+                format!(
+                    "SQL {} in a string literal {} table {}",
+                    access.via,
+                    access.access.verb(),
+                    key.name()
+                )
+            } else {
+                format!("{} {} table {}", access.via, access.access.verb(), key.name())
+            };
+            linked.edge(
+                Edge {
+                    kind: edge_kind(access.access),
+                    from: NodeKey::module(file.path),
+                    to: key.clone(),
+                    evidence: Evidence::new(evidence),
+                    provenance,
+                    confidence: access.confidence,
+                    location: SourceLocation::new(file.path.clone(), access.line, access.column),
+                    type_only: false,
+                    occurrences: 1,
+                },
+                table_node(&key, access.framework),
+            );
+        }
+    }
+}

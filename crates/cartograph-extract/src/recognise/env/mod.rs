@@ -1,31 +1,163 @@
-//! Environment variable reads.
+//! Environment variable reads: the names a file reads from the environment — never their values.
 //!
-//! No recogniser of this family is registered yet: the family takes part in the shared walk only
-//! once one is, and until then a file never holds facts for it.
+//! One walk records, per file, each read whose variable name is a literal ([`EnvRead`]) with one
+//! sentence of evidence; a read whose name is computed (`os.environ[key]`, `process.env[name]`) is
+//! a `computed-env-key` refusal. Only names are kept: a default value passed alongside
+//! (`os.getenv("X", "default")`, a settings field's default) is never read into the facts.
 
+mod javascript;
+mod pydantic_settings;
+mod python;
+
+use cartograph_core::{
+    Confidence, EdgeKind, Language, Provenance, Refusal, RefusalKind, SourceLocation,
+};
 use tree_sitter::Node;
 
 use super::registry::Recogniser;
 use super::{Context, Family};
-use crate::FileFacts;
+use crate::syntax::position;
+use crate::{FileFacts, Grammar};
 
 /// This family's recognisers, one per file of this folder.
-pub const RECOGNISERS: &[Recogniser] = &[];
+pub const RECOGNISERS: &[Recogniser] = &[
+    Recogniser {
+        name: "js-env",
+        file: "env/javascript.rs",
+        languages: &[Language::TypeScript, Language::JavaScript],
+        edges: &[EdgeKind::ReadsEnv],
+        summary: "process.env.X, process.env[\"X\"], const { X } = process.env, import.meta.env.X \
+                  (Vite), Deno.env.get(\"X\"), Bun.env.X",
+    },
+    Recogniser {
+        name: "pydantic-settings",
+        file: "env/pydantic_settings.rs",
+        languages: &[Language::Python],
+        edges: &[EdgeKind::ReadsEnv],
+        summary: "pydantic BaseSettings fields, with env_prefix, aliases and case_sensitive \
+                  applied",
+    },
+    Recogniser {
+        name: "python-env",
+        file: "env/python.rs",
+        languages: &[Language::Python],
+        edges: &[EdgeKind::ReadsEnv],
+        summary: "os.environ[\"X\"], os.environ.get, os.getenv, \"X\" in os.environ, and environ / \
+                  getenv imported from os",
+    },
+];
 
 /// The facts of this family for one file.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct EnvFacts {}
+pub struct EnvFacts {
+    pub reads: Vec<EnvRead>,
+}
+
+/// One read of an environment variable by name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnvRead {
+    /// The variable's name (never its value).
+    pub name: String,
+    pub line: u32,
+    pub column: u32,
+    /// The recogniser (`python-env`, `pydantic-settings`, `js-env`).
+    pub recogniser: &'static str,
+    /// One sentence: how the name is read (`os.environ.get reads DATABASE_URL`).
+    pub evidence: String,
+    pub provenance: Provenance,
+    pub confidence: Confidence,
+}
 
 /// The family's state during one walk.
 #[derive(Default)]
-pub(crate) struct Env {}
+pub(crate) struct Env {
+    python: python::OsNames,
+    settings: pydantic_settings::SettingsClasses,
+}
 
 impl Family for Env {
-    fn wants(&self, _cx: &Context<'_>) -> bool {
-        false
+    fn wants(&self, cx: &Context<'_>) -> bool {
+        match cx.grammar {
+            Grammar::Python => {
+                cx.source.contains("environ")
+                    || cx.source.contains("getenv")
+                    || cx.source.contains("BaseSettings")
+            }
+            Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => cx.source.contains(".env"),
+        }
     }
 
-    fn visit(&mut self, _node: Node<'_>, _cx: &Context<'_>, _facts: &mut FileFacts) {}
+    fn visit(&mut self, node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
+        match cx.grammar {
+            Grammar::Python => match node.kind() {
+                "module" => {
+                    self.python = python::OsNames::from_imports(facts);
+                    self.settings = pydantic_settings::SettingsClasses::from_imports(facts);
+                }
+                "subscript" => python::subscript(node, cx, &self.python, facts),
+                "call" => python::call(node, cx, &self.python, facts),
+                "comparison_operator" => python::membership(node, cx, &self.python, facts),
+                "class_definition" => self.settings.class(node, cx, facts),
+                _ => {}
+            },
+            Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => match node.kind() {
+                "member_expression" => javascript::member(node, cx, facts),
+                "subscript_expression" => javascript::subscript(node, cx, facts),
+                "variable_declarator" => javascript::destructuring(node, cx, facts),
+                "call_expression" => javascript::call(node, cx, facts),
+                _ => {}
+            },
+        }
+    }
 
     fn finish(&mut self, _cx: &Context<'_>, _facts: &mut FileFacts) {}
 }
+
+/// Records a syntactic read at `node`: provenance `syntax`, confidence `certain`.
+fn read(
+    node: Node<'_>,
+    name: String,
+    recogniser: &'static str,
+    evidence: String,
+    facts: &mut FileFacts,
+) {
+    let (line, column) = position(node);
+    facts.env.reads.push(EnvRead {
+        name,
+        line,
+        column,
+        recogniser,
+        evidence,
+        provenance: Provenance::Syntax,
+        confidence: Confidence::Certain,
+    });
+}
+
+/// Records a `computed-env-key` refusal at `node`.
+fn refuse(node: Node<'_>, cx: &Context<'_>, reason: String, facts: &mut FileFacts) {
+    let (line, column) = position(node);
+    facts.refusals.push(Refusal::new(
+        RefusalKind::ComputedEnvKey,
+        SourceLocation::new(cx.path.clone(), line, column),
+        reason,
+    ));
+}
+
+/// True when `node` is the target of an assignment or a `del`/`delete`: a write, not a read.
+fn is_written(node: Node<'_>) -> bool {
+    let Some(parent) = node.parent() else { return false };
+    match parent.kind() {
+        "assignment" | "assignment_expression" => {
+            parent.child_by_field_name("left").map(|l| l.id()) == Some(node.id())
+        }
+        "delete_statement" | "expression_list" => {
+            parent.kind() == "delete_statement"
+                || parent.parent().is_some_and(|g| g.kind() == "delete_statement")
+        }
+        "unary_expression" => parent.child(0).is_some_and(|op| op.kind() == "delete"),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests;

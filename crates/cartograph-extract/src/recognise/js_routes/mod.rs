@@ -1,31 +1,591 @@
-//! Routes served by TypeScript/JavaScript web frameworks.
+//! Routes served by TypeScript/JavaScript web frameworks: the per-file facts the linker composes
+//! into routes.
 //!
-//! No recogniser of this family is registered yet: the family takes part in the shared walk only
-//! once one is, and until then a file never holds facts for it.
+//! One walk records, per file and unresolved: apps and routers created in the file
+//! (`express()`, `Router()`, `new Router({prefix})`, `Fastify()`, `new Hono().basePath("/p")`),
+//! route declarations on a receiver (`app.get("/x", h)`, `app.route("/x").get(h)`,
+//! `fastify.route({method, url})`, `app.on("GET", "/x", h)`), mounts (`app.use("/p", r)`,
+//! `app.route("/p", sub)`, `fastify.register(plugin, {prefix})`), what the module exports, NestJS
+//! controllers and global prefixes, and the exported handlers Next.js file routes are made of.
+//! Whether a receiver really is an app or router, which module a mounted router comes from, and
+//! whether a file is part of a Next.js project is decided by `cartograph-pipeline`.
 
+mod exports;
+mod express;
+mod facts;
+mod fastify;
+mod hono;
+mod nest;
+mod nextjs;
+mod shapes;
+
+#[cfg(test)]
+mod tests;
+
+use cartograph_core::{EdgeKind, Language};
 use tree_sitter::Node;
 
 use super::registry::Recogniser;
 use super::{Context, Family};
-use crate::FileFacts;
+use crate::syntax::{literal_string, position, text};
+
+use crate::{FileFacts, Grammar, ImportTarget, Imported};
+use facts::settle_names;
+pub use facts::{
+    Apply, DefaultExport, Export, Framework, JsRouteFacts, Mount, MountTarget, NestApp,
+    NestController, NestPrefix, NestRoute, NextHandler, PathValue, ReExport, Receiver, RouteCall,
+    Server, ServerKind,
+};
+use shapes::{
+    declared_name, function_key, handler_name, is_dotted_name, is_function, is_path_like,
+    named_args, object_property, path_value, receiver, required_module, strip_expression, to_u32,
+};
+
+const JS_LANGUAGES: &[Language] = &[Language::TypeScript, Language::JavaScript];
 
 /// This family's recognisers, one per file of this folder.
-pub const RECOGNISERS: &[Recogniser] = &[];
+pub const RECOGNISERS: &[Recogniser] = &[
+    Recogniser {
+        name: "express",
+        file: "js_routes/express.rs",
+        languages: JS_LANGUAGES,
+        edges: &[EdgeKind::Serves],
+        summary: "Express and Koa-router apps and routers: app.get/post/…/all, app.route chains, \
+                  Router() mounted with use(prefix, router) across modules",
+    },
+    Recogniser {
+        name: "fastify",
+        file: "js_routes/fastify.rs",
+        languages: JS_LANGUAGES,
+        edges: &[EdgeKind::Serves],
+        summary: "Fastify shorthand routes, route({method, url}) and plugins registered with a \
+                  prefix across modules",
+    },
+    Recogniser {
+        name: "hono",
+        file: "js_routes/hono.rs",
+        languages: JS_LANGUAGES,
+        edges: &[EdgeKind::Serves],
+        summary: "Hono apps: method routes, on(method, path), basePath and route(prefix, subApp)",
+    },
+    Recogniser {
+        name: "koa",
+        file: "js_routes/express.rs",
+        languages: JS_LANGUAGES,
+        edges: &[EdgeKind::Serves],
+        summary: "Koa-router routers: method routes, the prefix option, nested use(prefix, \
+                  router.routes()) and app.use(router.routes()) on a Koa app",
+    },
+    Recogniser {
+        name: "nestjs",
+        file: "js_routes/nest.rs",
+        languages: &[Language::TypeScript],
+        edges: &[EdgeKind::Serves],
+        summary: "NestJS @Controller prefixes with @Get/@Post/… handlers and the literal global \
+                  prefix of the app",
+    },
+    Recogniser {
+        name: "nextjs",
+        file: "js_routes/nextjs.rs",
+        languages: JS_LANGUAGES,
+        edges: &[EdgeKind::Serves],
+        summary: "Next.js file routes: App Router route.ts exported method handlers and Pages \
+                  Router pages/api files",
+    },
+];
 
-/// The facts of this family for one file.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct JsRouteFacts {}
+/// A server creation seen during the walk, kept if its constructor is imported from a
+/// framework package.
+struct Creation {
+    local: String,
+    /// The constructor as written: `express`, `express.Router`, `Router`, `Hono`.
+    callee: String,
+    /// Set for `require("express")()` and `require("express").Router()`.
+    required: Option<String>,
+    is_new: bool,
+    prefix: Option<PathValue>,
+    line: u32,
+    column: u32,
+}
+
+/// A call `f(a, b)` with the plain names among its arguments and their indexes.
+struct NamedCall {
+    function: MountTarget,
+    names: Vec<(String, u32)>,
+    line: u32,
+    column: u32,
+}
 
 /// The family's state during one walk.
 #[derive(Default)]
-pub(crate) struct JsRoutes {}
+pub(crate) struct JsRoutes {
+    creations: Vec<Creation>,
+    /// Nest `setGlobalPrefix` calls and whether the file calls `NestFactory.create`.
+    nest_prefixes: Vec<(PathValue, bool, u32, u32)>,
+    nest_factory: Option<(u32, u32)>,
+    nest_versioning: bool,
+    /// Calls `f(a, b)` whose arguments include plain identifiers.
+    calls_with_names: Vec<NamedCall>,
+    /// Functions handed to a plain call: (callee, function key).
+    wrapped: Vec<(String, String)>,
+    /// `const NAME = "literal"` declarations; `None` when a name is bound to different values.
+    constants: std::collections::HashMap<String, Option<String>>,
+}
+
+/// Words one of which every file with something for this family contains.
+const WANTED: &[&str] = &[
+    "express",
+    "koa",
+    "fastify",
+    "Fastify",
+    "hono",
+    "Hono",
+    "Router",
+    "@nestjs",
+    "setGlobalPrefix",
+    "next",
+    ".get(",
+    ".post(",
+    ".put(",
+    ".patch(",
+    ".delete(",
+    ".all(",
+    ".use(",
+    ".route(",
+    ".register(",
+    // Barrel files that re-export routers.
+    "export *",
+    "export {",
+];
 
 impl Family for JsRoutes {
-    fn wants(&self, _cx: &Context<'_>) -> bool {
-        false
+    fn wants(&self, cx: &Context<'_>) -> bool {
+        if cx.grammar == Grammar::Python {
+            return false;
+        }
+        // Next.js route files need no framework word: `export function GET` is enough.
+        let path = cx.path.as_str();
+        let file = path.rsplit('/').next().unwrap_or(path);
+        file.starts_with("route.")
+            || file.starts_with("next.config.")
+            || path.starts_with("pages/")
+            || path.contains("/pages/")
+            || WANTED.iter().any(|w| cx.source.contains(w))
     }
 
-    fn visit(&mut self, _node: Node<'_>, _cx: &Context<'_>, _facts: &mut FileFacts) {}
+    fn visit(&mut self, node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
+        match node.kind() {
+            "call_expression" => self.call(node, cx, facts),
+            "variable_declarator" => self.declarator(node, cx),
+            "assignment_expression" => {
+                exports::assignment(node, cx, &mut facts.js_routes);
+                self.assigned_creation(node, cx);
+            }
+            "export_statement" => {
+                exports::export_statement(node, cx, &mut facts.js_routes);
+                self.default_creation(node, cx);
+            }
+            "class_declaration" => nest::class(node, cx, &mut facts.js_routes),
+            "pair" => nextjs::base_path(node, cx, &mut facts.js_routes),
+            _ => {}
+        }
+    }
 
-    fn finish(&mut self, _cx: &Context<'_>, _facts: &mut FileFacts) {}
+    fn finish(&mut self, _cx: &Context<'_>, facts: &mut FileFacts) {
+        let imports = ImportedNames::of(facts);
+        facts.js_routes.imports_next = imports.next;
+        for creation in std::mem::take(&mut self.creations) {
+            if let Some((framework, kind)) = imports.framework_of(&creation) {
+                facts.js_routes.servers.push(Server {
+                    local: creation.local,
+                    framework,
+                    kind,
+                    prefix: creation.prefix,
+                    line: creation.line,
+                    column: creation.column,
+                });
+            }
+        }
+        let js = &mut facts.js_routes;
+        settle_names(js, &self.constants);
+        if let Some(base) = &mut js.next_base_path {
+            base.settle(&self.constants);
+        }
+        // A receiver created in this file is that server, even inside a function that takes a
+        // parameter of the same name: the function parameter reading is for imported instances.
+        let local: Vec<String> = js.servers.iter().map(|s| s.local.clone()).collect();
+        for route in &mut js.routes {
+            if local.contains(&route.receiver.name) {
+                route.receiver.param = None;
+            }
+        }
+        for mount in &mut js.mounts {
+            if local.contains(&mount.receiver.name) {
+                mount.receiver.param = None;
+            }
+        }
+        for NamedCall { function, names, line, column } in
+            std::mem::take(&mut self.calls_with_names)
+        {
+            for (name, index) in names {
+                if local.contains(&name) {
+                    js.applies.push(Apply {
+                        function: function.clone(),
+                        server: name,
+                        index,
+                        line,
+                        column,
+                    });
+                }
+            }
+        }
+        for (callee, key) in std::mem::take(&mut self.wrapped) {
+            if imports.is_from(&callee, "fastify-plugin") {
+                js.unencapsulated_plugins.push(key);
+            }
+        }
+        if imports.nest_common {
+            nest::keep_imported(js, &imports.nest_names);
+        } else {
+            js.nest_controllers.clear();
+        }
+        for (prefix, _, _, _) in &mut self.nest_prefixes {
+            prefix.settle(&self.constants);
+        }
+        if let Some((line, column)) = self.nest_factory {
+            let (prefix, prefix_options) = match self.nest_prefixes.as_slice() {
+                [] => (None, false),
+                [(p, o, _, _)] => (Some(p.clone()), *o),
+                // Two prefixes in one bootstrap file: which one wins depends on run-time order.
+                _ => (Some(PathValue::Computed), false),
+            };
+            let versioning = self.nest_versioning;
+            js.nest_apps.push(NestApp { prefix, prefix_options, versioning, line, column });
+        } else {
+            for (prefix, options, line, column) in std::mem::take(&mut self.nest_prefixes) {
+                js.nest_loose_prefixes.push(NestPrefix { prefix, options, line, column });
+            }
+        }
+    }
+}
+
+impl JsRoutes {
+    fn call(&mut self, node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
+        let Some(function) = node.child_by_field_name("function") else {
+            return;
+        };
+        let js = &mut facts.js_routes;
+        match function.kind() {
+            "member_expression" => {
+                let Some(property) = function.child_by_field_name("property") else {
+                    return;
+                };
+                let name = text(property, cx.source);
+                match name {
+                    "setGlobalPrefix" => self.nest_prefix(node, cx),
+                    "create" if text(function, cx.source) == "NestFactory.create" => {
+                        self.nest_factory.get_or_insert(position(node));
+                    }
+                    "enableVersioning" => self.nest_versioning = true,
+                    "register" | "forRoutes"
+                        if function
+                            .child_by_field_name("object")
+                            .is_some_and(|o| text(o, cx.source) == "RouterModule") =>
+                    {
+                        js.nest_router_module = true;
+                    }
+                    _ => express::member_call(node, function, name, cx, js),
+                }
+            }
+            "identifier" => {
+                self.record_wrapper(node, function, cx);
+                self.record_apply(node, function, cx);
+            }
+            "call_expression" => self.record_apply(node, function, cx),
+            _ => {}
+        }
+    }
+
+    /// Remembers `fp(function …)`: a function handed to a plain call, by the callee's name.
+    fn record_wrapper(&mut self, node: Node<'_>, function: Node<'_>, cx: &Context<'_>) {
+        let Some(arguments) = node.child_by_field_name("arguments") else {
+            return;
+        };
+        let callee = text(function, cx.source);
+        for arg in named_args(arguments) {
+            let arg = strip_expression(arg);
+            if is_function(arg.kind())
+                && let Some(key) = function_key(arg, cx)
+            {
+                self.wrapped.push((callee.to_owned(), key));
+            }
+        }
+    }
+
+    /// Remembers `f(a, …)` / `require("./r")(app)` so that a server passed to a function that
+    /// declares routes on its parameter can be followed.
+    fn record_apply(&mut self, node: Node<'_>, function: Node<'_>, cx: &Context<'_>) {
+        let target = match function.kind() {
+            "identifier" => {
+                let name = text(function, cx.source);
+                if name == "require" {
+                    return;
+                }
+                MountTarget::Name(name.to_owned())
+            }
+            _ => match required_module(function, cx) {
+                Some(specifier) => MountTarget::Module { specifier, member: None },
+                None => return,
+            },
+        };
+        let Some(arguments) = node.child_by_field_name("arguments") else {
+            return;
+        };
+        let mut names = Vec::new();
+        for (index, arg) in named_args(arguments).into_iter().enumerate() {
+            // Only names of servers created earlier in the file can be handed over: a server is
+            // created before it is passed on.
+            let name = text(arg, cx.source);
+            if arg.kind() == "identifier" && self.creations.iter().any(|c| c.local == name) {
+                names.push((name.to_owned(), to_u32(index)));
+            }
+        }
+        if !names.is_empty() {
+            let (line, column) = position(node);
+            self.calls_with_names.push(NamedCall { function: target, names, line, column });
+        }
+    }
+
+    fn nest_prefix(&mut self, node: Node<'_>, cx: &Context<'_>) {
+        let Some(arguments) = node.child_by_field_name("arguments") else {
+            return;
+        };
+        let args = named_args(arguments);
+        let Some(first) = args.first() else {
+            return;
+        };
+        let (line, column) = position(node);
+        self.nest_prefixes.push((path_value(*first, cx), args.len() > 1, line, column));
+    }
+
+    /// `const app = express()` and the other creation shapes.
+    fn declarator(&mut self, node: Node<'_>, cx: &Context<'_>) {
+        let (Some(name), Some(value)) =
+            (node.child_by_field_name("name"), node.child_by_field_name("value"))
+        else {
+            return;
+        };
+        if name.kind() != "identifier" {
+            return;
+        }
+        if let Some(literal) = literal_string(strip_expression(value), cx.source) {
+            let name = text(name, cx.source).to_owned();
+            let entry = self.constants.entry(name).or_insert_with(|| Some(literal.clone()));
+            if entry.as_ref() != Some(&literal) {
+                *entry = None;
+            }
+            return;
+        }
+        self.creation(text(name, cx.source), value, cx);
+    }
+
+    /// `module.exports = Router()` / `exports.api = new Hono()`.
+    fn assigned_creation(&mut self, node: Node<'_>, cx: &Context<'_>) {
+        let (Some(left), Some(right)) =
+            (node.child_by_field_name("left"), node.child_by_field_name("right"))
+        else {
+            return;
+        };
+        // `const app = module.exports = express()`: the declarator records the creation.
+        if declared_name(node, cx).is_some() {
+            return;
+        }
+        match left.kind() {
+            "identifier" => self.creation(text(left, cx.source), right, cx),
+            _ => {
+                if let Some(exported) = exports::exported_name(left, cx) {
+                    self.creation(&exported, right, cx);
+                }
+            }
+        }
+    }
+
+    /// `export default new Hono()` / `export default Router()`.
+    fn default_creation(&mut self, node: Node<'_>, cx: &Context<'_>) {
+        if let Some(value) = node.child_by_field_name("value") {
+            self.creation("default", value, cx);
+        }
+    }
+
+    fn creation(&mut self, local: &str, value: Node<'_>, cx: &Context<'_>) {
+        let mut value = strip_expression(value);
+        // `const app = module.exports = express()`
+        for _ in 0..4 {
+            match value.child_by_field_name("right") {
+                Some(right) if value.kind() == "assignment_expression" => {
+                    value = strip_expression(right);
+                }
+                _ => break,
+            }
+        }
+        let mut prefix = None;
+        // `new Hono().basePath("/api")`
+        if value.kind() == "call_expression"
+            && let Some(function) = value.child_by_field_name("function")
+            && function.kind() == "member_expression"
+            && function
+                .child_by_field_name("property")
+                .is_some_and(|p| text(p, cx.source) == "basePath")
+            && let Some(object) = function.child_by_field_name("object")
+        {
+            let args = value.child_by_field_name("arguments").map(named_args).unwrap_or_default();
+            prefix = Some(args.first().map_or(PathValue::Computed, |a| path_value(*a, cx)));
+            value = strip_expression(object);
+        }
+        let (callee, arguments, is_new) = match value.kind() {
+            "call_expression" => (
+                value.child_by_field_name("function"),
+                value.child_by_field_name("arguments"),
+                false,
+            ),
+            "new_expression" => (
+                value.child_by_field_name("constructor"),
+                value.child_by_field_name("arguments"),
+                true,
+            ),
+            _ => return,
+        };
+        let Some(callee) = callee else {
+            return;
+        };
+        let (callee_text, required) = match callee.kind() {
+            "identifier" => (text(callee, cx.source).to_owned(), None),
+            "member_expression" => {
+                let Some(object) = callee.child_by_field_name("object") else {
+                    return;
+                };
+                let Some(property) = callee.child_by_field_name("property") else {
+                    return;
+                };
+                match object.kind() {
+                    "identifier" => (text(callee, cx.source).to_owned(), None),
+                    _ => match required_module(object, cx) {
+                        Some(spec) => (text(property, cx.source).to_owned(), Some(spec)),
+                        None => return,
+                    },
+                }
+            }
+            "call_expression" => match required_module(callee, cx) {
+                Some(spec) => (String::new(), Some(spec)),
+                None => return,
+            },
+            _ => return,
+        };
+        if prefix.is_none() {
+            // Koa-router: `new Router({ prefix: "/p" })`.
+            let first = arguments.map(named_args).unwrap_or_default().first().copied();
+            if let Some(options) = first.filter(|a| a.kind() == "object") {
+                prefix = object_property(options, "prefix", cx).map(|v| path_value(v, cx));
+            }
+        }
+        let (line, column) = position(value);
+        self.creations.push(Creation {
+            local: local.to_owned(),
+            callee: callee_text,
+            required,
+            is_new,
+            prefix,
+            line,
+            column,
+        });
+    }
+}
+
+/// What the file's imports bind, as far as this family cares.
+struct ImportedNames {
+    /// Local name → (package specifier, what it names).
+    names: Vec<(String, String, Imported)>,
+    next: bool,
+    nest_common: bool,
+    /// Local names bound to `@nestjs/common` members, with the member name.
+    nest_names: Vec<(String, String)>,
+}
+
+impl ImportedNames {
+    fn of(facts: &FileFacts) -> Self {
+        let mut out =
+            Self { names: Vec::new(), next: false, nest_common: false, nest_names: Vec::new() };
+        for import in &facts.imports {
+            let ImportTarget::Js(js) = &import.target else {
+                continue;
+            };
+            let spec = js.specifier.as_str();
+            if spec == "next" || spec.starts_with("next/") {
+                out.next = true;
+            }
+            if spec == "@nestjs/common" {
+                out.nest_common = true;
+                for b in &import.bindings {
+                    if let Imported::Name(n) = &b.imported {
+                        out.nest_names.push((b.local.clone(), n.clone()));
+                    }
+                }
+            }
+            for b in &import.bindings {
+                out.names.push((b.local.clone(), spec.to_owned(), b.imported.clone()));
+            }
+        }
+        out
+    }
+
+    /// True when `local` is bound by an import of `package`.
+    fn is_from(&self, local: &str, package: &str) -> bool {
+        self.names.iter().any(|(l, spec, _)| l == local && spec == package)
+    }
+
+    /// The framework and kind a creation makes, when its constructor comes from a framework
+    /// package.
+    fn framework_of(&self, c: &Creation) -> Option<(Framework, ServerKind)> {
+        let (base, member) = match c.callee.split_once('.') {
+            Some((b, m)) => (b, Some(m)),
+            None => (c.callee.as_str(), None),
+        };
+        let (package, imported) = match &c.required {
+            Some(spec) => {
+                // `require("express")()` or `require("express").Router()`.
+                let imported = if c.callee.is_empty() {
+                    Imported::Module
+                } else {
+                    Imported::Name(c.callee.clone())
+                };
+                (spec.as_str(), imported)
+            }
+            None => {
+                let (_, spec, imported) = self.names.iter().find(|(l, _, _)| l == base)?;
+                let imported = match (imported, member) {
+                    (Imported::Module | Imported::Default, Some(m)) => Imported::Name(m.to_owned()),
+                    (Imported::Name(_), Some(_)) => return None,
+                    (other, None) => other.clone(),
+                };
+                (spec.as_str(), imported)
+            }
+        };
+        let whole = matches!(imported, Imported::Module | Imported::Default);
+        let named = |n: &str| matches!(&imported, Imported::Name(x) if x == n);
+        match package {
+            "express" if whole && !c.is_new => Some((Framework::Express, ServerKind::App)),
+            "express" if named("Router") => Some((Framework::Express, ServerKind::Router)),
+            "koa-router" | "@koa/router" if whole || named("Router") => {
+                Some((Framework::Koa, ServerKind::Router))
+            }
+            "koa" if whole && c.is_new => Some((Framework::Koa, ServerKind::App)),
+            "fastify" if !c.is_new && (whole || named("fastify") || named("Fastify")) => {
+                Some((Framework::Fastify, ServerKind::App))
+            }
+            "hono" | "hono/tiny" | "hono/quick" if c.is_new && named("Hono") => {
+                Some((Framework::Hono, ServerKind::App))
+            }
+            _ => None,
+        }
+    }
 }

@@ -1,31 +1,612 @@
-//! Routes served by Python web frameworks.
+//! Routes served by Python web frameworks: the per-file facts the linker composes into routes.
 //!
-//! No recogniser of this family is registered yet: the family takes part in the shared walk only
-//! once one is, and until then a file never holds facts for it.
+//! One walk records, per file and unresolved: objects created by calling a class (`app =
+//! FastAPI()`, `router = APIRouter(prefix="/items")`, `bp = Blueprint(..., url_prefix="/p")`,
+//! `settings = Settings()`) and parameters annotated with a class (`def init_views(app:
+//! FastAPI)`), aliases (`api = app`, `app = create_app()`) and what functions return (app
+//! factories, `return Settings()`), classes with their bases and literal attributes (custom router
+//! subclasses, pydantic settings with `Field(default=...)`, DRF viewsets), module-level string
+//! constants, route
+//! declarations (`@router.get("/x")`, `@app.route(...)`, `add_api_route`, `add_url_rule`), mounts
+//! (`include_router`, `register_blueprint`, `mount`), Django URL conf entries and DRF router
+//! registrations. Whether `router` really is a router, and what `settings.API_V1_STR` holds, is
+//! decided by `cartograph-pipeline` once imports are resolved. Paths are kept as [`PathExpr`]:
+//! literals and references to names, so a prefix built from constants composes across files and
+//! anything computed is refused at link time. Names are per file, not per scope: two objects
+//! with one name in one file resolve to the first (module level before parameters).
 
+mod django;
+mod expr;
+mod fastapi;
+mod flask;
+
+#[cfg(test)]
+mod tests;
+
+use cartograph_core::{EdgeKind, HttpMethod, Language};
 use tree_sitter::Node;
 
+use self::expr::{
+    callee_attribute, dotted, field_default, in_class_body, is_module_level, is_stringish, keyword,
+    method_list, methods_keyword, path_expr, positional, prefix_keyword,
+};
 use super::registry::Recogniser;
 use super::{Context, Family};
-use crate::FileFacts;
+use crate::syntax::{position, text};
+use crate::{FileFacts, Grammar};
 
 /// This family's recognisers, one per file of this folder.
-pub const RECOGNISERS: &[Recogniser] = &[];
+pub const RECOGNISERS: &[Recogniser] = &[
+    Recogniser {
+        name: "django",
+        file: "py_routes/django.rs",
+        languages: &[Language::Python],
+        edges: &[EdgeKind::Serves],
+        summary: "Django path/re_path/include URL confs across modules and Django REST \
+                  Framework router.register conventional routes",
+    },
+    Recogniser {
+        name: "fastapi",
+        file: "py_routes/fastapi.rs",
+        languages: &[Language::Python],
+        edges: &[EdgeKind::Serves],
+        summary: "FastAPI route decorators, APIRouter prefixes (custom subclasses too) and \
+                  include_router chains across modules, prefixes from settings constants",
+    },
+    Recogniser {
+        name: "flask",
+        file: "py_routes/flask.rs",
+        languages: &[Language::Python],
+        edges: &[EdgeKind::Serves],
+        summary: "Flask route decorators, Blueprint url_prefix and register_blueprint chains",
+    },
+];
 
 /// The facts of this family for one file.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct PyRouteFacts {}
+pub struct PyRouteFacts {
+    /// `name = Class(...)` and `name: Class` parameters: candidate apps, routers, DRF routers and
+    /// settings objects.
+    pub instances: Vec<Instance>,
+    /// `name = other` and `name = factory(...)`, followed by the linker.
+    pub aliases: Vec<Alias>,
+    /// Functions that return a name (`return app`): app factories.
+    pub returns: Vec<FunctionReturn>,
+    pub classes: Vec<ClassDecl>,
+    /// Module-level string constants (`API_PREFIX = "/api"`).
+    pub constants: Vec<Constant>,
+    pub routes: Vec<RouteDecl>,
+    pub mounts: Vec<MountDecl>,
+    /// Django URL conf entries (`path(...)`, `re_path(...)`) of every list in the file.
+    pub url_entries: Vec<UrlEntry>,
+    /// DRF `router.register(prefix, ViewSet)`.
+    pub registrations: Vec<Registration>,
+    /// Function views whose decorator restricts the methods they serve.
+    pub views: Vec<ViewRestriction>,
+}
+
+/// A path or prefix as written: literal text and references to names.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PathExpr {
+    pub parts: Vec<PathPart>,
+}
+
+/// One piece of a [`PathExpr`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathPart {
+    Literal(String),
+    /// A name or dotted attribute (`API_PREFIX`, `settings.API_V1_STR`), resolved when linking.
+    Ref(String),
+    /// Anything else (a call, a subscript, a formatted interpolation): the path is computed.
+    Computed,
+}
+
+impl PathExpr {
+    pub fn literal(value: &str) -> Self {
+        Self { parts: vec![PathPart::Literal(value.to_owned())] }
+    }
+
+    /// The value when the expression is made of literals only.
+    pub fn as_literal(&self) -> Option<String> {
+        let mut out = String::new();
+        for part in &self.parts {
+            match part {
+                PathPart::Literal(l) => out.push_str(l),
+                PathPart::Ref(_) | PathPart::Computed => return None,
+            }
+        }
+        Some(out)
+    }
+}
+
+/// `name = Class(...)`, with the prefix keyword of routers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Instance {
+    pub name: String,
+    /// The callee as written (`APIRouter`, `fastapi.APIRouter`, `CustomRouter`).
+    pub class: String,
+    /// `prefix=` (FastAPI) or `url_prefix=` (Flask) when given.
+    pub prefix: Option<PathExpr>,
+    /// A function parameter annotated with the class (`def init_views(app: FastAPI)`).
+    pub parameter: bool,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// `name = target` (`call` false) or `name = target(...)` (`call` true, a lowercase callee).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Alias {
+    pub name: String,
+    pub target: String,
+    pub call: bool,
+}
+
+/// `def function(...): ... return value` with a dotted `value`, or `return Class(...)` (`call`
+/// true, `value` the class): app factories and cached settings getters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FunctionReturn {
+    pub function: String,
+    pub value: String,
+    pub call: bool,
+}
+
+/// A class definition: bases, methods and literal attributes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClassDecl {
+    pub name: String,
+    /// Bases as written (dotted names only).
+    pub bases: Vec<String>,
+    /// Names of the functions defined directly in the body.
+    pub methods: Vec<String>,
+    /// Attributes assigned a string in the body (`API_V1_STR: str = "/api/v1"`).
+    pub attrs: Vec<Constant>,
+    /// DRF `@action` methods.
+    pub actions: Vec<ViewSetAction>,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// A name bound to a string expression.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Constant {
+    pub name: String,
+    pub value: PathExpr,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// How a route declaration names its methods.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Methods {
+    /// Fixed by the call (`@router.get`).
+    Fixed(HttpMethod),
+    /// `methods=[...]` with literal names.
+    Listed(Vec<HttpMethod>),
+    /// No `methods=`: the framework default (GET for Flask and FastAPI).
+    Default,
+    /// `methods=` is computed.
+    Computed,
+}
+
+/// A route declared on an object: a decorator or an `add_api_route` / `add_url_rule` call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RouteDecl {
+    /// The object as written (`router`, `app`, `items.router`).
+    pub object: String,
+    /// The method called on it (`get`, `route`, `api_route`, `add_url_rule`).
+    pub call: String,
+    pub path: PathExpr,
+    pub methods: Methods,
+    /// The handler function, when named.
+    pub handler: Option<String>,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// What mounts one router or app under another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MountKind {
+    /// FastAPI `include_router`.
+    IncludeRouter,
+    /// Flask `register_blueprint`.
+    RegisterBlueprint,
+    /// Starlette/FastAPI `mount(path, app)`.
+    Mount,
+}
+
+/// `parent.include_router(child, prefix=...)` and the like.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MountDecl {
+    pub parent: String,
+    /// The child as written, when it is a dotted name.
+    pub child: Option<String>,
+    pub prefix: Option<PathExpr>,
+    pub kind: MountKind,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// `path` or `re_path` (`url` is the old name of `re_path`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UrlFunction {
+    Path,
+    RePath,
+}
+
+/// What a Django URL entry leads to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UrlTarget {
+    /// A view: a function, or a class with `.as_view()`.
+    View {
+        handler: String,
+        class_based: bool,
+    },
+    /// `include("app.urls")`.
+    IncludeModule(String),
+    /// `include(router.urls)`, `include(admin.site.urls)`.
+    IncludeObject(String),
+    /// `include(name)` of a list in the same file.
+    IncludeList(String),
+    /// `include([...])`: entries whose `parent` is this entry.
+    Inline,
+    Computed,
+}
+
+/// One `path(...)`/`re_path(...)` entry of a URL list, or a `urlpatterns += router.urls`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UrlEntry {
+    /// The list variable the entry belongs to (`urlpatterns`); empty for inline entries.
+    pub list: String,
+    /// For entries of an inline `include([...])`: the index of the including entry.
+    pub parent: Option<usize>,
+    pub function: UrlFunction,
+    pub route: PathExpr,
+    pub target: UrlTarget,
+    /// The methods of a viewset's `as_view({"get": "list", ...})` mapping; empty otherwise.
+    pub as_view_methods: Vec<HttpMethod>,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// `router.register(r"items", ItemViewSet)`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Registration {
+    pub router: String,
+    pub prefix: PathExpr,
+    pub viewset: Option<String>,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// A function view restricted to some methods (`@require_http_methods`, `@api_view`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ViewRestriction {
+    pub function: String,
+    pub methods: Vec<HttpMethod>,
+}
+
+/// A DRF `@action(detail=..., methods=[...], url_path=...)` method of a viewset.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ViewSetAction {
+    pub name: String,
+    pub detail: bool,
+    pub methods: Vec<HttpMethod>,
+    /// `url_path=` when literal; the method name otherwise.
+    pub url_path: String,
+}
 
 /// The family's state during one walk.
 #[derive(Default)]
 pub(crate) struct PyRoutes {}
 
+/// Words whose absence means a file holds nothing for this family (or only constants that no
+/// route refers to).
+const MARKERS: &[&str] = &[
+    "fastapi",
+    "flask",
+    "django",
+    "rest_framework",
+    "Router",
+    "Blueprint",
+    "urlpatterns",
+    "ROOT_URLCONF",
+    "View",
+    "prefix",
+    "PREFIX",
+    "Settings",
+    "_STR",
+    "route",
+    "= \"/",
+    "= '/",
+];
+
 impl Family for PyRoutes {
-    fn wants(&self, _cx: &Context<'_>) -> bool {
-        false
+    fn wants(&self, cx: &Context<'_>) -> bool {
+        cx.grammar == Grammar::Python && MARKERS.iter().any(|m| cx.source.contains(m))
     }
 
-    fn visit(&mut self, _node: Node<'_>, _cx: &Context<'_>, _facts: &mut FileFacts) {}
+    fn visit(&mut self, node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
+        let out = &mut facts.py_routes;
+        match node.kind() {
+            "decorated_definition" => decorated(node, cx.source, out),
+            "call" => call(node, cx.source, out),
+            "assignment" => assignment(node, cx.source, out),
+            "augmented_assignment" => django::augmented(node, cx.source, out),
+            "class_definition" => class(node, cx.source, out),
+            "typed_parameter" | "typed_default_parameter" => parameter(node, cx.source, out),
+            "return_statement" => function_return(node, cx.source, out),
+            _ => {}
+        }
+    }
 
     fn finish(&mut self, _cx: &Context<'_>, _facts: &mut FileFacts) {}
+}
+
+/// The HTTP method a decorator or method name fixes (`get` → GET).
+fn fixed_method(name: &str) -> Option<HttpMethod> {
+    match name {
+        "get" | "post" | "put" | "patch" | "delete" | "head" | "options" => HttpMethod::parse(name),
+        _ => None,
+    }
+}
+
+/// Route decorators and view restrictions on a function.
+fn decorated(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
+    let Some(definition) = node.child_by_field_name("definition") else { return };
+    if definition.kind() != "function_definition" {
+        return;
+    }
+    let Some(handler) = definition.child_by_field_name("name").map(|n| text(n, source)) else {
+        return;
+    };
+    let mut cursor = node.walk();
+    for decorator in node.named_children(&mut cursor).filter(|c| c.kind() == "decorator") {
+        let Some(expr) = decorator.named_child(0) else { continue };
+        if let Some(methods) = django::restriction(expr, source) {
+            out.views.push(ViewRestriction { function: handler.to_owned(), methods });
+            continue;
+        }
+        if expr.kind() != "call" {
+            continue;
+        }
+        let Some((object, attr)) = callee_attribute(expr, source) else { continue };
+        let Some(args) = expr.child_by_field_name("arguments") else { continue };
+        let methods = match attr.as_str() {
+            "api_route" | "route" => methods_keyword(args, source),
+            other => match fixed_method(other) {
+                Some(m) => Methods::Fixed(m),
+                None => continue,
+            },
+        };
+        let path = keyword(args, "path", source)
+            .or_else(|| positional(args, 0))
+            .map_or_else(|| PathExpr { parts: vec![PathPart::Computed] }, |p| path_expr(p, source));
+        let (line, column) = position(decorator);
+        out.routes.push(RouteDecl {
+            object,
+            call: attr,
+            path,
+            methods,
+            handler: Some(handler.to_owned()),
+            line,
+            column,
+        });
+    }
+}
+
+/// Calls that mount, register or add routes.
+fn call(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
+    // The attribute name first: most calls are not of interest and need no more work.
+    let attr = node
+        .child_by_field_name("function")
+        .filter(|f| f.kind() == "attribute")
+        .and_then(|f| f.child_by_field_name("attribute"))
+        .map(|a| text(a, source));
+    if !matches!(
+        attr,
+        Some(
+            "include_router"
+                | "mount"
+                | "add_api_route"
+                | "register_blueprint"
+                | "add_url_rule"
+                | "register"
+                | "append"
+                | "extend"
+        )
+    ) {
+        return;
+    }
+    let Some((object, attr)) = callee_attribute(node, source) else { return };
+    let Some(args) = node.child_by_field_name("arguments") else { return };
+    match attr.as_str() {
+        "include_router" | "mount" | "add_api_route" => {
+            fastapi::call(node, &object, &attr, args, source, out);
+        }
+        "register_blueprint" | "add_url_rule" => {
+            flask::call(node, &object, &attr, args, source, out);
+        }
+        "register" => django::register(node, &object, args, source, out),
+        "append" | "extend" => django::append(&object, &attr, args, source, out),
+        _ => {}
+    }
+}
+
+/// `name = Class(...)` and module-level string constants; Django URL lists.
+fn assignment(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
+    let (Some(left), Some(right)) =
+        (node.child_by_field_name("left"), node.child_by_field_name("right"))
+    else {
+        return;
+    };
+    if left.kind() != "identifier" {
+        return;
+    }
+    let name = text(left, source);
+    let (line, column) = position(node);
+    if let Some(target) = dotted(right, source).filter(|_| name != "urlpatterns") {
+        out.aliases.push(Alias { name: name.to_owned(), target, call: false });
+        return;
+    }
+    if right.kind() == "call" {
+        let class = right.child_by_field_name("function").and_then(|f| dotted(f, source));
+        let Some(class) = class else { return };
+        let last = class.rsplit('.').next().unwrap_or(&class);
+        if in_class_body(node) {
+            return;
+        }
+        if !last.starts_with(|c: char| c.is_ascii_uppercase()) {
+            out.aliases.push(Alias { name: name.to_owned(), target: class, call: true });
+            return;
+        }
+        let prefix = right
+            .child_by_field_name("arguments")
+            .and_then(|args| prefix_keyword(args, &["prefix", "url_prefix"], source));
+        out.instances.push(Instance {
+            name: name.to_owned(),
+            class,
+            prefix,
+            parameter: false,
+            line,
+            column,
+        });
+        return;
+    }
+    if is_stringish(right) && is_module_level(node) {
+        out.constants.push(Constant {
+            name: name.to_owned(),
+            value: path_expr(right, source),
+            line,
+            column,
+        });
+        return;
+    }
+    django::url_list(name, right, source, out);
+}
+
+/// `def f(app: FastAPI)`: a parameter annotated with a class is an instance of it.
+fn parameter(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
+    let name = node.named_child(0).filter(|n| n.kind() == "identifier");
+    let class = node
+        .child_by_field_name("type")
+        .and_then(|t| t.named_child(0))
+        .and_then(|t| dotted(t, source));
+    let (Some(name), Some(class)) = (name, class) else { return };
+    let last = class.rsplit('.').next().unwrap_or(&class);
+    if !last.starts_with(|c: char| c.is_ascii_uppercase()) {
+        return;
+    }
+    let (line, column) = position(node);
+    out.instances.push(Instance {
+        name: text(name, source).to_owned(),
+        class,
+        prefix: None,
+        parameter: true,
+        line,
+        column,
+    });
+}
+
+/// `return name` inside a function: what an app factory returns.
+fn function_return(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
+    let Some(returned) = node.named_child(0) else { return };
+    let (value, call) = match dotted(returned, source) {
+        Some(v) => (v, false),
+        None if returned.kind() == "call" => {
+            let class = returned.child_by_field_name("function").and_then(|f| dotted(f, source));
+            let is_class = |c: &String| {
+                let last = c.rsplit('.').next().unwrap_or(c);
+                last.starts_with(|ch: char| ch.is_ascii_uppercase())
+            };
+            match class.filter(is_class) {
+                Some(c) => (c, true),
+                None => return,
+            }
+        }
+        None => return,
+    };
+    let mut current = node.parent();
+    for _ in 0..64 {
+        let Some(n) = current else { return };
+        match n.kind() {
+            "function_definition" => {
+                if let Some(name) = n.child_by_field_name("name") {
+                    let function = text(name, source).to_owned();
+                    out.returns.push(FunctionReturn { function, value, call });
+                }
+                return;
+            }
+            "class_definition" | "lambda" => return,
+            _ => current = n.parent(),
+        }
+    }
+}
+
+/// A class: bases, methods, string attributes and DRF actions.
+fn class(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
+    let Some(name) = node.child_by_field_name("name").map(|n| text(n, source)) else { return };
+    let mut bases = Vec::new();
+    if let Some(list) = node.child_by_field_name("superclasses") {
+        let mut cursor = list.walk();
+        bases.extend(list.named_children(&mut cursor).filter_map(|b| dotted(b, source)));
+    }
+    let (line, column) = position(node);
+    let mut decl = ClassDecl {
+        name: name.to_owned(),
+        bases,
+        methods: Vec::new(),
+        attrs: Vec::new(),
+        actions: Vec::new(),
+        line,
+        column,
+    };
+    if let Some(body) = node.child_by_field_name("body") {
+        let mut cursor = body.walk();
+        for item in body.named_children(&mut cursor) {
+            match item.kind() {
+                "function_definition" => {
+                    if let Some(n) = item.child_by_field_name("name") {
+                        decl.methods.push(text(n, source).to_owned());
+                    }
+                }
+                "decorated_definition" => {
+                    let Some(def) = item.child_by_field_name("definition") else { continue };
+                    if let Some(n) = def.child_by_field_name("name") {
+                        let method = text(n, source);
+                        decl.methods.push(method.to_owned());
+                        if let Some(action) = django::action(item, method, source) {
+                            decl.actions.push(action);
+                        }
+                    }
+                }
+                "expression_statement" => {
+                    let Some(assign) = item.named_child(0).filter(|a| a.kind() == "assignment")
+                    else {
+                        continue;
+                    };
+                    let (Some(left), Some(right)) =
+                        (assign.child_by_field_name("left"), assign.child_by_field_name("right"))
+                    else {
+                        continue;
+                    };
+                    let value = if is_stringish(right) {
+                        Some(right)
+                    } else {
+                        field_default(right, source)
+                    };
+                    if let (true, Some(value)) = (left.kind() == "identifier", value) {
+                        let (line, column) = position(assign);
+                        decl.attrs.push(Constant {
+                            name: text(left, source).to_owned(),
+                            value: path_expr(value, source),
+                            line,
+                            column,
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out.classes.push(decl);
 }

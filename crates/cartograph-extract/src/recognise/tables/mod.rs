@@ -1,31 +1,613 @@
-//! Database tables: models, declarations, uses and raw SQL.
+//! Database tables: model classes and table declarations, model uses, raw SQL and query builders.
 //!
-//! No recogniser of this family is registered yet: the family takes part in the shared walk only
-//! once one is, and until then a file never holds facts for it.
+//! One walk records, per file and unresolved: the classes and variables that declare a table
+//! ([`ModelFact`]: SQLAlchemy, SQLModel, Django, TypeORM, Drizzle), the places a model is queried
+//! or mutated by name ([`ModelUse`]: `select(Item)`, `session.add(item)`, `Item.objects.filter`,
+//! `db.insert(users)`), and the places a table is named directly ([`TableAccess`]: raw SQL string
+//! literals and knex). Whether `Item` really is a model — possibly one declared in another module
+//! and imported — is decided by `cartograph-pipeline` once imports are resolved; a use whose name
+//! leads to no model yields nothing. A table name the code computes is a `computed-table` refusal.
 
+mod django;
+mod drizzle;
+mod knex;
+pub mod prisma;
+mod raw_sql;
+mod sqlalchemy;
+mod sqlmodel;
+mod typeorm;
+
+use std::collections::HashMap;
+
+use cartograph_core::{Confidence, EdgeKind, Language, Provenance};
 use tree_sitter::Node;
 
 use super::registry::Recogniser;
 use super::{Context, Family};
-use crate::FileFacts;
+use crate::syntax::{literal_string, position, text};
+use crate::{FileFacts, Grammar};
 
 /// This family's recognisers, one per file of this folder.
-pub const RECOGNISERS: &[Recogniser] = &[];
+pub const RECOGNISERS: &[Recogniser] = &[
+    Recogniser {
+        name: "prisma",
+        file: "tables/prisma.rs",
+        languages: &[Language::TypeScript, Language::JavaScript],
+        edges: &[EdgeKind::Defines],
+        summary: "Prisma schema files (schema.prisma, read without tree-sitter): model blocks \
+                  with @@map / @@schema, else the model name",
+    },
+    Recogniser {
+        name: "django-models",
+        file: "tables/django.rs",
+        languages: &[Language::Python],
+        edges: &[EdgeKind::Defines, EdgeKind::Reads, EdgeKind::Writes],
+        summary: "Django models (Meta.db_table, else <app_label>_<model>), Model.objects queries \
+                  and writes, instance save/delete",
+    },
+    Recogniser {
+        name: "drizzle",
+        file: "tables/drizzle.rs",
+        languages: &[Language::TypeScript, Language::JavaScript],
+        edges: &[EdgeKind::Defines, EdgeKind::Reads, EdgeKind::Writes],
+        summary: "Drizzle pgTable/mysqlTable/sqliteTable declarations and db.select().from / \
+                  insert / update / delete on them",
+    },
+    Recogniser {
+        name: "knex",
+        file: "tables/knex.rs",
+        languages: &[Language::TypeScript, Language::JavaScript],
+        edges: &[EdgeKind::Reads, EdgeKind::Writes],
+        summary: "knex(\"table\") and knex.from/into/table(\"t\") query builders; insert, update \
+                  and delete in the chain make a write",
+    },
+    Recogniser {
+        name: "raw-sql",
+        file: "tables/raw_sql.rs",
+        languages: &[Language::Python, Language::TypeScript, Language::JavaScript],
+        edges: &[EdgeKind::Reads, EdgeKind::Writes],
+        summary: "SQL statements in string literals: SELECT/JOIN read, INSERT/UPDATE/DELETE write \
+                  (heuristic)",
+    },
+    Recogniser {
+        name: "sqlalchemy",
+        file: "tables/sqlalchemy.rs",
+        languages: &[Language::Python],
+        edges: &[EdgeKind::Defines, EdgeKind::Reads, EdgeKind::Writes],
+        summary: "SQLAlchemy declarative __tablename__ and Table(\"name\", metadata); select, \
+                  session.query/get/add/delete/merge, insert/update/delete statements",
+    },
+    Recogniser {
+        name: "sqlmodel",
+        file: "tables/sqlmodel.rs",
+        languages: &[Language::Python],
+        edges: &[EdgeKind::Defines],
+        summary: "SQLModel classes with table=True (default table name: the class name \
+                  lower-cased)",
+    },
+    Recogniser {
+        name: "typeorm",
+        file: "tables/typeorm.rs",
+        languages: &[Language::TypeScript, Language::JavaScript],
+        edges: &[EdgeKind::Defines],
+        summary: "TypeORM @Entity(\"name\") / @Entity({ name, schema }) / @Entity() with the \
+                  default snake_case naming",
+    },
+];
 
 /// The facts of this family for one file.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct TableFacts {}
+pub struct TableFacts {
+    /// Classes and variables that declare a table.
+    pub models: Vec<ModelFact>,
+    /// Queries and mutations through a model's name.
+    pub uses: Vec<ModelUse>,
+    /// Tables named directly: raw SQL and query builders.
+    pub accesses: Vec<TableAccess>,
+    /// Variables that hold a knex instance (`export const db = knex({...})`), so a query in
+    /// another module that imports one can be recognised.
+    pub knex_instances: Vec<String>,
+    /// Every class name a Python file defines, so that a name defined here is never looked up
+    /// through one of the file's star imports.
+    pub classes: Vec<String>,
+}
+
+/// A class or variable that declares a table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelFact {
+    /// The class name, or the variable a table object is assigned to (`items = Table(...)`).
+    pub name: String,
+    pub line: u32,
+    pub column: u32,
+    /// The recogniser (`sqlalchemy`, `sqlmodel`, `django-models`, `typeorm`, `drizzle`).
+    pub framework: &'static str,
+    pub table: ModelTable,
+}
+
+/// How a model's table name is known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ModelTable {
+    /// Named in the code (`__tablename__ = "items"`, `@Entity("users")`, `pgTable("users")`).
+    Declared { name: String, schema: Option<String> },
+    /// Derived by the framework's default naming rule; `rule` says which, for evidence.
+    Default { name: String, schema: Option<String>, rule: &'static str },
+    /// A Django model class; whether it is concrete depends on its bases, resolved at link time.
+    Django(DjangoClass),
+}
+
+/// A class in a Django module, with what decides whether and how it maps to a table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DjangoClass {
+    /// The bases as written (`models.Model`, `PrimaryModel`, `base.Named`).
+    pub bases: Vec<String>,
+    /// True when a base is Django's `Model` itself.
+    pub direct: bool,
+    pub db_table: Option<String>,
+    pub app_label: Option<String>,
+    /// The app label taken from the folder (the folder holding `models.py` or `models/`).
+    pub folder_label: Option<String>,
+    /// True when the folder holds `models.py` or the `models/` package; false when the model
+    /// lives elsewhere and its own folder stands in for the app.
+    pub folder_label_exact: bool,
+    pub is_abstract: bool,
+    pub proxy: bool,
+}
+
+/// Whether a use reads or writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Access {
+    Read,
+    Write,
+}
+
+impl Access {
+    pub fn verb(self) -> &'static str {
+        match self {
+            Access::Read => "reads",
+            Access::Write => "writes",
+        }
+    }
+}
+
+/// A query or mutation through a model's name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelUse {
+    /// The model as written: `Item`, `models.Item`.
+    pub model: String,
+    pub access: Access,
+    /// The construct, for evidence: `select`, `session.query`, `objects.filter`, `save`.
+    pub via: String,
+    pub confidence: Confidence,
+    /// Why the confidence is not `certain`, when it is not.
+    pub reason: Option<String>,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// A table named directly.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableAccess {
+    pub table: String,
+    pub schema: Option<String>,
+    pub access: Access,
+    /// The recogniser (`raw-sql`, `knex`).
+    pub framework: &'static str,
+    /// The construct, for evidence: `SELECT … FROM`, `INSERT INTO`, `knex query`.
+    pub via: &'static str,
+    pub provenance: Provenance,
+    pub confidence: Confidence,
+    pub line: u32,
+    pub column: u32,
+    /// For a knex query on an imported name (`db("t")` with `db` imported): that name. The linker
+    /// keeps the access only when the name leads to a knex instance in the imported module.
+    pub instance: Option<String>,
+}
+
+/// What a local variable is known to hold: an instance (or query) of a model, and how sure.
+#[derive(Debug, Clone)]
+struct Known {
+    model: String,
+    confidence: Confidence,
+    reason: String,
+}
+
+/// Function scopes by byte range, for "obj is known to be an `M` in the same function".
+#[derive(Default)]
+struct Scopes {
+    /// `(end byte, scope id)` of the enclosing functions, innermost last.
+    stack: Vec<(usize, u32)>,
+    next: u32,
+    vars: HashMap<(u32, String), Known>,
+}
+
+impl Scopes {
+    /// Leaves the scopes that end before `node`.
+    fn advance(&mut self, node: Node<'_>) {
+        while self.stack.last().is_some_and(|&(end, _)| node.start_byte() >= end) {
+            self.stack.pop();
+        }
+    }
+
+    fn enter(&mut self, node: Node<'_>) {
+        self.next += 1;
+        self.stack.push((node.end_byte(), self.next));
+    }
+
+    fn current(&self) -> u32 {
+        self.stack.last().map_or(0, |&(_, id)| id)
+    }
+
+    fn set(&mut self, var: &str, known: Known) {
+        self.vars.insert((self.current(), var.to_owned()), known);
+    }
+
+    fn get(&self, var: &str) -> Option<&Known> {
+        self.vars.get(&(self.current(), var.to_owned()))
+    }
+}
 
 /// The family's state during one walk.
 #[derive(Default)]
-pub(crate) struct Tables {}
+pub(crate) struct Tables {
+    scopes: Scopes,
+    /// True when the file mentions Django, so its classes are Django model candidates.
+    django: bool,
+    /// Local names that hold a knex instance.
+    knex_names: Vec<String>,
+}
 
 impl Family for Tables {
-    fn wants(&self, _cx: &Context<'_>) -> bool {
-        false
+    fn wants(&self, cx: &Context<'_>) -> bool {
+        const HINTS: &[&str] = &[
+            "db(",
+            "trx(",
+            ".from(",
+            ".query.",
+            "select",
+            "SELECT",
+            "insert",
+            "INSERT",
+            "update",
+            "UPDATE",
+            "delete",
+            "DELETE",
+            "Select",
+            "Insert",
+            "Update",
+            "Delete",
+            ".objects",
+            ".save(",
+            "Table(",
+            ".query(",
+            "session",
+            "Entity",
+            "knex",
+            "sqlalchemy",
+            "sqlmodel",
+            "django",
+        ];
+        HINTS.iter().any(|h| cx.source.contains(h))
     }
 
-    fn visit(&mut self, _node: Node<'_>, _cx: &Context<'_>, _facts: &mut FileFacts) {}
+    fn visit(&mut self, node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
+        match cx.grammar {
+            Grammar::Python => self.visit_python(node, cx, facts),
+            Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => {
+                self.visit_js(node, cx, facts);
+            }
+        }
+    }
 
     fn finish(&mut self, _cx: &Context<'_>, _facts: &mut FileFacts) {}
 }
+
+impl Tables {
+    fn visit_python(&mut self, node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
+        self.scopes.advance(node);
+        match node.kind() {
+            "module" => {
+                self.django = cx.source.contains("django");
+            }
+            "function_definition" => {
+                self.scopes.enter(node);
+                parameters(node, cx.source, &mut self.scopes);
+            }
+            "class_definition" => {
+                if let Some(name) = node.child_by_field_name("name") {
+                    facts.tables.classes.push(text(name, cx.source).to_owned());
+                }
+                if sqlmodel::class(node, cx, facts) || sqlalchemy::class(node, cx, facts) {
+                    return;
+                }
+                if self.django {
+                    django::class(node, cx, facts);
+                }
+            }
+            "assignment" => {
+                sqlalchemy::table_assignment(node, cx, facts);
+                remember_assignment(node, cx.source, &mut self.scopes);
+            }
+            "call" => {
+                sqlalchemy::call(node, cx, &self.scopes, facts);
+                django::call(node, cx, &self.scopes, facts);
+            }
+            "string" | "concatenated_string" => raw_sql::literal(node, cx, facts),
+            _ => {}
+        }
+    }
+
+    fn visit_js(&mut self, node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
+        match node.kind() {
+            "decorator" => typeorm::decorator(node, cx, facts),
+            "variable_declarator" => {
+                knex::remember_instance(node, cx.source, &mut self.knex_names, facts);
+            }
+            "call_expression" => {
+                drizzle::call(node, cx, facts);
+                knex::call(node, cx, &self.knex_names, facts);
+            }
+            "string" | "template_string" => raw_sql::literal(node, cx, facts),
+            _ => {}
+        }
+    }
+}
+
+/// `a`, `a.b.c` for an identifier or a chain of attribute (Python) / member (JS) accesses on
+/// identifiers; `None` for anything else. Looks at most a few levels down.
+pub(super) fn dotted_name(node: Node<'_>, source: &str) -> Option<String> {
+    let mut parts = Vec::new();
+    let mut current = node;
+    for _ in 0..8 {
+        match current.kind() {
+            "identifier" | "this" => {
+                parts.push(text(current, source));
+                parts.reverse();
+                return Some(parts.join("."));
+            }
+            "attribute" | "member_expression" => {
+                let field = if current.kind() == "attribute" { "attribute" } else { "property" };
+                parts.push(text(current.child_by_field_name(field)?, source));
+                current = current.child_by_field_name("object")?;
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The positional arguments of a call (Python `argument_list` or JS `arguments`), skipping
+/// keyword arguments, comments and splats.
+pub(super) fn positional_args(call: Node<'_>) -> Vec<Node<'_>> {
+    let Some(args) = call.child_by_field_name("arguments") else {
+        return Vec::new();
+    };
+    let mut cursor = args.walk();
+    args.named_children(&mut cursor)
+        .filter(|a| {
+            !matches!(
+                a.kind(),
+                "keyword_argument"
+                    | "comment"
+                    | "list_splat"
+                    | "dictionary_splat"
+                    | "spread_element"
+            )
+        })
+        .collect()
+}
+
+/// The value of a keyword argument `name=...` of a Python call.
+pub(super) fn keyword_arg<'t>(call: Node<'t>, name: &str, source: &str) -> Option<Node<'t>> {
+    let args = call.child_by_field_name("arguments")?;
+    let mut cursor = args.walk();
+    args.named_children(&mut cursor)
+        .filter(|a| a.kind() == "keyword_argument")
+        .find(|a| a.child_by_field_name("name").is_some_and(|n| text(n, source) == name))
+        .and_then(|a| a.child_by_field_name("value"))
+}
+
+/// The method calls chained onto `call`: for `q(...).filter(...).delete()` seen from `q(...)`,
+/// `["filter", "delete"]`. Looks at most a dozen levels up.
+pub(super) fn chained_methods(call: Node<'_>, source: &str) -> Vec<String> {
+    let mut methods = Vec::new();
+    let mut current = call;
+    for _ in 0..12 {
+        let Some(access) = current.parent() else { break };
+        if !matches!(access.kind(), "attribute" | "member_expression")
+            || access.child_by_field_name("object").map(|o| o.id()) != Some(current.id())
+        {
+            break;
+        }
+        let field = if access.kind() == "attribute" { "attribute" } else { "property" };
+        let Some(name) = access.child_by_field_name(field) else { break };
+        let Some(next) = access.parent() else { break };
+        if !matches!(next.kind(), "call" | "call_expression") {
+            break;
+        }
+        methods.push(text(name, source).to_owned());
+        current = next;
+    }
+    methods
+}
+
+/// A new [`ModelUse`] at `node`.
+pub(super) fn model_use(
+    node: Node<'_>,
+    model: String,
+    access: Access,
+    via: impl Into<String>,
+    confidence: Confidence,
+    reason: Option<String>,
+) -> ModelUse {
+    let (line, column) = position(node);
+    ModelUse { model, access, via: via.into(), confidence, reason, line, column }
+}
+
+/// The names of the parameters of a Python function annotated with a plain class name
+/// (`item: Item`): possibly an instance of that model.
+fn parameters(function: Node<'_>, source: &str, scopes: &mut Scopes) {
+    let Some(params) = function.child_by_field_name("parameters") else { return };
+    let mut cursor = params.walk();
+    for param in params.named_children(&mut cursor) {
+        if !matches!(param.kind(), "typed_parameter" | "typed_default_parameter") {
+            continue;
+        }
+        let name = param
+            .child_by_field_name("name")
+            .or_else(|| param.named_child(0).filter(|n| n.kind() == "identifier"));
+        let (Some(name), Some(ty)) = (name, param.child_by_field_name("type")) else { continue };
+        let Some(class) = annotation_class(ty, source) else { continue };
+        scopes.set(
+            text(name, source),
+            Known {
+                reason: format!("the parameter is annotated as {class}"),
+                model: class,
+                confidence: Confidence::Possible,
+            },
+        );
+    }
+}
+
+/// The class of a `type` node that names one class (`Item`, `models.Item`, `Item | None`).
+fn annotation_class(ty: Node<'_>, source: &str) -> Option<String> {
+    let inner = ty.named_child(0)?;
+    let inner = if inner.kind() == "binary_operator" {
+        let left = inner.child_by_field_name("left")?;
+        let right = inner.child_by_field_name("right")?;
+        if text(right, source) != "None" {
+            return None;
+        }
+        left
+    } else {
+        inner
+    };
+    let name = dotted_name(inner, source)?;
+    let last = name.rsplit('.').next().unwrap_or(&name);
+    last.starts_with(|c: char| c.is_ascii_uppercase()).then_some(name)
+}
+
+/// `obj = Item(...)`, `obj = Item.objects.get(...)`, `obj = session.get(Item, id)`,
+/// `obj = Item.model_validate(...)`, `obj: Item = ...`: what `obj` then holds.
+fn remember_assignment(node: Node<'_>, source: &str, scopes: &mut Scopes) {
+    let Some(left) = node.child_by_field_name("left").filter(|l| l.kind() == "identifier") else {
+        return;
+    };
+    let var = text(left, source);
+    if let Some(right) = node.child_by_field_name("right")
+        && let Some(known) = instance_of(right, source)
+    {
+        scopes.set(var, known);
+        return;
+    }
+    if let Some(ty) = node.child_by_field_name("type")
+        && let Some(class) = annotation_class(ty, source)
+    {
+        scopes.set(
+            var,
+            Known {
+                reason: format!("the variable is annotated as {class}"),
+                model: class,
+                confidence: Confidence::Possible,
+            },
+        );
+    }
+}
+
+/// The model an expression produces an instance (or query) of, when the syntax says so.
+fn instance_of(expr: Node<'_>, source: &str) -> Option<Known> {
+    let mut current = expr;
+    // Walk down a chain such as `session.exec(select(Item)).first()` to its root call.
+    for _ in 0..8 {
+        if current.kind() == "await" {
+            current = current.named_child(0)?;
+            continue;
+        }
+        if current.kind() != "call" {
+            return None;
+        }
+        let function = current.child_by_field_name("function")?;
+        if let Some(name) = dotted_name(function, source) {
+            let last = name.rsplit('.').next().unwrap_or(&name);
+            if last.starts_with(|c: char| c.is_ascii_uppercase()) {
+                return Some(Known {
+                    reason: format!("the object is created by {name}(...) in the same function"),
+                    model: name,
+                    confidence: Confidence::Likely,
+                });
+            }
+            if let Some((receiver, method)) = name.rsplit_once('.') {
+                if matches!(method, "model_validate" | "from_orm" | "parse_obj" | "construct")
+                    && receiver
+                        .rsplit('.')
+                        .next()
+                        .is_some_and(|c| c.starts_with(|ch: char| ch.is_ascii_uppercase()))
+                {
+                    return Some(Known {
+                        reason: format!("the object is created by {name} in the same function"),
+                        model: receiver.to_owned(),
+                        confidence: Confidence::Likely,
+                    });
+                }
+                if let Some(model) = receiver.strip_suffix(".objects") {
+                    return Some(Known {
+                        reason: format!(
+                            "the object comes from {model}.objects in the same function"
+                        ),
+                        model: model.to_owned(),
+                        confidence: Confidence::Likely,
+                    });
+                }
+                if matches!(method, "get" | "query" | "get_one") {
+                    let args = positional_args(current);
+                    let first = args.first().and_then(|a| dotted_name(*a, source));
+                    if let Some(model) = first.filter(|m| {
+                        m.rsplit('.')
+                            .next()
+                            .is_some_and(|c| c.starts_with(|ch: char| ch.is_ascii_uppercase()))
+                    }) {
+                        return Some(Known {
+                            reason: format!(
+                                "the object comes from {method}({model}) in the same function"
+                            ),
+                            model,
+                            confidence: Confidence::Likely,
+                        });
+                    }
+                }
+            }
+            if matches!(
+                name.as_str(),
+                "select" | "sa.select" | "sqlalchemy.select" | "sqlmodel.select"
+            ) {
+                let args = positional_args(current);
+                let model = args.first().and_then(|a| dotted_name(*a, source))?;
+                return Some(Known {
+                    reason: format!("the object comes from select({model}) in the same function"),
+                    model,
+                    confidence: Confidence::Likely,
+                });
+            }
+        }
+        // A method call on something else: look at its receiver, or at the first argument of
+        // `session.exec(...)` / `session.scalars(...)`.
+        if let Some(object) = function.child_by_field_name("object") {
+            let method = function.child_by_field_name("attribute").map(|a| text(a, source));
+            current = if matches!(method, Some("exec" | "execute" | "scalars" | "scalar")) {
+                *positional_args(current).first()?
+            } else {
+                object
+            };
+            continue;
+        }
+        return None;
+    }
+    None
+}
+
+/// The value of a literal string node, or `None` when it is computed.
+pub(super) fn literal(node: Node<'_>, source: &str) -> Option<String> {
+    literal_string(node, source)
+}
+
+#[cfg(test)]
+mod tests;

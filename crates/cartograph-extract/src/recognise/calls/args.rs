@@ -1,0 +1,211 @@
+//! The arguments of a call, read once into shapes every client recogniser interprets its own way.
+//!
+//! Not a recogniser. A positional argument or keyword value is read as a URL expression, a
+//! literal string (for method names), or an object literal with the keys clients care about
+//! (`url`, `method`, `baseURL`, `prefixUrl`, `baseUrl`). Example: `fetch("/x", { method: "POST" })`
+//! → two positional arguments, the second an object whose method is `POST`.
+
+use cartograph_core::HttpMethod;
+use tree_sitter::Node;
+
+use super::url::{self, CallUrl, Constants, Role};
+use crate::syntax::{literal_string, text};
+
+/// What a call's arguments say.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Args {
+    pub positional: Vec<Arg>,
+    /// Python keyword arguments (`url=…`, `method=…`, `base_url=…`).
+    pub keywords: Vec<(String, Arg)>,
+}
+
+/// One argument.
+#[derive(Debug, Clone)]
+pub(crate) struct Arg {
+    /// The argument read as a call URL (a `Computed` URL for an object literal).
+    pub url: CallUrl,
+    /// The argument read as a client base URL.
+    pub base: CallUrl,
+    /// The value of a plain string literal.
+    pub literal: Option<String>,
+    /// The keys of an object literal, when the argument is one.
+    pub object: Option<ObjectArg>,
+}
+
+/// The keys of an object literal that HTTP clients read.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ObjectArg {
+    pub url: Option<CallUrl>,
+    pub method: MethodSpec,
+    /// `baseURL` (axios), `prefixUrl` (ky), `baseUrl` (generated clients), read as a base.
+    pub base: Option<CallUrl>,
+    /// True when the object has a spread (`...options`): absent keys may come from it.
+    pub spread: bool,
+    /// True when the object has a `handler` key: a server route definition, not a request.
+    pub handler: bool,
+}
+
+/// What is known of the method a call names.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) enum MethodSpec {
+    /// No method given.
+    #[default]
+    Absent,
+    Known(HttpMethod),
+    /// Given, but computed or not a method name.
+    Unknown,
+}
+
+impl MethodSpec {
+    fn of_literal(value: Option<String>) -> Self {
+        match value.as_deref().and_then(HttpMethod::parse) {
+            Some(HttpMethod::Any) | None => MethodSpec::Unknown,
+            Some(m) => MethodSpec::Known(m),
+        }
+    }
+
+    /// The method of a request whose default is `GET`; `None` when it cannot be read.
+    pub(crate) fn or_get(self) -> Option<HttpMethod> {
+        match self {
+            MethodSpec::Absent => Some(HttpMethod::Get),
+            MethodSpec::Known(m) => Some(m),
+            MethodSpec::Unknown => None,
+        }
+    }
+}
+
+impl Arg {
+    /// The method named by this argument used as a method (`"GET"`, `method="POST"`).
+    pub(crate) fn method(&self) -> MethodSpec {
+        MethodSpec::of_literal(self.literal.clone())
+    }
+
+    /// The method in this argument used as an options object: `Absent` → default, and unknown
+    /// when the options are not a literal object or spread a value that may hold one.
+    pub(crate) fn options_method(&self) -> MethodSpec {
+        match &self.object {
+            Some(o) if o.method == MethodSpec::Absent && o.spread => MethodSpec::Unknown,
+            Some(o) => o.method,
+            None => MethodSpec::Unknown,
+        }
+    }
+}
+
+impl Args {
+    pub(crate) fn get(&self, index: usize) -> Option<&Arg> {
+        self.positional.get(index)
+    }
+
+    pub(crate) fn keyword(&self, name: &str) -> Option<&Arg> {
+        self.keywords.iter().find(|(k, _)| k == name).map(|(_, a)| a)
+    }
+
+    /// A keyword argument, else the positional one at `index`.
+    pub(crate) fn named_or(&self, name: &str, index: usize) -> Option<&Arg> {
+        self.keyword(name).or_else(|| self.get(index))
+    }
+}
+
+/// Reads the `arguments` node of a JS/TS call or the `argument_list` of a Python call.
+pub(crate) fn read(arguments: Node<'_>, source: &str, consts: &Constants) -> Args {
+    let mut args = Args::default();
+    let mut cursor = arguments.walk();
+    for child in arguments.named_children(&mut cursor) {
+        match child.kind() {
+            "comment" => {}
+            "keyword_argument" => {
+                let name = child.child_by_field_name("name").map(|n| text(n, source));
+                if let (Some(name), Some(value)) = (name, child.child_by_field_name("value")) {
+                    args.keywords.push((name.to_owned(), arg(value, source, consts)));
+                }
+            }
+            // `*args` / `**kwargs` / `...rest`: what follows cannot be placed.
+            "list_splat" | "dictionary_splat" | "spread_element" => break,
+            _ => args.positional.push(arg(child, source, consts)),
+        }
+    }
+    args
+}
+
+fn arg(node: Node<'_>, source: &str, consts: &Constants) -> Arg {
+    let node = unwrap_expression(node);
+    let object = (node.kind() == "object").then(|| object_arg(node, source, consts));
+    let (url, base) = if object.is_some() {
+        let c = CallUrl::computed("the request is an object, not a URL");
+        (c.clone(), c)
+    } else {
+        (url::read(node, source, consts, Role::Call), url::read(node, source, consts, Role::Base))
+    };
+    Arg { url, base, literal: literal_string(node, source), object }
+}
+
+/// `x as T`, `x!`, `(x)`, `x satisfies T` → `x`.
+fn unwrap_expression(mut node: Node<'_>) -> Node<'_> {
+    for _ in 0..8 {
+        match node.kind() {
+            "as_expression"
+            | "non_null_expression"
+            | "satisfies_expression"
+            | "parenthesized_expression" => match node.named_child(0) {
+                Some(inner) => node = inner,
+                None => break,
+            },
+            _ => break,
+        }
+    }
+    node
+}
+
+fn object_arg(node: Node<'_>, source: &str, consts: &Constants) -> ObjectArg {
+    let mut object = ObjectArg::default();
+    let mut cursor = node.walk();
+    for child in node.named_children(&mut cursor) {
+        match child.kind() {
+            "spread_element" => object.spread = true,
+            "shorthand_property_identifier" => {
+                // `{ url, method }`: the values are variables.
+                match text(child, source) {
+                    "url" => object.url = Some(CallUrl::computed("the URL is a variable")),
+                    "method" => object.method = MethodSpec::Unknown,
+                    "baseURL" | "prefixUrl" | "baseUrl" => {
+                        object.base = Some(CallUrl::computed("the base URL is a variable"));
+                    }
+                    "handler" => object.handler = true,
+                    _ => {}
+                }
+            }
+            "pair" => {
+                let (Some(key), Some(value)) =
+                    (child.child_by_field_name("key"), child.child_by_field_name("value"))
+                else {
+                    continue;
+                };
+                let key = match key.kind() {
+                    "property_identifier" => text(key, source).to_owned(),
+                    _ => literal_string(key, source).unwrap_or_default(),
+                };
+                let value = unwrap_expression(value);
+                match key.as_str() {
+                    "url" => object.url = Some(url::read(value, source, consts, Role::Call)),
+                    "method" => {
+                        object.method = MethodSpec::of_literal(literal_string(value, source));
+                    }
+                    "baseURL" | "prefixUrl" | "baseUrl" => {
+                        object.base = Some(url::read(value, source, consts, Role::Base));
+                    }
+                    "handler" => object.handler = true,
+                    _ => {}
+                }
+            }
+            "method_definition"
+                if child
+                    .child_by_field_name("name")
+                    .is_some_and(|n| text(n, source) == "handler") =>
+            {
+                object.handler = true;
+            }
+            _ => {}
+        }
+    }
+    object
+}

@@ -1,0 +1,654 @@
+//! URL expressions: from a string literal, template literal, f-string or concatenation to a path
+//! template, an external endpoint, or a refusal.
+//!
+//! Not a recogniser: every client recogniser of this family reads its URL argument through here.
+//! An expression is flattened into literal parts and holes (interpolations, variables). A leading
+//! hole that looks like configuration (`${API_URL}`, `import.meta.env.VITE_API_URL`,
+//! `settings.API_BASE`, `OpenAPI.BASE`) is a base URL: it is stripped and the stripping recorded.
+//! A hole inside the path becomes a parameter segment (`/items/${id}` → `/items/{id}`). An
+//! absolute URL on a local host (`http://localhost:8000/x`) is a path on this application; on
+//! any other host it is an external endpoint. A URL whose path cannot be read is `Computed`.
+//!
+//! Example: `` `${API_URL}/items/${item.id}` `` → `Path { path: "/items/{id}", stripped: base
+//! API_URL of unknown value }`.
+
+use std::collections::HashMap;
+
+use tree_sitter::Node;
+
+use crate::syntax::{literal_string, text};
+
+/// What a call's URL (or a client's base URL) is known to be.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CallUrl {
+    /// A path on a server of this application, with parameters as `{name}` segments.
+    Path { path: String, stripped: Option<StrippedBase> },
+    /// An absolute URL on another host; `path` is its path template (`/` when none).
+    External { scheme: String, host: String, path: String },
+    /// The URL cannot be read; the reason is one sentence without source text.
+    Computed { reason: String },
+}
+
+/// A base URL that was removed from the front of a call's URL so its path can be matched.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StrippedBase {
+    /// What was stripped, for evidence: a configuration name (`import.meta.env.VITE_API_URL`),
+    /// `a configured base`, or a local host (`localhost:8000`).
+    pub description: String,
+    /// False when the base's value is unknown: it may carry a path prefix (`/api`) of its own.
+    pub known_value: bool,
+    /// The path of the base's written default (`VITE_API_URL ?? "/api/v1"`,
+    /// `os.environ.get("API", "http://localhost:8000/api/v1")`): `/api/v1`.
+    pub default_path: Option<String>,
+}
+
+impl CallUrl {
+    pub(crate) fn computed(reason: &str) -> Self {
+        CallUrl::Computed { reason: reason.to_owned() }
+    }
+
+    /// A call's URL resolved against a client's base URL (`axios.create({ baseURL })`,
+    /// `httpx.Client(base_url=…)`): an absolute call URL or one with its own base ignores the
+    /// client's base; a relative path is appended to it.
+    pub fn joined(base: Option<&CallUrl>, call: &CallUrl) -> CallUrl {
+        let Some(base) = base else { return call.clone() };
+        let CallUrl::Path { path, stripped: None } = call else { return call.clone() };
+        match base {
+            CallUrl::Path { path: prefix, stripped } => {
+                CallUrl::Path { path: join_paths(prefix, path), stripped: stripped.clone() }
+            }
+            CallUrl::External { scheme, host, path: prefix } => CallUrl::External {
+                scheme: scheme.clone(),
+                host: host.clone(),
+                path: join_paths(prefix, path),
+            },
+            CallUrl::Computed { .. } => {
+                CallUrl::computed("the base URL of the client instance cannot be read")
+            }
+        }
+    }
+}
+
+fn join_paths(prefix: &str, path: &str) -> String {
+    let prefix = prefix.trim_end_matches('/');
+    let path = path.trim_start_matches('/');
+    match (prefix.is_empty(), path.is_empty()) {
+        (true, _) => format!("/{path}"),
+        (false, true) => prefix.to_owned(),
+        (false, false) => format!("{prefix}/{path}"),
+    }
+}
+
+/// One piece of a flattened URL expression.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Part {
+    Literal(String),
+    Hole(Hole),
+}
+
+/// An interpolated or concatenated value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Hole {
+    /// The expression when it is a plain dotted name (`import.meta.env.VITE_API_URL`), else empty.
+    pub dotted: String,
+    /// True when the value looks like configuration: a base URL, not a path piece.
+    pub config: bool,
+    /// The parameter name it gives a path segment (`id` for `item.id`), possibly empty.
+    pub param: String,
+    /// What to call it in evidence: the dotted name, `environment variable X`, or empty.
+    pub label: String,
+    /// The literal a configuration value falls back to (`X ?? "/api"`, `getenv("X", "/api")`).
+    pub fallback: Option<String>,
+}
+
+/// Module-level string constants seen so far (`const API = "/api"`, `BASE = f"{HOST}/v1"`), by
+/// name; `None` for a name assigned more than once, which is never substituted.
+pub(crate) type Constants = HashMap<String, Option<Vec<Part>>>;
+
+/// Records a module-level assignment of `name`: its parts when they hold a literal, or a
+/// configuration value with a literal default (`API = os.environ.get("API", "/api")`) under the
+/// constant's name; nothing useful otherwise (a bare configuration value keeps its own name as
+/// a hole, for evidence).
+pub(crate) fn record_constant(constants: &mut Constants, name: &str, value: Option<Vec<Part>>) {
+    let useful = value.and_then(|mut parts| {
+        if parts.iter().any(|p| matches!(p, Part::Literal(_))) {
+            return Some(parts);
+        }
+        match parts.as_mut_slice() {
+            [Part::Hole(hole)] if hole.config && hole.fallback.is_some() => {
+                hole.dotted = name.to_owned();
+                hole.label = name.to_owned();
+                hole.param = name.to_owned();
+                Some(parts)
+            }
+            _ => None,
+        }
+    });
+    match constants.get_mut(name) {
+        Some(slot) => *slot = None,
+        None => {
+            constants.insert(name.to_owned(), useful);
+        }
+    }
+}
+
+/// At most this many parts are read from one expression; longer concatenations are computed.
+const MAX_PARTS: usize = 64;
+
+/// Flattens a URL expression of either language into parts; `None` when it has too many.
+pub(crate) fn parts(node: Node<'_>, source: &str, consts: &Constants) -> Option<Vec<Part>> {
+    let mut out: Vec<Part> = Vec::new();
+    let mut stack = vec![node];
+    while let Some(node) = stack.pop() {
+        if out.len() > MAX_PARTS || stack.len() > MAX_PARTS {
+            return None;
+        }
+        match node.kind() {
+            "binary_expression" | "binary_operator" => {
+                let op = node.child_by_field_name("operator").map(|o| text(o, source));
+                match (op, node.child_by_field_name("left"), node.child_by_field_name("right")) {
+                    (Some("+"), Some(left), Some(right)) => {
+                        stack.push(right);
+                        stack.push(left);
+                    }
+                    _ => out.push(Part::Hole(hole(node, source))),
+                }
+            }
+            "parenthesized_expression"
+            | "as_expression"
+            | "non_null_expression"
+            | "satisfies_expression" => match node.named_child(0) {
+                Some(inner) => stack.push(inner),
+                None => out.push(Part::Hole(hole(node, source))),
+            },
+            "concatenated_string" => {
+                let mut cursor = node.walk();
+                let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+                stack.extend(children.into_iter().rev());
+            }
+            "template_string" => template_parts(node, source, consts, &mut out),
+            "string" => match literal_string(node, source) {
+                Some(value) if !is_byte_string(node, source) => push_literal(&mut out, value),
+                Some(_) => out.push(Part::Hole(hole(node, source))),
+                None => python_string_parts(node, source, consts, &mut out),
+            },
+            _ => push_value(node, source, consts, &mut out),
+        }
+    }
+    Some(out)
+}
+
+fn is_byte_string(node: Node<'_>, source: &str) -> bool {
+    node.child(0).is_some_and(|start| {
+        start.kind() == "string_start" && text(start, source).to_ascii_lowercase().contains('b')
+    })
+}
+
+fn push_literal(out: &mut Vec<Part>, value: String) {
+    if let Some(Part::Literal(last)) = out.last_mut() {
+        last.push_str(&value);
+    } else {
+        out.push(Part::Literal(value));
+    }
+}
+
+/// A value: a known constant's parts, else a hole.
+fn push_value(node: Node<'_>, source: &str, consts: &Constants, out: &mut Vec<Part>) {
+    if node.kind() == "identifier"
+        && let Some(Some(parts)) = consts.get(text(node, source))
+    {
+        for part in parts {
+            match part {
+                Part::Literal(l) => push_literal(out, l.clone()),
+                hole => out.push(hole.clone()),
+            }
+        }
+        return;
+    }
+    out.push(Part::Hole(hole(node, source)));
+}
+
+fn template_parts(node: Node<'_>, source: &str, consts: &Constants, out: &mut Vec<Part>) {
+    let mut cursor = node.walk();
+    for child in node.named_children(&mut cursor) {
+        match child.kind() {
+            "string_fragment" | "escape_sequence" => {
+                push_literal(out, text(child, source).to_owned());
+            }
+            "template_substitution" => match child.named_child(0) {
+                Some(expr) => push_value(expr, source, consts, out),
+                None => out.push(Part::Hole(hole(child, source))),
+            },
+            _ => {}
+        }
+    }
+}
+
+/// A Python string with interpolations (an f-string).
+fn python_string_parts(node: Node<'_>, source: &str, consts: &Constants, out: &mut Vec<Part>) {
+    let mut cursor = node.walk();
+    for child in node.named_children(&mut cursor) {
+        match child.kind() {
+            "string_content" | "escape_sequence" => {
+                push_literal(out, text(child, source).replace("{{", "{").replace("}}", "}"));
+            }
+            "interpolation" => match child.child_by_field_name("expression") {
+                Some(expr) => push_value(expr, source, consts, out),
+                None => out.push(Part::Hole(hole(child, source))),
+            },
+            _ => {}
+        }
+    }
+}
+
+fn hole(node: Node<'_>, source: &str) -> Hole {
+    let t = text(node, source).trim();
+    if let Some((main, fallback)) = with_fallback(node, source) {
+        let mut hole = plain_hole(main, source);
+        hole.config |= is_config(t);
+        if hole.label.is_empty() {
+            hole.label = env_label(main, source).unwrap_or_default();
+        }
+        hole.fallback = Some(fallback);
+        return hole;
+    }
+    let mut hole = plain_hole(node, source);
+    if let Some(label) = env_label(node, source) {
+        hole.label = label;
+    }
+    hole
+}
+
+fn plain_hole(node: Node<'_>, source: &str) -> Hole {
+    let t = text(node, source).trim();
+    let dotted = if is_dotted_name(t) { t.to_owned() } else { String::new() };
+    let param = dotted.rsplit('.').next().unwrap_or("").to_owned();
+    Hole { config: is_config(t), label: dotted.clone(), dotted, param, fallback: None }
+}
+
+/// Calls that read an environment variable with a literal name and optional literal default.
+const ENV_READERS: &[&str] = &["os.environ.get", "os.getenv", "getenv", "environ.get"];
+
+/// `environment variable NAME` for `os.getenv("NAME")` / `os.environ.get("NAME", …)`.
+fn env_label(node: Node<'_>, source: &str) -> Option<String> {
+    let (name, _) = env_call(node, source)?;
+    Some(format!("environment variable {name}"))
+}
+
+/// The literal name and default of an environment read.
+fn env_call(node: Node<'_>, source: &str) -> Option<(String, Option<String>)> {
+    if node.kind() != "call" {
+        return None;
+    }
+    let callee = text(node.child_by_field_name("function")?, source);
+    if !ENV_READERS.contains(&callee) {
+        return None;
+    }
+    let arguments = node.child_by_field_name("arguments")?;
+    let name = literal_string(arguments.named_child(0)?, source)?;
+    let default = arguments.named_child(1).and_then(|d| literal_string(d, source));
+    Some((name, default))
+}
+
+/// `X ?? "lit"`, `X || "lit"`, `X or "lit"`, `os.environ.get("K", "lit")`: the configuration
+/// value and its literal default.
+fn with_fallback<'t>(node: Node<'t>, source: &str) -> Option<(Node<'t>, String)> {
+    match node.kind() {
+        "binary_expression" | "boolean_operator" => {
+            let op = text(node.child_by_field_name("operator")?, source);
+            if !matches!(op, "??" | "||" | "or") {
+                return None;
+            }
+            let left = node.child_by_field_name("left")?;
+            let right = literal_string(node.child_by_field_name("right")?, source)?;
+            Some((left, right))
+        }
+        "call" => {
+            let (_, default) = env_call(node, source)?;
+            Some((node, default?))
+        }
+        _ => None,
+    }
+}
+
+fn is_dotted_name(t: &str) -> bool {
+    !t.is_empty()
+        && t.split('.').all(|seg| {
+            let mut chars = seg.chars();
+            chars.next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+                && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        })
+}
+
+/// Does an expression look like configuration (a base URL) rather than a path piece?
+fn is_config(t: &str) -> bool {
+    const ROOTS: &[&str] = &[
+        "process.env",
+        "import.meta.env",
+        "settings.",
+        "config.",
+        "Config.",
+        "CONFIG.",
+        "environment.",
+        "env.",
+        "OpenAPI.",
+        "os.environ",
+        "os.getenv",
+        "getenv(",
+        "self.settings",
+        "self.config",
+        "this.config",
+        "app.config",
+        "current_app.config",
+    ];
+    if ROOTS.iter().any(|r| t.starts_with(r)) {
+        return true;
+    }
+    if !is_dotted_name(t) {
+        return false;
+    }
+    let last = t.rsplit('.').next().unwrap_or(t);
+    let lower = last.to_ascii_lowercase();
+    let named_like_a_base =
+        ["url", "base", "host", "origin", "endpoint", "api", "server", "domain"]
+            .iter()
+            .any(|w| lower.contains(w));
+    let constant = last.chars().any(|c| c.is_ascii_uppercase())
+        && last.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+    named_like_a_base || constant
+}
+
+/// Which role a URL expression plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// The URL of a call: a bare variable is computed.
+    Call,
+    /// A client's base URL: a bare configuration value is a base of unknown value.
+    Base,
+}
+
+/// Reads a URL expression node.
+pub(crate) fn read(node: Node<'_>, source: &str, consts: &Constants, role: Role) -> CallUrl {
+    match parts(node, source, consts) {
+        Some(parts) => interpret(parts, role),
+        None => CallUrl::computed("the URL is built from too many pieces to read"),
+    }
+}
+
+/// Reads flattened parts.
+pub(crate) fn interpret(parts: Vec<Part>, role: Role) -> CallUrl {
+    let mut parts = parts.into_iter().peekable();
+    match parts.peek() {
+        None => CallUrl::Path { path: "/".to_owned(), stripped: None },
+        Some(Part::Literal(first)) => {
+            if let Some((scheme, rest)) = split_scheme(first) {
+                let rest = rest.to_owned();
+                parts.next();
+                return absolute(scheme, rest, parts.collect());
+            }
+            if has_other_scheme(first) {
+                return CallUrl::computed("the URL is not an HTTP URL");
+            }
+            CallUrl::Path { path: path_of(parts.collect()), stripped: None }
+        }
+        Some(Part::Hole(first)) => {
+            let first = first.clone();
+            parts.next();
+            let rest: Vec<Part> = parts.collect();
+            if rest.is_empty() {
+                return match role {
+                    Role::Base if first.config => {
+                        CallUrl::Path { path: "/".to_owned(), stripped: Some(unknown(&first)) }
+                    }
+                    _ => CallUrl::computed(
+                        "the URL is a variable or computed value, so its path cannot be read",
+                    ),
+                };
+            }
+            let starts_path = matches!(rest.first(), Some(Part::Literal(l)) if l.starts_with('/'));
+            if !first.config {
+                return CallUrl::computed(
+                    "the URL starts with a computed value that is not a recognisable base URL",
+                );
+            }
+            if !starts_path {
+                return CallUrl::computed("the path after the base URL is computed");
+            }
+            CallUrl::Path { path: path_of(rest), stripped: Some(unknown(&first)) }
+        }
+    }
+}
+
+fn unknown(hole: &Hole) -> StrippedBase {
+    let description =
+        if hole.label.is_empty() { "a configured base".to_owned() } else { hole.label.clone() };
+    let default_path = hole.fallback.as_ref().and_then(|f| {
+        match interpret(vec![Part::Literal(f.clone())], Role::Base) {
+            CallUrl::Path { path, .. } => Some(path),
+            _ => None,
+        }
+    });
+    StrippedBase { description, known_value: false, default_path }
+}
+
+/// `http://`, `https://` (any case) or a scheme-relative `//`.
+fn split_scheme(lit: &str) -> Option<(&'static str, &str)> {
+    let lower = lit.get(..8).unwrap_or(lit).to_ascii_lowercase();
+    if lower.starts_with("https://") {
+        return lit.get(8..).map(|r| ("https", r));
+    }
+    if lower.starts_with("http://") {
+        return lit.get(7..).map(|r| ("http", r));
+    }
+    if lit.starts_with("//") {
+        return lit.get(2..).map(|r| ("https", r));
+    }
+    None
+}
+
+/// `ws:`, `data:`, `file:`, `mailto:` … before any slash.
+fn has_other_scheme(lit: &str) -> bool {
+    let head = lit.split(['/', '?', '#']).next().unwrap_or("");
+    head.split_once(':').is_some_and(|(scheme, _)| {
+        !scheme.is_empty() && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+.-".contains(c))
+    })
+}
+
+/// An absolute URL: `rest` is what follows the scheme in the first literal, `more` the parts after.
+fn absolute(scheme: &str, rest: String, more: Vec<Part>) -> CallUrl {
+    let end = rest.find(['/', '?', '#']);
+    let authority = end.and_then(|e| rest.get(..e)).unwrap_or(&rest).to_owned();
+    let after = end.and_then(|e| rest.get(e..)).unwrap_or("").to_owned();
+    if end.is_none() && !more.is_empty() {
+        // The host (or port) continues into a computed part: `http://${HOST}/x`,
+        // `http://localhost:${PORT}/x`. Its path is readable when every hole before the first
+        // slash is configuration.
+        let mut more = more.into_iter();
+        let mut holes: Vec<Hole> = Vec::new();
+        let mut path_parts: Vec<Part> = Vec::new();
+        for part in more.by_ref() {
+            match part {
+                Part::Hole(h) => holes.push(h),
+                Part::Literal(l) => {
+                    if let Some(i) = l.find(['/', '?', '#']) {
+                        path_parts.push(Part::Literal(l.get(i..).unwrap_or("").to_owned()));
+                        break;
+                    }
+                }
+            }
+        }
+        path_parts.extend(more);
+        if holes.is_empty() || !holes.iter().all(|h| h.config) {
+            return CallUrl::computed("the host of the URL is computed");
+        }
+        let description = holes
+            .iter()
+            .find(|h| !h.label.is_empty())
+            .map_or_else(|| "a configured host".to_owned(), |h| h.label.clone());
+        return CallUrl::Path {
+            path: path_of(path_parts),
+            stripped: Some(StrippedBase { description, known_value: false, default_path: None }),
+        };
+    }
+    let authority = authority.rsplit('@').next().unwrap_or("").to_ascii_lowercase();
+    if authority.is_empty() {
+        return CallUrl::computed("the URL has no host");
+    }
+    let mut path_parts = vec![Part::Literal(after)];
+    path_parts.extend(more);
+    let path = path_of(path_parts);
+    if is_local_host(&authority) {
+        return CallUrl::Path {
+            path,
+            stripped: Some(StrippedBase {
+                description: authority,
+                known_value: true,
+                default_path: None,
+            }),
+        };
+    }
+    CallUrl::External { scheme: scheme.to_owned(), host: authority, path }
+}
+
+fn is_local_host(authority: &str) -> bool {
+    let host = if authority.starts_with('[') {
+        authority.split(']').next().map(|h| format!("{h}]")).unwrap_or_default()
+    } else {
+        authority.split(':').next().unwrap_or("").to_owned()
+    };
+    matches!(host.as_str(), "localhost" | "127.0.0.1" | "0.0.0.0" | "[::1]")
+        || host.ends_with(".localhost")
+}
+
+/// The path template of parts that form a path: query and fragment dropped, a segment with a
+/// hole becomes a parameter `{name}`, `.` segments dropped.
+fn path_of(parts: Vec<Part>) -> String {
+    let mut segments: Vec<String> = Vec::new();
+    let mut literal = String::new();
+    let mut param: Option<String> = None;
+    let mut flush = |literal: &mut String, param: &mut Option<String>| {
+        match param.take() {
+            Some(name) => segments.push(format!("{{{name}}}")),
+            None if literal.is_empty() || literal == "." => {}
+            None => segments.push(literal.clone()),
+        }
+        literal.clear();
+    };
+    'parts: for part in parts {
+        match part {
+            Part::Literal(l) => {
+                for c in l.chars() {
+                    match c {
+                        '?' | '#' => break 'parts,
+                        '/' => flush(&mut literal, &mut param),
+                        c => literal.push(c),
+                    }
+                }
+            }
+            Part::Hole(h) => {
+                param.get_or_insert(h.param);
+            }
+        }
+    }
+    flush(&mut literal, &mut param);
+    if segments.is_empty() { "/".to_owned() } else { format!("/{}", segments.join("/")) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lit(s: &str) -> Part {
+        Part::Literal(s.to_owned())
+    }
+
+    fn var(dotted: &str) -> Part {
+        Part::Hole(Hole {
+            config: is_config(dotted),
+            dotted: dotted.to_owned(),
+            label: dotted.to_owned(),
+            param: dotted.rsplit('.').next().unwrap_or("").to_owned(),
+            fallback: None,
+        })
+    }
+
+    fn path(p: &str, stripped: Option<(&str, bool)>) -> CallUrl {
+        CallUrl::Path {
+            path: p.to_owned(),
+            stripped: stripped.map(|(d, k)| StrippedBase {
+                description: d.to_owned(),
+                known_value: k,
+                default_path: None,
+            }),
+        }
+    }
+
+    #[test]
+    fn urls_interpret() {
+        let cases: Vec<(Vec<Part>, Role, CallUrl)> = vec![
+            (vec![lit("/api/items")], Role::Call, path("/api/items", None)),
+            (vec![lit("/items/"), var("item.id")], Role::Call, path("/items/{id}", None)),
+            (
+                vec![var("API_URL"), lit("/items/"), var("id"), lit("?q=1")],
+                Role::Call,
+                path("/items/{id}", Some(("API_URL", false))),
+            ),
+            (
+                vec![var("import.meta.env.VITE_API_URL"), lit("/x")],
+                Role::Call,
+                path("/x", Some(("import.meta.env.VITE_API_URL", false))),
+            ),
+            (vec![var("id"), lit("/x")], Role::Call, CallUrl::computed("")),
+            (vec![var("url")], Role::Call, CallUrl::computed("")),
+            (
+                vec![var("import.meta.env.VITE_API_URL")],
+                Role::Base,
+                path("/", Some(("import.meta.env.VITE_API_URL", false))),
+            ),
+            (
+                vec![lit("https://API.github.com/repos/"), var("o")],
+                Role::Call,
+                CallUrl::External {
+                    scheme: "https".into(),
+                    host: "api.github.com".into(),
+                    path: "/repos/{o}".into(),
+                },
+            ),
+            (
+                vec![lit("http://localhost:8000/api/x")],
+                Role::Call,
+                path("/api/x", Some(("localhost:8000", true))),
+            ),
+            (
+                vec![lit("http://"), var("BACKEND_HOST"), lit(":8000/api/x")],
+                Role::Call,
+                path("/api/x", Some(("BACKEND_HOST", false))),
+            ),
+            (vec![lit("http://"), var("h"), lit("/x")], Role::Call, CallUrl::computed("")),
+            (vec![lit("mailto:a@b")], Role::Call, CallUrl::computed("")),
+            (vec![lit("./data/x.json")], Role::Call, path("/data/x.json", None)),
+            (vec![lit("/items/{item_id}")], Role::Call, path("/items/{item_id}", None)),
+        ];
+        for (parts, role, expected) in cases {
+            let got = interpret(parts.clone(), role);
+            match (&got, &expected) {
+                (CallUrl::Computed { .. }, CallUrl::Computed { .. }) => {}
+                _ => assert_eq!(got, expected, "{parts:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn joins_bases() {
+        let base = path("/api", None);
+        let call = path("/orders", None);
+        assert_eq!(CallUrl::joined(Some(&base), &call), path("/api/orders", None));
+        let cfg = path("/", Some(("X", false)));
+        assert_eq!(CallUrl::joined(Some(&cfg), &call), path("/orders", Some(("X", false))));
+        let ext = CallUrl::External { scheme: "https".into(), host: "h".into(), path: "/".into() };
+        assert!(
+            matches!(CallUrl::joined(Some(&ext), &call), CallUrl::External { path, .. } if path == "/orders")
+        );
+        assert_eq!(CallUrl::joined(None, &call), call);
+    }
+}

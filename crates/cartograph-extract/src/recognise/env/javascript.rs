@@ -1,0 +1,150 @@
+//! TypeScript/JavaScript environment reads.
+//!
+//! Recognises `process.env.X`, `process.env["X"]`, `const { X, Y: y, Z = "d" } = process.env`,
+//! `import.meta.env.X` and `import.meta.env["X"]` (Vite; its built-ins `MODE`, `DEV`, `PROD`,
+//! `SSR` and `BASE_URL` are not environment variables and are skipped), `Deno.env.get("X")`, and
+//! `Bun.env.X`. Assigning or deleting `process.env.X` is a write and is not reported. Provenance
+//! `syntax`, confidence `certain`. Defaults in a destructuring pattern are never read.
+//!
+//! Refuses (`computed-env-key`): `process.env[name]`, `import.meta.env[key]`,
+//! `Deno.env.get(name)` with a computed name.
+//!
+//! ```ts
+//! const api = import.meta.env.VITE_API_URL;        // reads VITE_API_URL
+//! const { PORT = "3000", HOST } = process.env;     // reads PORT, HOST
+//! ```
+
+use tree_sitter::Node;
+
+use super::{is_written, read, refuse};
+use crate::FileFacts;
+use crate::recognise::Context;
+use crate::syntax::{literal_string, text};
+
+const RECOGNISER: &str = "js-env";
+const VITE_BUILTINS: &[&str] = &["MODE", "DEV", "PROD", "SSR", "BASE_URL"];
+
+/// The environment object an expression is: `process.env`, `import.meta.env`, `Bun.env`.
+fn env_object(node: Node<'_>, source: &str) -> Option<&'static str> {
+    if node.kind() != "member_expression" {
+        return None;
+    }
+    let object = node.child_by_field_name("object")?;
+    let property = node.child_by_field_name("property")?;
+    if text(property, source) != "env" {
+        return None;
+    }
+    match text(object, source) {
+        "process" => Some("process.env"),
+        "import.meta" => Some("import.meta.env"),
+        "Bun" => Some("Bun.env"),
+        _ => None,
+    }
+}
+
+fn skipped(object: &str, name: &str) -> bool {
+    object == "import.meta.env" && VITE_BUILTINS.contains(&name)
+}
+
+/// `process.env.X`.
+pub(super) fn member(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
+    let Some(object) = node.child_by_field_name("object").and_then(|o| env_object(o, cx.source))
+    else {
+        return;
+    };
+    let Some(property) = node.child_by_field_name("property") else { return };
+    let name = text(property, cx.source);
+    if is_written(node) || skipped(object, name) || name.is_empty() {
+        return;
+    }
+    read(node, name.to_owned(), RECOGNISER, format!("{object} reads {name}"), facts);
+}
+
+/// `process.env["X"]`.
+pub(super) fn subscript(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
+    let Some(object) = node.child_by_field_name("object").and_then(|o| env_object(o, cx.source))
+    else {
+        return;
+    };
+    if is_written(node) {
+        return;
+    }
+    let Some(index) = node.child_by_field_name("index") else { return };
+    match literal_string(index, cx.source) {
+        Some(name) if skipped(object, &name) => {}
+        Some(name) => {
+            let evidence = format!("{object}[...] reads {name}");
+            read(node, name, RECOGNISER, evidence, facts);
+        }
+        None => refuse(
+            node,
+            cx,
+            format!("{object}[...] reads an environment variable whose name is computed"),
+            facts,
+        ),
+    }
+}
+
+/// `const { X, Y: y, Z = "d" } = process.env`.
+pub(super) fn destructuring(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
+    let (Some(pattern), Some(value)) =
+        (node.child_by_field_name("name"), node.child_by_field_name("value"))
+    else {
+        return;
+    };
+    if pattern.kind() != "object_pattern" {
+        return;
+    }
+    let Some(object) = env_object(value, cx.source) else { return };
+    let mut cursor = pattern.walk();
+    for entry in pattern.named_children(&mut cursor) {
+        let key = match entry.kind() {
+            "shorthand_property_identifier_pattern" => Some(entry),
+            "pair_pattern" => entry.child_by_field_name("key"),
+            "object_assignment_pattern" => entry.child_by_field_name("left"),
+            _ => None,
+        };
+        let Some(key) = key else { continue };
+        let name =
+            literal_string(key, cx.source).unwrap_or_else(|| text(key, cx.source).to_owned());
+        if key.kind() == "computed_property_name" {
+            refuse(
+                entry,
+                cx,
+                format!("a destructuring of {object} reads a variable whose name is computed"),
+                facts,
+            );
+            continue;
+        }
+        if skipped(object, &name) || name.is_empty() {
+            continue;
+        }
+        let evidence = format!("a destructuring of {object} reads {name}");
+        read(entry, name, RECOGNISER, evidence, facts);
+    }
+}
+
+/// `Deno.env.get("X")`.
+pub(super) fn call(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
+    let Some(function) = node.child_by_field_name("function") else { return };
+    if text(function, cx.source) != "Deno.env.get" {
+        return;
+    }
+    let Some(args) = node.child_by_field_name("arguments") else { return };
+    let mut cursor = args.walk();
+    let Some(first) = args.named_children(&mut cursor).find(|a| a.kind() != "comment") else {
+        return;
+    };
+    match literal_string(first, cx.source) {
+        Some(name) => {
+            let evidence = format!("Deno.env.get reads {name}");
+            read(node, name, RECOGNISER, evidence, facts);
+        }
+        None => refuse(
+            node,
+            cx,
+            "Deno.env.get reads an environment variable whose name is computed".to_owned(),
+            facts,
+        ),
+    }
+}

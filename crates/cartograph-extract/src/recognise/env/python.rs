@@ -1,0 +1,162 @@
+//! Python environment reads through the `os` module.
+//!
+//! Recognises `os.environ["X"]`, `os.environ.get("X", default)`, `os.environ.setdefault("X", …)`,
+//! `os.getenv("X", default)`, `"X" in os.environ`, the same through an alias (`import os as o`),
+//! and `environ["X"]`, `environ.get("X")`, `getenv("X")` when `environ` / `getenv` are imported
+//! from `os` in the same file (`from os import environ, getenv`, aliases included). Assigning or
+//! deleting `os.environ["X"]` is a write and is not reported. Provenance `syntax`, confidence
+//! `certain`. Default values are never read.
+//!
+//! Refuses (`computed-env-key`): any of these whose variable name is not a literal
+//! (`os.environ[key]`, `os.getenv(f"{prefix}_URL")`).
+//!
+//! ```python
+//! import os
+//! url = os.environ.get("DATABASE_URL", "sqlite://")   # reads DATABASE_URL
+//! debug = "DEBUG" in os.environ                       # reads DEBUG
+//! ```
+
+use tree_sitter::Node;
+
+use super::{is_written, read, refuse};
+use crate::recognise::Context;
+use crate::syntax::{literal_string, text};
+use crate::{FileFacts, ImportTarget, Imported};
+
+const RECOGNISER: &str = "python-env";
+
+/// The local names that stand for `os`, `os.environ` and `os.getenv` in one file.
+#[derive(Debug, Default)]
+pub(super) struct OsNames {
+    /// `os` and its aliases.
+    os: Vec<String>,
+    /// `environ` imported from `os`, and `os.environ` through every alias of `os`.
+    environ: Vec<String>,
+    /// `getenv` imported from `os`, and `os.getenv` through every alias of `os`.
+    getenv: Vec<String>,
+}
+
+impl OsNames {
+    pub(super) fn from_imports(facts: &FileFacts) -> Self {
+        let mut names = OsNames::default();
+        for import in &facts.imports {
+            let ImportTarget::Python(python) = &import.target else { continue };
+            if python.level != 0 || python.module.as_deref() != Some("os") {
+                continue;
+            }
+            for binding in &import.bindings {
+                match &binding.imported {
+                    Imported::Module => names.os.push(binding.local.clone()),
+                    Imported::Name(n) if n == "environ" => {
+                        names.environ.push(binding.local.clone());
+                    }
+                    Imported::Name(n) if n == "getenv" => {
+                        names.getenv.push(binding.local.clone());
+                    }
+                    _ => {}
+                }
+            }
+        }
+        for os in &names.os {
+            names.environ.push(format!("{os}.environ"));
+            names.getenv.push(format!("{os}.getenv"));
+        }
+        names
+    }
+
+    fn is_environ(&self, expr: &str) -> bool {
+        self.environ.iter().any(|e| e == expr)
+    }
+}
+
+/// The dotted text of an identifier / attribute chain, whitespace removed.
+fn dotted(node: Node<'_>, source: &str) -> Option<String> {
+    matches!(node.kind(), "identifier" | "attribute")
+        .then(|| text(node, source).chars().filter(|c| !c.is_whitespace()).collect())
+}
+
+/// `os.environ["X"]`.
+pub(super) fn subscript(node: Node<'_>, cx: &Context<'_>, names: &OsNames, facts: &mut FileFacts) {
+    let Some(value) = node.child_by_field_name("value").and_then(|v| dotted(v, cx.source)) else {
+        return;
+    };
+    if !names.is_environ(&value) || is_written(node) {
+        return;
+    }
+    let Some(key) = node.child_by_field_name("subscript") else { return };
+    match literal_string(key, cx.source) {
+        Some(name) => {
+            let evidence = format!("{value}[...] reads {name}");
+            read(node, name, RECOGNISER, evidence, facts);
+        }
+        None => refuse(
+            node,
+            cx,
+            format!("{value}[...] reads an environment variable whose name is computed"),
+            facts,
+        ),
+    }
+}
+
+/// `os.getenv("X")`, `os.environ.get("X")`, `os.environ.setdefault("X", ...)`.
+pub(super) fn call(node: Node<'_>, cx: &Context<'_>, names: &OsNames, facts: &mut FileFacts) {
+    let Some(callee) = node.child_by_field_name("function").and_then(|f| dotted(f, cx.source))
+    else {
+        return;
+    };
+    let is_read = names.getenv.contains(&callee)
+        || callee.rsplit_once('.').is_some_and(|(receiver, method)| {
+            matches!(method, "get" | "setdefault") && names.is_environ(receiver)
+        });
+    if !is_read {
+        return;
+    }
+    let Some(args) = node.child_by_field_name("arguments") else { return };
+    let mut cursor = args.walk();
+    let first = args.named_children(&mut cursor).find(|a| a.kind() != "comment");
+    let key = match first {
+        Some(a) if a.kind() == "keyword_argument" => {
+            let is_key = a.child_by_field_name("name").is_some_and(|n| text(n, cx.source) == "key");
+            if !is_key {
+                return;
+            }
+            a.child_by_field_name("value")
+        }
+        other => other,
+    };
+    let Some(key) = key else { return };
+    match literal_string(key, cx.source) {
+        Some(name) => {
+            let evidence = format!("{callee} reads {name}");
+            read(node, name, RECOGNISER, evidence, facts);
+        }
+        None => refuse(
+            node,
+            cx,
+            format!("{callee} reads an environment variable whose name is computed"),
+            facts,
+        ),
+    }
+}
+
+/// `"X" in os.environ`, `"X" not in os.environ`.
+pub(super) fn membership(node: Node<'_>, cx: &Context<'_>, names: &OsNames, facts: &mut FileFacts) {
+    let mut cursor = node.walk();
+    let operands: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+    let operators: Vec<&str> = {
+        let mut cursor = node.walk();
+        node.children(&mut cursor).filter(|c| !c.is_named()).map(|c| c.kind()).collect()
+    };
+    if operands.len() != 2 || !operators.iter().any(|o| *o == "in" || *o == "not in") {
+        return;
+    }
+    let (Some(left), Some(right)) = (operands.first(), operands.get(1)) else { return };
+    let Some(container) = dotted(*right, cx.source) else { return };
+    if !names.is_environ(&container) {
+        return;
+    }
+    if let Some(name) = literal_string(*left, cx.source) {
+        let evidence = format!("a membership test on {container} reads {name}");
+        read(node, name, RECOGNISER, evidence, facts);
+    }
+}

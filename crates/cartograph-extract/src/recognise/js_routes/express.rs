@@ -1,0 +1,286 @@
+//! Express and Koa-router: route methods on apps and routers, `route()` chains and `use` mounts.
+//!
+//! Recognises `app.get("/x", h)`, `router.post("/x", auth, h)`, `app.get(["/a", "/b"], h)`,
+//! `app.all(…)`, Koa's
+//! `router.del(…)` and named routes `router.get("name", "/x", h)`, the chain
+//! `app.route("/x").get(h).post(h)`, and mounts `app.use("/prefix", router)`,
+//! `app.use(router)`, `app.use("/p", require("./r"))`, Koa's `app.use(router.routes())` and
+//! `router.use("/p", sub.routes())`. The receiver is recorded as written: only the linker decides
+//! whether it is an app or router created from `express()`, `express.Router()`, `Router()`,
+//! `new Koa()` or `new Router({prefix})` (here or in the module it is imported from), so
+//! `router.navigate("/x")`, `history.push("/x")` and `map.get("x", fallback)` never become routes.
+//! The same method shapes serve Fastify's shorthand routes and Hono's method routes, which return
+//! their instance and may be chained (`app.get("/a", h).post("/b", h)`).
+//!
+//! Refuses (at link time): a path that is not a literal (`computed-route`); a prefix mounting
+//! something that cannot be followed to a router (`unresolved-mount`).
+//!
+//! Example: `router.get("/:id", getOrder)` in `routes/orders.js`, mounted by
+//! `app.use("/api/orders", ordersRouter)` in `server.js`, serves `GET /api/orders/{id}`.
+
+use cartograph_core::HttpMethod;
+use tree_sitter::Node;
+
+use super::{
+    JsRouteFacts, Mount, MountTarget, PathValue, RouteCall, fastify, function_key, handler_name,
+    hono, is_function, is_path_like, named_args, path_value, receiver, required_module,
+    strip_expression,
+};
+use crate::recognise::Context;
+use crate::syntax::{position, text};
+
+/// The HTTP method a route-declaring member name stands for.
+pub(super) fn method_of(name: &str) -> Option<HttpMethod> {
+    match name {
+        "get" | "post" | "put" | "patch" | "delete" | "head" | "options" => HttpMethod::parse(name),
+        "del" => Some(HttpMethod::Delete),
+        "all" => Some(HttpMethod::Any),
+        _ => None,
+    }
+}
+
+/// A call `receiver.name(…)`.
+pub(super) fn member_call(
+    node: Node<'_>,
+    function: Node<'_>,
+    name: &str,
+    cx: &Context<'_>,
+    js: &mut JsRouteFacts,
+) {
+    let Some(arguments) = node.child_by_field_name("arguments") else {
+        return;
+    };
+    let Some(object) = function.child_by_field_name("object") else {
+        return;
+    };
+    let args = named_args(arguments);
+    match name {
+        "use" => mount(node, object, &args, cx, js),
+        "route" => match args.first().map(|a| a.kind()) {
+            Some("object") => fastify::route_object(node, object, &args, cx, js),
+            Some(_) if args.len() >= 2 => hono::route_mount(node, object, &args, cx, js),
+            _ => {}
+        },
+        "register" => fastify::register(node, object, &args, cx, js),
+        "on" => hono::on(node, object, &args, cx, js),
+        _ => {
+            if let Some(method) = method_of(name) {
+                route(node, object, name, method, &args, cx, js);
+            }
+        }
+    }
+}
+
+/// `receiver.get(path, …handlers)` or a link of `receiver.route(path).get(h)`.
+fn route(
+    node: Node<'_>,
+    object: Node<'_>,
+    name: &str,
+    method: HttpMethod,
+    args: &[Node<'_>],
+    cx: &Context<'_>,
+    js: &mut JsRouteFacts,
+) {
+    let (root, chain_path) = chain_root(object, cx);
+    let Some(recv) = receiver(root, cx) else {
+        return;
+    };
+    let (path, handlers) = match chain_path {
+        Some(path) => (vec![path], args),
+        None => {
+            let [first, rest @ ..] = args else {
+                return;
+            };
+            if rest.is_empty()
+                || !is_path_like(*first) && !matches!(first.kind(), "regex" | "array")
+            {
+                return;
+            }
+            // Express path arrays: `app.get(["/a", "/b"], h)` serves each path.
+            if first.kind() == "array" {
+                (array_paths(*first, cx), rest)
+            } else {
+                // Koa-router named routes: `router.get("name", "/path", handler)`.
+                match rest {
+                    [second, tail @ ..]
+                        if !tail.is_empty()
+                            && matches!(path_value(*first, cx), PathValue::Literal(ref n) if !n.starts_with('/'))
+                            && matches!(path_value(*second, cx), PathValue::Literal(ref p) if p.starts_with('/')) =>
+                    {
+                        (vec![path_value(*second, cx)], tail)
+                    }
+                    _ => (vec![path_value(*first, cx)], rest),
+                }
+            }
+        }
+    };
+    let Some(last) = handlers.last() else {
+        return;
+    };
+    let call = if chain_path_is_route(object, cx) {
+        format!("{}.route().{name}", recv.name)
+    } else {
+        format!("{}.{name}", recv.name)
+    };
+    let (line, column) = position(node);
+    let handler = handler_name(*last, cx);
+    for path in path {
+        js.routes.push(RouteCall {
+            receiver: recv.clone(),
+            methods: vec![method],
+            path,
+            handler: handler.clone(),
+            call: call.clone(),
+            line,
+            column,
+        });
+    }
+}
+
+/// The paths of an array argument; one computed entry when any element is not a literal.
+fn array_paths(array: Node<'_>, cx: &Context<'_>) -> Vec<PathValue> {
+    let mut cursor = array.walk();
+    let items: Vec<PathValue> = array
+        .named_children(&mut cursor)
+        .filter(|n| n.kind() != "comment")
+        .map(|n| path_value(n, cx))
+        .collect();
+    if items.is_empty() || items.iter().any(|p| matches!(p, PathValue::Computed)) {
+        vec![PathValue::Computed]
+    } else {
+        items
+    }
+}
+
+/// Follows a chain of calls on the same instance back to its root: `app.route("/x").get(h)` has
+/// root `app` and chain path `/x`; `app.get("/a", h).post(…)` has root `app` and no chain path.
+fn chain_root<'t>(object: Node<'t>, cx: &Context<'_>) -> (Node<'t>, Option<PathValue>) {
+    let mut node = strip_expression(object);
+    for _ in 0..64 {
+        if node.kind() != "call_expression" {
+            break;
+        }
+        let Some(function) = node.child_by_field_name("function") else {
+            break;
+        };
+        if function.kind() != "member_expression" {
+            break;
+        }
+        let (Some(property), Some(inner)) =
+            (function.child_by_field_name("property"), function.child_by_field_name("object"))
+        else {
+            break;
+        };
+        let name = text(property, cx.source);
+        let args = node.child_by_field_name("arguments").map(named_args).unwrap_or_default();
+        if name == "route"
+            && let [path] = args.as_slice()
+            && is_path_like(*path)
+        {
+            return (strip_expression(inner), Some(path_value(*path, cx)));
+        }
+        if method_of(name).is_none() {
+            break;
+        }
+        node = strip_expression(inner);
+    }
+    (node, None)
+}
+
+/// True when the chain below a method call starts with `route(path)`.
+fn chain_path_is_route(object: Node<'_>, cx: &Context<'_>) -> bool {
+    chain_root(object, cx).1.is_some()
+}
+
+/// `receiver.use([prefix,] …targets)`.
+fn mount(
+    node: Node<'_>,
+    object: Node<'_>,
+    args: &[Node<'_>],
+    cx: &Context<'_>,
+    js: &mut JsRouteFacts,
+) {
+    let Some(recv) = receiver(object, cx) else {
+        return;
+    };
+    // A first argument that is a string, or a name followed by more arguments, is the mount
+    // path. A name is read from the file's string constants after the walk; when it is not one
+    // (an imported constant, or middleware written first) the mount is refused as computed, which
+    // loses routes but never gives them a wrong prefix.
+    let (prefix, targets) = match args {
+        [first, rest @ ..]
+            if matches!(first.kind(), "string" | "template_string" | "binary_expression")
+                || (!rest.is_empty()
+                    && matches!(first.kind(), "identifier" | "member_expression")) =>
+        {
+            (Some(path_value(*first, cx)), rest)
+        }
+        _ => (None, args),
+    };
+    let (line, column) = position(node);
+    let call = format!("{}.use", recv.name);
+    for target in targets {
+        let target = mount_target(*target, cx);
+        if target == MountTarget::Other {
+            continue;
+        }
+        js.mounts.push(Mount {
+            receiver: recv.clone(),
+            prefix: prefix.clone(),
+            target,
+            call: call.clone(),
+            plugin: false,
+            line,
+            column,
+        });
+    }
+}
+
+/// What a mount argument names.
+pub(super) fn mount_target(node: Node<'_>, cx: &Context<'_>) -> MountTarget {
+    let node = strip_expression(node);
+    match node.kind() {
+        "identifier" => MountTarget::Name(text(node, cx.source).to_owned()),
+        "member_expression" => {
+            let (Some(object), Some(property)) =
+                (node.child_by_field_name("object"), node.child_by_field_name("property"))
+            else {
+                return MountTarget::Other;
+            };
+            if let Some(specifier) = required_module(object, cx) {
+                let member = text(property, cx.source).to_owned();
+                return MountTarget::Module { specifier, member: Some(member) };
+            }
+            if super::is_dotted_name(node) {
+                MountTarget::Name(text(node, cx.source).to_owned())
+            } else {
+                MountTarget::Other
+            }
+        }
+        "call_expression" => {
+            if let Some(specifier) = required_module(node, cx) {
+                return MountTarget::Module { specifier, member: None };
+            }
+            // Koa: `router.routes()` / `router.middleware()` mounts the router itself.
+            let Some(function) = node.child_by_field_name("function") else {
+                return MountTarget::Other;
+            };
+            if function.kind() == "member_expression"
+                && let (Some(object), Some(property)) = (
+                    function.child_by_field_name("object"),
+                    function.child_by_field_name("property"),
+                )
+                && matches!(text(property, cx.source), "routes" | "middleware")
+                && super::is_dotted_name(object)
+            {
+                return MountTarget::Name(text(object, cx.source).to_owned());
+            }
+            MountTarget::Other
+        }
+        kind if is_function(kind) => match function_key(node, cx) {
+            Some(key) => MountTarget::Function(key),
+            None => MountTarget::Other,
+        },
+        _ => MountTarget::Other,
+    }
+}

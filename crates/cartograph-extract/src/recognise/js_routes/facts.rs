@@ -1,0 +1,285 @@
+//! The facts of the JS route family for one file: apps and routers, route calls, mounts,
+//! exports, NestJS controllers and Next.js handlers, as the walk records them.
+
+use std::collections::HashMap;
+
+use cartograph_core::HttpMethod;
+
+/// The facts of this family for one file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct JsRouteFacts {
+    /// Apps and routers created in this file, kept only when the constructor is imported from
+    /// the framework's package.
+    pub servers: Vec<Server>,
+    /// Route declarations on a receiver that may or may not be an app or router.
+    pub routes: Vec<RouteCall>,
+    /// Routers, sub-apps and plugins mounted on a receiver.
+    pub mounts: Vec<Mount>,
+    /// Calls that hand a server created in this file to a function (`routes(app)`).
+    pub applies: Vec<Apply>,
+    /// Names the module exports: `export default x`, `module.exports = x`, `export const x`.
+    pub exports: Vec<Export>,
+    /// `export { a as b } from "./m"` and `export * from "./m"`: names exported from another
+    /// module (barrel files).
+    pub reexports: Vec<ReExport>,
+    pub nest_controllers: Vec<NestController>,
+    /// `app.setGlobalPrefix(...)` in a file that creates a Nest app.
+    pub nest_apps: Vec<NestApp>,
+    /// `x.setGlobalPrefix(...)` in a file that does not create a Nest app (a bootstrap split
+    /// across files): the linker ties it to an app only when that is unambiguous.
+    pub nest_loose_prefixes: Vec<NestPrefix>,
+    /// Exported functions named after an HTTP method (Next.js App Router handlers).
+    pub next_handlers: Vec<NextHandler>,
+    /// The default export, for Next.js Pages Router API routes.
+    pub default_export: Option<DefaultExport>,
+    /// True when the file imports `next` or `next/…`.
+    pub imports_next: bool,
+    /// Keys of functions wrapped by `fastify-plugin` (`fp(async (f) => …)`): a plugin so wrapped
+    /// is not encapsulated, and a `prefix` given when registering it does not apply.
+    pub unencapsulated_plugins: Vec<String>,
+    /// True when the file calls `RouterModule.register`/`forRoutes`: Nest module paths that
+    /// prefix controllers, which the linker does not compose.
+    pub nest_router_module: bool,
+    /// In a `next.config.*` file: the `basePath` option.
+    pub next_base_path: Option<PathValue>,
+}
+
+/// The web framework an app or router belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Framework {
+    Express,
+    Koa,
+    Fastify,
+    Hono,
+}
+
+impl Framework {
+    /// The recogniser name, as in the registry.
+    pub fn recogniser(self) -> &'static str {
+        match self {
+            Framework::Express => "express",
+            Framework::Koa => "koa",
+            Framework::Fastify => "fastify",
+            Framework::Hono => "hono",
+        }
+    }
+
+    /// The name used in evidence.
+    pub fn display(self) -> &'static str {
+        match self {
+            Framework::Express => "Express",
+            Framework::Koa => "Koa",
+            Framework::Fastify => "Fastify",
+            Framework::Hono => "Hono",
+        }
+    }
+}
+
+/// Whether an object serves on its own or only once mounted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ServerKind {
+    /// `express()`, `Fastify()`, `new Hono()`, `new Koa()`: serves at its own root unless mounted.
+    App,
+    /// `Router()`, `new KoaRouter()`: serves only where it is mounted.
+    Router,
+}
+
+/// A path or prefix: a literal, or something computed at run time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathValue {
+    Literal(String),
+    /// A plain name during the walk; replaced after it by the string constant it is bound to in
+    /// this file, or by `Computed`. Never left in finished facts.
+    Named(String),
+    Computed,
+}
+
+impl PathValue {
+    /// Replaces a name by the file's string constant of that name, or by `Computed`.
+    pub(super) fn settle(&mut self, constants: &HashMap<String, Option<String>>) {
+        if let PathValue::Named(name) = self {
+            *self = match constants.get(name.as_str()) {
+                Some(Some(value)) => PathValue::Literal(value.clone()),
+                _ => PathValue::Computed,
+            };
+        }
+    }
+}
+
+/// An app or router created in this file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Server {
+    /// The local name it is bound to; `default` for `export default new Hono()`.
+    pub local: String,
+    pub framework: Framework,
+    pub kind: ServerKind,
+    /// Koa-router `prefix` option or Hono `basePath`.
+    pub prefix: Option<PathValue>,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// What a route or mount is declared on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Receiver {
+    /// The receiver as written: `app`, or a dotted `api.router`.
+    pub name: String,
+    /// When the receiver is a parameter of an enclosing function (a Fastify plugin, an Express
+    /// `module.exports = (app) => …`): that function's key and the parameter's index.
+    pub param: Option<(String, u32)>,
+}
+
+/// A route declared on a receiver.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RouteCall {
+    pub receiver: Receiver,
+    pub methods: Vec<HttpMethod>,
+    pub path: PathValue,
+    /// The handler's name when it is a named function or a dotted reference; `None` inline.
+    pub handler: Option<String>,
+    /// The call as it reads in evidence: `router.get`, `app.route().post`, `fastify.route`.
+    pub call: String,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// Something mounted on a receiver.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mount {
+    pub receiver: Receiver,
+    /// `None` when mounted without a prefix.
+    pub prefix: Option<PathValue>,
+    pub target: MountTarget,
+    /// How the mount reads in evidence: `app.use`, `app.route`, `fastify.register`.
+    pub call: String,
+    /// True for `register`, whose target is a plugin function receiving the instance.
+    pub plugin: bool,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// What a mount names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MountTarget {
+    /// A name or dotted member: `ordersRouter`, `routes.orders`.
+    Name(String),
+    /// A function written inline (a Fastify plugin), by its key.
+    Function(String),
+    /// `require("./x")` or `import("./x")` written inline, with the member taken from it.
+    Module { specifier: String, member: Option<String> },
+    /// Anything else (a call, a computed expression).
+    Other,
+}
+
+/// `f(app)`: a server created in this file handed to a function.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Apply {
+    pub function: MountTarget,
+    /// The server's local name and the argument index it is passed at.
+    pub server: String,
+    pub index: u32,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// One exported name and the local name (or function key) behind it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Export {
+    /// `default` for `export default` and `module.exports =`.
+    pub exported: String,
+    pub local: String,
+}
+
+/// A name re-exported from another module.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReExport {
+    /// The name exported here; `None` for `export * from "m"` (every name of `m`).
+    pub exported: Option<String>,
+    /// The name in the other module (`default` for `export { default as x }`).
+    pub imported: String,
+    pub specifier: String,
+}
+
+/// A NestJS controller class.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NestController {
+    pub class: String,
+    pub prefix: PathValue,
+    pub routes: Vec<NestRoute>,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// A NestJS handler method.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NestRoute {
+    pub method: HttpMethod,
+    pub path: PathValue,
+    pub handler: String,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// A file that creates a Nest application, with its global prefix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NestApp {
+    /// `None` when no `setGlobalPrefix` call is seen.
+    pub prefix: Option<PathValue>,
+    /// True when `setGlobalPrefix` received options (such as `exclude`) besides the prefix.
+    pub prefix_options: bool,
+    /// True when the file calls `enableVersioning`, which may add a version segment.
+    pub versioning: bool,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// A `setGlobalPrefix` call away from `NestFactory.create`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NestPrefix {
+    pub prefix: PathValue,
+    pub options: bool,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// An exported function named after an HTTP method.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NextHandler {
+    pub method: HttpMethod,
+    /// The local function behind the export (`handler` for `export { handler as GET }`).
+    pub handler: String,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// The file's default export.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DefaultExport {
+    /// The function or variable name, when it has one.
+    pub name: Option<String>,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// Settles every [`PathValue::Named`] of the file's facts.
+pub(super) fn settle_names(js: &mut JsRouteFacts, constants: &HashMap<String, Option<String>>) {
+    for server in &mut js.servers {
+        if let Some(p) = &mut server.prefix {
+            p.settle(constants);
+        }
+    }
+    for route in &mut js.routes {
+        route.path.settle(constants);
+    }
+    for mount in &mut js.mounts {
+        if let Some(p) = &mut mount.prefix {
+            p.settle(constants);
+        }
+    }
+    for controller in &mut js.nest_controllers {
+        controller.prefix.settle(constants);
+        for route in &mut controller.routes {
+            route.path.settle(constants);
+        }
+    }
+}

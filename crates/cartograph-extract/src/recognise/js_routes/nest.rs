@@ -1,0 +1,157 @@
+//! NestJS: `@Controller` classes, their `@Get`/`@Post`/… handler methods, and the app's global
+//! prefix.
+//!
+//! Recognises a class decorated `@Controller()`, `@Controller("items")` or
+//! `@Controller({ path: "items" })`, whose methods carry `@Get()`, `@Get(":id")`, `@Post()`,
+//! `@Put`, `@Patch`, `@Delete`, `@Head`, `@Options` or `@All` — only when `Controller` is imported
+//! from `@nestjs/common`. A file that calls `NestFactory.create` is an app; its
+//! `app.setGlobalPrefix("api")` applies to every Nest route (the linker decides which app a
+//! controller belongs to when there are several, and lowers the confidence then).
+//!
+//! Refuses (at link time): a controller path, route path or global prefix that is not a literal
+//! (`computed-route`). API versioning and `RouterModule` paths are not read.
+//!
+//! Example: `@Controller("items")` with `@Get(":id") findOne()` and
+//! `app.setGlobalPrefix("api")` in `main.ts` serves `GET /api/items/{id}`.
+
+use cartograph_core::HttpMethod;
+use tree_sitter::Node;
+
+use super::{
+    JsRouteFacts, NestController, NestRoute, PathValue, named_args, object_property, path_value,
+};
+use crate::recognise::Context;
+use crate::syntax::{position, text};
+
+/// A decorator's name and first argument: `@Get(":id")` → (`Get`, `":id"`).
+fn decorator<'t>(node: Node<'t>, cx: &Context<'_>) -> Option<(&'static str, Option<Node<'t>>)> {
+    let inner = node.named_child(0)?;
+    match inner.kind() {
+        "identifier" => Some((text_static(inner, cx), None)),
+        "call_expression" => {
+            let function = inner.child_by_field_name("function")?;
+            if function.kind() != "identifier" {
+                return None;
+            }
+            let args = inner.child_by_field_name("arguments").map(named_args).unwrap_or_default();
+            Some((text_static(function, cx), args.first().copied()))
+        }
+        _ => None,
+    }
+}
+
+/// Decorator names compared by value; the text borrowed from the source is copied into a static
+/// set of known names so the result does not tie lifetimes together.
+fn text_static(node: Node<'_>, cx: &Context<'_>) -> &'static str {
+    const KNOWN: &[&str] =
+        &["Controller", "Get", "Post", "Put", "Patch", "Delete", "Head", "Options", "All"];
+    let t = text(node, cx.source);
+    KNOWN.iter().find(|k| **k == t).copied().unwrap_or("")
+}
+
+/// The path a decorator argument gives: none → empty, a literal, `{ path: "x" }`, or computed.
+fn decorator_path(arg: Option<Node<'_>>, cx: &Context<'_>) -> PathValue {
+    match arg {
+        None => PathValue::Literal(String::new()),
+        Some(a) if a.kind() == "object" => match object_property(a, "path", cx) {
+            Some(p) => path_value(p, cx),
+            None => PathValue::Literal(String::new()),
+        },
+        Some(a) => path_value(a, cx),
+    }
+}
+
+/// Decorators written before a class: its own children, and an enclosing `export` statement's.
+fn class_decorators<'t>(class: Node<'t>) -> Vec<Node<'t>> {
+    let mut out = Vec::new();
+    let mut cursor = class.walk();
+    out.extend(class.children(&mut cursor).filter(|c| c.kind() == "decorator"));
+    if let Some(parent) = class.parent().filter(|p| p.kind() == "export_statement") {
+        let mut cursor = parent.walk();
+        out.extend(parent.children(&mut cursor).filter(|c| c.kind() == "decorator"));
+    }
+    out
+}
+
+/// A `class_declaration`: a controller when decorated `@Controller`.
+pub(super) fn class(node: Node<'_>, cx: &Context<'_>, js: &mut JsRouteFacts) {
+    if !cx.source.contains("@Controller") {
+        return;
+    }
+    let controller = class_decorators(node)
+        .into_iter()
+        .filter_map(|d| decorator(d, cx))
+        .find(|(name, _)| *name == "Controller");
+    let Some((_, arg)) = controller else {
+        return;
+    };
+    let Some(name) = node.child_by_field_name("name") else {
+        return;
+    };
+    let Some(body) = node.child_by_field_name("body") else {
+        return;
+    };
+    let mut routes = Vec::new();
+    let mut pending: Vec<Node<'_>> = Vec::new();
+    let mut cursor = body.walk();
+    for member in body.named_children(&mut cursor) {
+        match member.kind() {
+            // The TypeScript grammar puts method decorators before the method in the class body.
+            "decorator" => pending.push(member),
+            "method_definition" => {
+                let mut decorators = std::mem::take(&mut pending);
+                let mut inner = member.walk();
+                decorators.extend(member.children(&mut inner).filter(|c| c.kind() == "decorator"));
+                method(member, &decorators, cx, &mut routes);
+            }
+            _ => pending.clear(),
+        }
+    }
+    let (line, column) = position(node);
+    js.nest_controllers.push(NestController {
+        class: text(name, cx.source).to_owned(),
+        prefix: decorator_path(arg, cx),
+        routes,
+        line,
+        column,
+    });
+}
+
+fn method(
+    member: Node<'_>,
+    decorators: &[Node<'_>],
+    cx: &Context<'_>,
+    routes: &mut Vec<NestRoute>,
+) {
+    let Some(name) = member.child_by_field_name("name") else {
+        return;
+    };
+    for d in decorators {
+        let Some((decorator_name, arg)) = decorator(*d, cx) else {
+            continue;
+        };
+        let Some(method) = (match decorator_name {
+            "Controller" | "" => None,
+            other => HttpMethod::parse(other),
+        }) else {
+            continue;
+        };
+        let (line, column) = position(*d);
+        routes.push(NestRoute {
+            method,
+            path: decorator_path(arg, cx),
+            handler: text(name, cx.source).to_owned(),
+            line,
+            column,
+        });
+    }
+}
+
+/// Keeps the controllers only when `Controller` is NestJS's (imported from `@nestjs/common` under
+/// its own name).
+pub(super) fn keep_imported(js: &mut JsRouteFacts, nest_names: &[(String, String)]) {
+    let imported = nest_names.iter().any(|(local, name)| local == "Controller" && name == local);
+    if !imported {
+        js.nest_controllers.clear();
+    }
+}

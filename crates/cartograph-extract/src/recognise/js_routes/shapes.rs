@@ -1,0 +1,277 @@
+//! Syntax shapes shared by the JS route recognisers: expressions stripped of wrappers, string
+//! paths, handler and receiver names, and the keys by which functions are known across modules.
+
+use tree_sitter::Node;
+
+use super::exports;
+use super::facts::{PathValue, Receiver};
+use crate::recognise::Context;
+use crate::syntax::{literal_string, text};
+
+/// The variable an assignment expression initialises: `app` in `const app = module.exports = …`.
+pub(super) fn declared_name(assignment: Node<'_>, cx: &Context<'_>) -> Option<String> {
+    let mut node = assignment;
+    for _ in 0..4 {
+        let parent = node.parent()?;
+        match parent.kind() {
+            "assignment_expression" | "parenthesized_expression" => node = parent,
+            "variable_declarator" => {
+                let name = parent.child_by_field_name("name")?;
+                return (name.kind() == "identifier").then(|| text(name, cx.source).to_owned());
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Skips parentheses, `await`, `as` casts and non-null assertions around an expression.
+pub(super) fn strip_expression(mut node: Node<'_>) -> Node<'_> {
+    for _ in 0..8 {
+        match node.kind() {
+            "parenthesized_expression"
+            | "await_expression"
+            | "as_expression"
+            | "satisfies_expression"
+            | "non_null_expression" => match node.named_child(0) {
+                Some(inner) => node = inner,
+                None => return node,
+            },
+            _ => return node,
+        }
+    }
+    node
+}
+
+/// The specifier of `require("m")` or `import("m")`.
+pub(super) fn required_module(node: Node<'_>, cx: &Context<'_>) -> Option<String> {
+    let node = strip_expression(node);
+    if node.kind() != "call_expression" {
+        return None;
+    }
+    let function = node.child_by_field_name("function")?;
+    let is_load = match function.kind() {
+        "import" => true,
+        "identifier" => text(function, cx.source) == "require",
+        _ => false,
+    };
+    if !is_load {
+        return None;
+    }
+    let args = named_args(node.child_by_field_name("arguments")?);
+    literal_string(*args.first()?, cx.source)
+}
+
+/// The named arguments of an `arguments` node, comments left out.
+pub(super) fn named_args(arguments: Node<'_>) -> Vec<Node<'_>> {
+    let mut cursor = arguments.walk();
+    arguments.named_children(&mut cursor).filter(|a| a.kind() != "comment").collect()
+}
+
+/// A path argument: a literal string, a name (settled after the walk), or computed.
+pub(super) fn path_value(node: Node<'_>, cx: &Context<'_>) -> PathValue {
+    let node = strip_expression(node);
+    if node.kind() == "identifier" {
+        return PathValue::Named(text(node, cx.source).to_owned());
+    }
+    match literal_string(node, cx.source) {
+        Some(value) => PathValue::Literal(value),
+        None => PathValue::Computed,
+    }
+}
+
+/// True when the node can be a path (a string, a template, a name, a concatenation).
+pub(super) fn is_path_like(node: Node<'_>) -> bool {
+    matches!(
+        node.kind(),
+        "string" | "template_string" | "identifier" | "member_expression" | "binary_expression"
+    )
+}
+
+/// The value of `key` in an object literal (`{ prefix: "/p" }`).
+pub(super) fn object_property<'t>(
+    object: Node<'t>,
+    key: &str,
+    cx: &Context<'_>,
+) -> Option<Node<'t>> {
+    let mut cursor = object.walk();
+    for pair in object.named_children(&mut cursor) {
+        if pair.kind() != "pair" {
+            continue;
+        }
+        let Some(k) = pair.child_by_field_name("key") else {
+            continue;
+        };
+        let name = match k.kind() {
+            "property_identifier" => Some(text(k, cx.source).to_owned()),
+            _ => literal_string(k, cx.source),
+        };
+        if name.as_deref() == Some(key) {
+            return pair.child_by_field_name("value");
+        }
+    }
+    None
+}
+
+/// A handler reference: a name or dotted name, or the single name a wrapper call receives
+/// (`asyncHandler(getOrder)`); `None` for an inline function or anything else.
+pub(super) fn handler_name(node: Node<'_>, cx: &Context<'_>) -> Option<String> {
+    let node = strip_expression(node);
+    match node.kind() {
+        "identifier" => Some(text(node, cx.source).to_owned()),
+        "member_expression" if is_dotted_name(node) => Some(text(node, cx.source).to_owned()),
+        "call_expression" => {
+            let args = named_args(node.child_by_field_name("arguments")?);
+            match args.as_slice() {
+                [only] if matches!(only.kind(), "identifier" | "member_expression") => {
+                    handler_name(*only, cx)
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// True for `a`, `a.b`, `a.b.c` made of identifiers only.
+pub(super) fn is_dotted_name(node: Node<'_>) -> bool {
+    let mut node = node;
+    for _ in 0..8 {
+        match node.kind() {
+            "identifier" => return true,
+            "member_expression" => {
+                let property_ok = node
+                    .child_by_field_name("property")
+                    .is_some_and(|p| p.kind() == "property_identifier");
+                match node.child_by_field_name("object") {
+                    Some(object) if property_ok => node = object,
+                    _ => return false,
+                }
+            }
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// The receiver of a call: a dotted name, with the enclosing function whose parameter it is.
+pub(super) fn receiver(node: Node<'_>, cx: &Context<'_>) -> Option<Receiver> {
+    let node = strip_expression(node);
+    if !is_dotted_name(node) {
+        return None;
+    }
+    let name = text(node, cx.source).to_owned();
+    let param = if node.kind() == "identifier" { parameter_of(node, &name, cx) } else { None };
+    Some(Receiver { name, param })
+}
+
+/// The enclosing function that declares `name` as a parameter, with the parameter's index.
+pub(super) fn parameter_of(node: Node<'_>, name: &str, cx: &Context<'_>) -> Option<(String, u32)> {
+    let mut current = node.parent();
+    while let Some(n) = current {
+        if is_function(n.kind())
+            && let Some(index) = parameter_index(n, name, cx)
+        {
+            return function_key(n, cx).map(|key| (key, index));
+        }
+        current = n.parent();
+    }
+    None
+}
+
+pub(super) fn is_function(kind: &str) -> bool {
+    matches!(
+        kind,
+        "function_declaration"
+            | "function_expression"
+            | "function"
+            | "arrow_function"
+            | "generator_function_declaration"
+            | "method_definition"
+    )
+}
+
+/// The index of parameter `name` in a function's parameter list.
+pub(super) fn parameter_index(function: Node<'_>, name: &str, cx: &Context<'_>) -> Option<u32> {
+    if let Some(single) = function.child_by_field_name("parameter") {
+        return (text(single, cx.source) == name).then_some(0);
+    }
+    let parameters = function.child_by_field_name("parameters")?;
+    let mut cursor = parameters.walk();
+    let params: Vec<Node<'_>> =
+        parameters.named_children(&mut cursor).filter(|p| p.kind() != "comment").collect();
+    for (index, param) in params.into_iter().enumerate() {
+        // TS wraps a parameter as `required_parameter` with a `pattern`.
+        let pattern = param.child_by_field_name("pattern").unwrap_or(param);
+        if pattern.kind() == "identifier" && text(pattern, cx.source) == name {
+            return Some(to_u32(index));
+        }
+    }
+    None
+}
+
+/// How a function is named from elsewhere: its own name, the variable it initialises, `default`
+/// when it is the default export or `module.exports`, the member of `exports.x = …`, or `@offset`
+/// when it is written inline as a call argument (a plugin registered in place).
+pub(super) fn function_key(function: Node<'_>, cx: &Context<'_>) -> Option<String> {
+    let own_name = function
+        .child_by_field_name("name")
+        .filter(|_| function.kind() != "method_definition")
+        .map(|n| text(n, cx.source).to_owned());
+    // A declaration is known by its name; a function expression by where it is put
+    // (`module.exports = function routes(app) {…}` is the default export), so that the key
+    // matches what the module exports.
+    if matches!(function.kind(), "function_declaration" | "generator_function_declaration") {
+        return own_name;
+    }
+    context_key(function, cx).or(own_name)
+}
+
+/// The key a function expression takes from its context.
+pub(super) fn context_key(function: Node<'_>, cx: &Context<'_>) -> Option<String> {
+    let mut node = function;
+    for _ in 0..4 {
+        let parent = node.parent()?;
+        match parent.kind() {
+            "parenthesized_expression" => node = parent,
+            "variable_declarator" => {
+                let name = parent.child_by_field_name("name")?;
+                return (name.kind() == "identifier").then(|| text(name, cx.source).to_owned());
+            }
+            "export_statement" => return Some("default".to_owned()),
+            "assignment_expression" => {
+                let left = parent.child_by_field_name("left")?;
+                if left.kind() == "identifier" {
+                    return Some(text(left, cx.source).to_owned());
+                }
+                return exports::exported_name(left, cx);
+            }
+            "arguments" => {
+                let call = parent.parent()?;
+                // A plugin registered in place: `fastify.register(async (f) => …, opts)`.
+                let registers = call.child_by_field_name("function").is_some_and(|f| {
+                    f.kind() == "member_expression"
+                        && f.child_by_field_name("property").is_some_and(|p| {
+                            matches!(text(p, cx.source), "register" | "use" | "route")
+                        })
+                });
+                if registers {
+                    return Some(inline_key(function));
+                }
+                // A wrapper such as `fp(async (f) => …)`: the wrapper call carries the name.
+                node = call;
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The key of a function written inline.
+pub(super) fn inline_key(function: Node<'_>) -> String {
+    format!("@{}", function.start_byte())
+}
+
+pub(super) fn to_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}

@@ -1,0 +1,381 @@
+//! Django URL confs and Django REST Framework routers.
+//!
+//! Recognises the entries of URL lists (`urlpatterns = [path("items/<int:id>/",
+//! views.item_detail), re_path(r"^x/$", ...), path("api/", include("app.urls")), path("v1/",
+//! include(router.urls)), path("x/", include([...]))]`, tuples too, `urlpatterns += [...]`,
+//! `urlpatterns += router.urls`, `[*router.urls]`, `patterns.append(path(...))`, and
+//! `i18n_patterns(...)` under a language-code parameter), function views and class-based views
+//! (`View.as_view()`; a viewset's `as_view({"get": "list"})` mapping gives its methods; a class
+//! view serves the methods its in-tree class and well-known generic bases define), the
+//! decorators that restrict a function view's methods (`@require_http_methods([...])`,
+//! `@require_GET`, `@require_POST`, `@require_safe`, DRF `@api_view([...])`), DRF
+//! `router.register(r"items", ItemViewSet)` and viewset `@action(detail=..., methods=[...])`.
+//! The linker chains `include("dotted.module")` through the modules' Python names from every
+//! root URL conf (a `urls` module no other includes, or `ROOT_URLCONF`), and expands DRF
+//! registrations into the conventional list and detail routes (`likely`, `convention`).
+//!
+//! Refuses (at link time): a `re_path` regex that is not a plain sequence of literal segments and
+//! named groups, a computed route or include (`computed-route`), and an include whose module or
+//! router is not found (`unresolved-mount`). Django serves every method on a route unless the
+//! view restricts it, so unrestricted views give method `ANY`. A root conf's first include under
+//! a computed route (`path(settings.BASE_PATH, include(...))`) is taken as a deployment base path:
+//! what it includes is placed relative to it, `likely`, and the evidence says so.
+//!
+//! Example: `path("api/", include("shop.urls"))` in the root conf and `path("items/<int:pk>/",
+//! views.item_detail)` in `shop/urls.py` give `ANY /api/items/{pk}`.
+
+use cartograph_core::HttpMethod;
+use tree_sitter::Node;
+
+use super::{
+    PathExpr, PathPart, PyRouteFacts, Registration, UrlEntry, UrlFunction, UrlTarget,
+    ViewSetAction, dotted, keyword, method_list, path_expr, positional,
+};
+use crate::syntax::{literal_string, position, text};
+
+/// `urlpatterns += [...]` / `urlpatterns += router.urls`.
+pub(super) fn augmented(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
+    let (Some(left), Some(right), Some(op)) = (
+        node.child_by_field_name("left"),
+        node.child_by_field_name("right"),
+        node.child_by_field_name("operator"),
+    ) else {
+        return;
+    };
+    if left.kind() == "identifier" && text(op, source) == "+=" {
+        url_list(text(left, source), right, source, out);
+    }
+}
+
+/// The URL entries of a list assigned to `name` (lists joined with `+`, `router.urls` too).
+pub(super) fn url_list(name: &str, right: Node<'_>, source: &str, out: &mut PyRouteFacts) {
+    let mut operands = vec![right];
+    let mut lists = Vec::new();
+    while let Some(n) = operands.pop() {
+        match n.kind() {
+            "list" | "tuple" => lists.push((n, None)),
+            // `i18n_patterns(path(...), ...)`: its entries under a language-code segment.
+            "call" => {
+                let is_i18n = n
+                    .child_by_field_name("function")
+                    .and_then(|f| dotted(f, source))
+                    .is_some_and(|f| f.rsplit('.').next() == Some("i18n_patterns"));
+                let Some(args) = n.child_by_field_name("arguments").filter(|_| is_i18n) else {
+                    continue;
+                };
+                let (line, column) = position(n);
+                out.url_entries.push(UrlEntry {
+                    list: name.to_owned(),
+                    parent: None,
+                    function: UrlFunction::Path,
+                    route: PathExpr::literal("<language>/"),
+                    target: UrlTarget::Inline,
+                    as_view_methods: Vec::new(),
+                    line,
+                    column,
+                });
+                lists.push((args, Some(out.url_entries.len() - 1)));
+            }
+            "binary_operator" => {
+                operands.extend(n.child_by_field_name("right"));
+                operands.extend(n.child_by_field_name("left"));
+            }
+            "attribute" if name == "urlpatterns" => {
+                let Some(object) = dotted(n, source).filter(|d| d.ends_with(".urls")) else {
+                    continue;
+                };
+                let (line, column) = position(n);
+                out.url_entries.push(UrlEntry {
+                    list: name.to_owned(),
+                    parent: None,
+                    function: UrlFunction::Path,
+                    route: PathExpr::literal(""),
+                    target: UrlTarget::IncludeObject(object),
+                    as_view_methods: Vec::new(),
+                    line,
+                    column,
+                });
+            }
+            _ => {}
+        }
+        if operands.len() > 64 {
+            break;
+        }
+    }
+    // Lists of the statement, then inline `include([...])` lists, each with its parent entry.
+    let mut pending = lists;
+    pending.reverse();
+    while let Some((list, parent)) = pending.pop() {
+        let mut cursor = list.walk();
+        let items: Vec<Node<'_>> = list.named_children(&mut cursor).collect();
+        for item in items {
+            if let Some(inline) = entry(item, name, parent, source, out) {
+                pending.push((inline, Some(out.url_entries.len() - 1)));
+            }
+        }
+        if out.url_entries.len() > 100_000 {
+            break;
+        }
+    }
+}
+
+/// `patterns.append(path(...))` / `patterns.extend([...])`.
+pub(super) fn append(
+    object: &str,
+    attr: &str,
+    args: Node<'_>,
+    source: &str,
+    out: &mut PyRouteFacts,
+) {
+    if object.contains('.') {
+        return;
+    }
+    let Some(arg) = positional(args, 0) else { return };
+    match attr {
+        "append" => {
+            if let Some(inline) = entry(arg, object, None, source, out) {
+                let parent = out.url_entries.len().checked_sub(1);
+                let mut cursor = inline.walk();
+                let items: Vec<Node<'_>> = inline.named_children(&mut cursor).collect();
+                // One level of inline include is enough for an appended entry.
+                for item in items {
+                    entry(item, object, parent, source, out);
+                }
+            }
+        }
+        _ if arg.kind() == "list" => url_list(object, arg, source, out),
+        _ => {}
+    }
+}
+
+/// Records one `path(...)` / `re_path(...)` entry; returns the inline list it includes, if any.
+fn entry<'t>(
+    item: Node<'t>,
+    list: &str,
+    parent: Option<usize>,
+    source: &str,
+    out: &mut PyRouteFacts,
+) -> Option<Node<'t>> {
+    // `[*router.urls, path(...)]`
+    if item.kind() == "list_splat" {
+        let object = item.named_child(0).and_then(|o| dotted(o, source));
+        if let Some(object) = object.filter(|o| o.ends_with(".urls")) {
+            let (line, column) = position(item);
+            out.url_entries.push(UrlEntry {
+                list: if parent.is_some() { String::new() } else { list.to_owned() },
+                parent,
+                function: UrlFunction::Path,
+                route: PathExpr::literal(""),
+                target: UrlTarget::IncludeObject(object),
+                as_view_methods: Vec::new(),
+                line,
+                column,
+            });
+        }
+        return None;
+    }
+    if item.kind() != "call" {
+        return None;
+    }
+    let function = item.child_by_field_name("function").and_then(|f| dotted(f, source))?;
+    let function = match function.rsplit('.').next().unwrap_or(&function) {
+        "path" => UrlFunction::Path,
+        "re_path" | "url" => UrlFunction::RePath,
+        _ => return None,
+    };
+    let args = item.child_by_field_name("arguments")?;
+    let route = keyword(args, "route", source).or_else(|| positional(args, 0))?;
+    let view = keyword(args, "view", source).or_else(|| positional(args, 1));
+    let mut inline = None;
+    let target = match view {
+        Some(v) => {
+            let (target, list_node) = view_target(v, source);
+            inline = list_node;
+            target
+        }
+        None => UrlTarget::Computed,
+    };
+    let as_view_methods = view.map(|v| as_view_mapping(v, source)).unwrap_or_default();
+    let (line, column) = position(item);
+    out.url_entries.push(UrlEntry {
+        list: if parent.is_some() { String::new() } else { list.to_owned() },
+        parent,
+        function,
+        route: path_expr(route, source),
+        target,
+        as_view_methods,
+        line,
+        column,
+    });
+    inline
+}
+
+/// The methods of `ViewSet.as_view({"get": "list", "post": "create"})`.
+fn as_view_mapping(view: Node<'_>, source: &str) -> Vec<HttpMethod> {
+    let Some(args) = view.child_by_field_name("arguments") else { return Vec::new() };
+    let Some(mapping) = positional(args, 0).filter(|m| m.kind() == "dictionary") else {
+        return Vec::new();
+    };
+    let mut methods = Vec::new();
+    let mut cursor = mapping.walk();
+    for pair in mapping.named_children(&mut cursor).filter(|p| p.kind() == "pair") {
+        let key = pair.child_by_field_name("key").and_then(|k| literal_string(k, source));
+        match key.as_deref().and_then(HttpMethod::parse) {
+            Some(m) if !methods.contains(&m) => methods.push(m),
+            Some(_) => {}
+            // A computed key: the mapping is not known.
+            None => return Vec::new(),
+        }
+    }
+    methods
+}
+
+/// What the view argument of `path(...)` leads to.
+fn view_target<'t>(view: Node<'t>, source: &str) -> (UrlTarget, Option<Node<'t>>) {
+    if let Some(handler) = dotted(view, source) {
+        // `path("admin/", admin.site.urls)`: a `(patterns, app, namespace)` tuple, like include.
+        if handler.ends_with(".urls") {
+            return (UrlTarget::IncludeObject(handler), None);
+        }
+        return (UrlTarget::View { handler, class_based: false }, None);
+    }
+    if view.kind() != "call" {
+        return (UrlTarget::Computed, None);
+    }
+    let Some(function) = view.child_by_field_name("function") else {
+        return (UrlTarget::Computed, None);
+    };
+    if function.kind() == "attribute"
+        && function.child_by_field_name("attribute").is_some_and(|a| text(a, source) == "as_view")
+    {
+        return match function.child_by_field_name("object").and_then(|o| dotted(o, source)) {
+            Some(handler) => (UrlTarget::View { handler, class_based: true }, None),
+            None => (UrlTarget::Computed, None),
+        };
+    }
+    let is_include =
+        dotted(function, source).is_some_and(|f| f == "include" || f.ends_with(".include"));
+    let Some(args) = view.child_by_field_name("arguments").filter(|_| is_include) else {
+        return (UrlTarget::Computed, None);
+    };
+    let Some(mut first) = keyword(args, "arg", source).or_else(|| positional(args, 0)) else {
+        return (UrlTarget::Computed, None);
+    };
+    // `include(("app.urls", "namespace"))` / `include((patterns, "app"))`.
+    if first.kind() == "tuple" {
+        match first.named_child(0) {
+            Some(inner) => first = inner,
+            None => return (UrlTarget::Computed, None),
+        }
+    }
+    if let Some(module) = literal_string(first, source) {
+        return (UrlTarget::IncludeModule(module), None);
+    }
+    if first.kind() == "list" {
+        return (UrlTarget::Inline, Some(first));
+    }
+    match dotted(first, source) {
+        Some(name) if name.contains('.') => (UrlTarget::IncludeObject(name), None),
+        Some(name) => (UrlTarget::IncludeList(name), None),
+        None => (UrlTarget::Computed, None),
+    }
+}
+
+/// DRF `router.register("prefix", ViewSet)`; a first argument that is not a string (Django
+/// admin's `site.register(Model)`) is not a router registration.
+pub(super) fn register(
+    node: Node<'_>,
+    object: &str,
+    args: Node<'_>,
+    source: &str,
+    out: &mut PyRouteFacts,
+) {
+    let Some(prefix) = keyword(args, "prefix", source).or_else(|| positional(args, 0)) else {
+        return;
+    };
+    if !matches!(prefix.kind(), "string" | "concatenated_string" | "binary_operator") {
+        return;
+    }
+    let viewset = keyword(args, "viewset", source).or_else(|| positional(args, 1));
+    let (line, column) = position(node);
+    out.registrations.push(Registration {
+        router: object.to_owned(),
+        prefix: path_expr(prefix, source),
+        viewset: viewset.and_then(|v| dotted(v, source)),
+        line,
+        column,
+    });
+}
+
+/// The methods a view decorator restricts a function view to, if it is one.
+pub(super) fn restriction(expr: Node<'_>, source: &str) -> Option<Vec<HttpMethod>> {
+    if let Some(name) = dotted(expr, source) {
+        return match name.rsplit('.').next().unwrap_or(&name) {
+            "require_GET" => Some(vec![HttpMethod::Get]),
+            "require_POST" => Some(vec![HttpMethod::Post]),
+            "require_safe" => Some(vec![HttpMethod::Get, HttpMethod::Head]),
+            // `@api_view` without arguments is not valid DRF; ignore it.
+            _ => None,
+        };
+    }
+    if expr.kind() != "call" {
+        return None;
+    }
+    let function = dotted(expr.child_by_field_name("function")?, source)?;
+    let args = expr.child_by_field_name("arguments")?;
+    match function.rsplit('.').next().unwrap_or(&function) {
+        "require_http_methods" => {
+            let list = keyword(args, "request_method_list", source).or_else(|| positional(args, 0));
+            list.and_then(|l| method_list(l, source))
+        }
+        "api_view" => {
+            let list = keyword(args, "http_method_names", source).or_else(|| positional(args, 0));
+            match list {
+                // DRF's default is GET only.
+                None => Some(vec![HttpMethod::Get]),
+                Some(l) => method_list(l, source),
+            }
+        }
+        _ => None,
+    }
+}
+
+/// A DRF `@action(detail=..., methods=[...], url_path=...)` on a viewset method.
+pub(super) fn action(decorated: Node<'_>, method: &str, source: &str) -> Option<ViewSetAction> {
+    let mut cursor = decorated.walk();
+    let decorators: Vec<Node<'_>> =
+        decorated.named_children(&mut cursor).filter(|c| c.kind() == "decorator").collect();
+    for decorator in decorators {
+        let Some(call) = decorator.named_child(0).filter(|c| c.kind() == "call") else {
+            continue;
+        };
+        let is_action = call
+            .child_by_field_name("function")
+            .and_then(|f| dotted(f, source))
+            .is_some_and(|f| f == "action" || f.ends_with(".action"));
+        let Some(args) = call.child_by_field_name("arguments").filter(|_| is_action) else {
+            continue;
+        };
+        let detail = match keyword(args, "detail", source).map(|d| text(d, source)) {
+            Some("True") => true,
+            Some("False") => false,
+            _ => return None,
+        };
+        let methods = match keyword(args, "methods", source) {
+            None => vec![HttpMethod::Get],
+            Some(list) => method_list(list, source)?,
+        };
+        let url_path = match keyword(args, "url_path", source) {
+            None => method.to_owned(),
+            Some(p) => {
+                let expr = path_expr(p, source);
+                match expr.parts.as_slice() {
+                    [PathPart::Literal(l)] => l.clone(),
+                    _ => return None,
+                }
+            }
+        };
+        return Some(ViewSetAction { name: method.to_owned(), detail, methods, url_path });
+    }
+    None
+}

@@ -1,0 +1,81 @@
+//! FastAPI: routes, routers and the mounts that compose their prefixes.
+//!
+//! Recognises route decorators `@app.get/post/put/patch/delete/head/options("/x")` and
+//! `@router.api_route("/x", methods=[...])` (recorded by the shared decorator reader in
+//! `mod.rs`, since Flask 2 spells its shortcuts the same way), `router.add_api_route("/x",
+//! handler, methods=[...])`, `app = FastAPI()`, `router = APIRouter(prefix="/items")` (and any
+//! class called with `prefix=`, so a custom subclass of `APIRouter` defined in the tree is
+//! recognised once the linker follows its bases), `parent.include_router(child, prefix=...)` and
+//! `app.mount("/sub", subapp)`. Prefixes may be literals, f-strings or `+` of literals and names
+//! (`settings.API_V1_STR`), resolved across modules by the linker.
+//!
+//! Refuses (at link time): a prefix or path that is computed (`computed-route`), and an
+//! `include_router` whose router cannot be found (`unresolved-mount`).
+//!
+//! Example: `router = APIRouter(prefix="/items")`, `@router.get("/{id}") def read_item(...)`, and
+//! in `main.py` `app.include_router(items.router, prefix=settings.API_V1_STR)` with
+//! `API_V1_STR: str = "/api/v1"` in the settings class give `GET /api/v1/items/{id}`.
+
+use tree_sitter::Node;
+
+use super::{
+    MountDecl, MountKind, PathExpr, PathPart, PyRouteFacts, RouteDecl, dotted, keyword,
+    methods_keyword, path_expr, positional, prefix_keyword,
+};
+use crate::syntax::position;
+
+/// `include_router`, `mount` and `add_api_route` calls on `object`.
+pub(super) fn call(
+    node: Node<'_>,
+    object: &str,
+    attr: &str,
+    args: Node<'_>,
+    source: &str,
+    out: &mut PyRouteFacts,
+) {
+    let (line, column) = position(node);
+    match attr {
+        "include_router" => {
+            let child = keyword(args, "router", source).or_else(|| positional(args, 0));
+            out.mounts.push(MountDecl {
+                parent: object.to_owned(),
+                child: child.and_then(|c| dotted(c, source)),
+                prefix: prefix_keyword(args, &["prefix"], source),
+                kind: MountKind::IncludeRouter,
+                line,
+                column,
+            });
+        }
+        "mount" => {
+            let path = keyword(args, "path", source).or_else(|| positional(args, 0));
+            let child = keyword(args, "app", source).or_else(|| positional(args, 1));
+            // `mount` is a common method name; only a dotted child can be an app of the tree.
+            let Some(child) = child.and_then(|c| dotted(c, source)) else { return };
+            out.mounts.push(MountDecl {
+                parent: object.to_owned(),
+                child: Some(child),
+                prefix: path.map(|p| path_expr(p, source)),
+                kind: MountKind::Mount,
+                line,
+                column,
+            });
+        }
+        "add_api_route" => {
+            let path = keyword(args, "path", source).or_else(|| positional(args, 0));
+            let handler = keyword(args, "endpoint", source).or_else(|| positional(args, 1));
+            out.routes.push(RouteDecl {
+                object: object.to_owned(),
+                call: attr.to_owned(),
+                path: path.map_or_else(
+                    || PathExpr { parts: vec![PathPart::Computed] },
+                    |p| path_expr(p, source),
+                ),
+                methods: methods_keyword(args, source),
+                handler: handler.and_then(|h| dotted(h, source)),
+                line,
+                column,
+            });
+        }
+        _ => {}
+    }
+}

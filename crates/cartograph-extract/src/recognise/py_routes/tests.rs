@@ -1,0 +1,364 @@
+//! Tests of the Python route facts: what one file yields, per recogniser.
+
+use cartograph_core::RepoPath;
+
+use super::*;
+
+fn facts(source: &str) -> PyRouteFacts {
+    let path = RepoPath::new("app/x.py").unwrap_or_else(|e| panic!("{e}"));
+    crate::Extractor::new().extract(&path, Grammar::Python, source).py_routes
+}
+
+/// One-line descriptions of everything extracted, in a fixed order, compared to `expected`.
+fn check(source: &str, expected: &[&str]) {
+    let f = facts(source);
+    let mut got = Vec::new();
+    let show = |p: &PathExpr| {
+        p.parts
+            .iter()
+            .map(|part| match part {
+                PathPart::Literal(l) => format!("'{l}'"),
+                PathPart::Ref(r) => r.clone(),
+                PathPart::Computed => "?".to_owned(),
+            })
+            .collect::<Vec<_>>()
+            .join("+")
+    };
+    for i in &f.instances {
+        let prefix = i.prefix.as_ref().map(show).unwrap_or_default();
+        let kind = if i.parameter { "parameter" } else { "instance" };
+        got.push(format!("{kind} {} = {} [{prefix}] @{}", i.name, i.class, i.line));
+    }
+    for a in &f.aliases {
+        got.push(format!("alias {} = {}{}", a.name, a.target, if a.call { "()" } else { "" }));
+    }
+    for r in &f.returns {
+        let call = if r.call { "()" } else { "" };
+        got.push(format!("return {}{call} from {}", r.value, r.function));
+    }
+    for c in &f.classes {
+        let attrs: Vec<String> =
+            c.attrs.iter().map(|a| format!("{}={}", a.name, show(&a.value))).collect();
+        let actions: Vec<String> = c
+            .actions
+            .iter()
+            .map(|a| format!("{}:{}:{:?}:{}", a.name, a.detail, a.methods, a.url_path))
+            .collect();
+        got.push(format!(
+            "class {}({}) methods={} attrs={} actions={}",
+            c.name,
+            c.bases.join(","),
+            c.methods.join(","),
+            attrs.join(","),
+            actions.join(",")
+        ));
+    }
+    for c in &f.constants {
+        got.push(format!("const {} = {}", c.name, show(&c.value)));
+    }
+    for r in &f.routes {
+        got.push(format!(
+            "route {}.{} {} {:?} -> {} @{}",
+            r.object,
+            r.call,
+            show(&r.path),
+            r.methods,
+            r.handler.as_deref().unwrap_or("-"),
+            r.line
+        ));
+    }
+    for m in &f.mounts {
+        let prefix = m.prefix.as_ref().map(show).unwrap_or_default();
+        got.push(format!(
+            "mount {:?} {} <- {} [{prefix}]",
+            m.kind,
+            m.parent,
+            m.child.as_deref().unwrap_or("?")
+        ));
+    }
+    for (i, e) in f.url_entries.iter().enumerate() {
+        got.push(format!(
+            "url#{i} {}{:?} {:?} {} -> {:?}{}",
+            e.list,
+            e.parent,
+            e.function,
+            show(&e.route),
+            e.target,
+            if e.as_view_methods.is_empty() {
+                String::new()
+            } else {
+                format!(" {:?}", e.as_view_methods)
+            }
+        ));
+    }
+    for r in &f.registrations {
+        got.push(format!(
+            "register {} {} {}",
+            r.router,
+            show(&r.prefix),
+            r.viewset.as_deref().unwrap_or("?")
+        ));
+    }
+    for v in &f.views {
+        got.push(format!("view {} {:?}", v.function, v.methods));
+    }
+    let expected: Vec<String> = expected.iter().map(|s| (*s).to_owned()).collect();
+    assert_eq!(got, expected);
+}
+
+#[test]
+fn fastapi_routers_routes_and_mounts() {
+    check(
+        r#"
+from fastapi import APIRouter, FastAPI
+from app.core.config import settings
+
+app = FastAPI(title="x")
+router = APIRouter(prefix="/items", tags=["items"])
+
+@router.get("/{id}")
+def read_item(id: int): ...
+
+@router.api_route("/both", methods=["GET", "post"])
+async def both(): ...
+
+@router.api_route("/dflt")
+async def dflt(): ...
+
+app.include_router(router, prefix=settings.API_V1_STR)
+app.include_router(items.router, prefix=f"{settings.API_V1_STR}/x")
+app.include_router(make())
+app.include_router(router, **options)
+extra = APIRouter(**router_options)
+app.mount("/sub", subapp)
+router.add_api_route("/added", added, methods=["DELETE"])
+"#,
+        &[
+            "instance app = FastAPI [] @5",
+            "instance router = APIRouter ['/items'] @6",
+            "instance extra = APIRouter [?] @21",
+            "route router.get '/{id}' Fixed(Get) -> read_item @8",
+            "route router.api_route '/both' Listed([Get, Post]) -> both @11",
+            "route router.api_route '/dflt' Default -> dflt @14",
+            "route router.add_api_route '/added' Listed([Delete]) -> added @23",
+            "mount IncludeRouter app <- router [settings.API_V1_STR]",
+            "mount IncludeRouter app <- items.router [settings.API_V1_STR+'/x']",
+            "mount IncludeRouter app <- ? []",
+            "mount IncludeRouter app <- router [?]",
+            "mount Mount app <- subapp ['/sub']",
+        ],
+    );
+}
+
+#[test]
+fn settings_classes_constants_and_computed_paths() {
+    check(
+        r#"
+class Settings(BaseSettings):
+    API_V1_STR: str = "/api/v1"
+    NAME = "x" + SUFFIX
+    ROOT: str = Field(default="/root", description="d")
+    OTHER: str = Field(alias="X")
+    PORT: int = 8000
+    def helper(self): ...
+
+settings = Settings()
+PREFIX = "/p"
+JOINED = PREFIX + "/q"
+
+@app.get(build_path())
+def computed(): ...
+
+@app.route(PREFIX + "/lit", methods=METHODS)
+def refs(): ...
+"#,
+        &[
+            "instance settings = Settings [] @10",
+            "class Settings(BaseSettings) methods=helper attrs=API_V1_STR='/api/v1',NAME='x'+SUFFIX,ROOT='/root' actions=",
+            "const PREFIX = '/p'",
+            "const JOINED = PREFIX+'/q'",
+            "route app.get ? Fixed(Get) -> computed @14",
+            "route app.route PREFIX+'/lit' Computed -> refs @17",
+        ],
+    );
+}
+
+#[test]
+fn flask_blueprints_and_rules() {
+    check(
+        r#"
+from flask import Blueprint, Flask
+
+bp = Blueprint("shop", __name__, url_prefix="/shop")
+
+@bp.route("/cart", methods=["POST"])
+def cart(): ...
+
+@bp.route("/list")
+def listing(): ...
+
+def create_app():
+    app = Flask(__name__)
+    app.register_blueprint(bp, url_prefix="/api")
+    app.add_url_rule("/items", view_func=ItemView.as_view("items"))
+    app.add_url_rule("/ping", "ping", ping)
+    return app
+"#,
+        &[
+            "instance bp = Blueprint ['/shop'] @4",
+            "instance app = Flask [] @13",
+            "return app from create_app",
+            "route bp.route '/cart' Listed([Post]) -> cart @6",
+            "route bp.route '/list' Default -> listing @9",
+            "route app.add_url_rule:as_view '/items' Default -> ItemView @15",
+            "route app.add_url_rule '/ping' Default -> ping @16",
+            "mount RegisterBlueprint app <- bp ['/api']",
+        ],
+    );
+}
+
+#[test]
+fn django_url_confs() {
+    check(
+        r#"
+from django.urls import include, path, re_path
+from . import views
+
+extra = [path("more/", views.more)]
+
+urlpatterns = [
+    path("items/<int:id>/", views.item_detail, name="detail"),
+    re_path(r"^old/(?P<pk>\d+)/$", views.old),
+    path("api/", include("shop.api.urls")),
+    path("v1/", include(router.urls)),
+    path("cbv/", views.ItemView.as_view()),
+    path("extra/", include(extra)),
+    path("inline/", include([path("a/", views.a)])),
+    static("x"),
+] + router.urls
+urlpatterns += [path("late/", views.late)]
+"#,
+        &[
+            r#"url#0 extraNone Path 'more/' -> View { handler: "views.more", class_based: false }"#,
+            r#"url#1 urlpatternsNone Path '' -> IncludeObject("router.urls")"#,
+            r#"url#2 urlpatternsNone Path 'items/<int:id>/' -> View { handler: "views.item_detail", class_based: false }"#,
+            r#"url#3 urlpatternsNone RePath '^old/(?P<pk>\d+)/$' -> View { handler: "views.old", class_based: false }"#,
+            r#"url#4 urlpatternsNone Path 'api/' -> IncludeModule("shop.api.urls")"#,
+            r#"url#5 urlpatternsNone Path 'v1/' -> IncludeObject("router.urls")"#,
+            r#"url#6 urlpatternsNone Path 'cbv/' -> View { handler: "views.ItemView", class_based: true }"#,
+            r#"url#7 urlpatternsNone Path 'extra/' -> IncludeList("extra")"#,
+            r#"url#8 urlpatternsNone Path 'inline/' -> Inline"#,
+            r#"url#9 Some(8) Path 'a/' -> View { handler: "views.a", class_based: false }"#,
+            r#"url#10 urlpatternsNone Path 'late/' -> View { handler: "views.late", class_based: false }"#,
+        ],
+    );
+}
+
+#[test]
+fn django_tuples_splats_appends_and_viewset_mappings() {
+    check(
+        r#"
+_patterns = (
+    path("a/", views.a),
+)
+_patterns.append(path("dbg/", include(debug_toolbar.urls)))
+_patterns.extend([path("b/", views.b)])
+urlpatterns = [
+    path(settings.BASE_PATH, include(_patterns)),
+    path("devices/", views.DeviceViewSet.as_view({"get": "list", "post": "create"})),
+    *router.urls,
+]
+urlpatterns += i18n_patterns(path("about/", views.about), prefix_default_language=False)
+items.append(compute(x))
+"#,
+        &[
+            r#"url#0 _patternsNone Path 'a/' -> View { handler: "views.a", class_based: false }"#,
+            r#"url#1 _patternsNone Path 'dbg/' -> IncludeObject("debug_toolbar.urls")"#,
+            r#"url#2 _patternsNone Path 'b/' -> View { handler: "views.b", class_based: false }"#,
+            r#"url#3 urlpatternsNone Path settings.BASE_PATH -> IncludeList("_patterns")"#,
+            r#"url#4 urlpatternsNone Path 'devices/' -> View { handler: "views.DeviceViewSet", class_based: true } [Get, Post]"#,
+            r#"url#5 urlpatternsNone Path '' -> IncludeObject("router.urls")"#,
+            r#"url#6 urlpatternsNone Path '<language>/' -> Inline"#,
+            r#"url#7 Some(6) Path 'about/' -> View { handler: "views.about", class_based: false }"#,
+        ],
+    );
+}
+
+#[test]
+fn drf_routers_viewsets_and_restricted_views() {
+    check(
+        r#"
+from rest_framework.routers import DefaultRouter
+
+router = DefaultRouter()
+router.register(r"items", ItemViewSet, basename="item")
+admin.site.register(Item)
+
+class ItemViewSet(viewsets.ModelViewSet):
+    lookup_field = "slug"
+
+    @action(detail=True, methods=["post"], url_path="set-price")
+    def set_price(self, request, slug=None): ...
+
+    @action(detail=False)
+    def recent(self, request): ...
+
+@api_view(["GET", "POST"])
+def listing(request): ...
+
+@require_http_methods(["DELETE"])
+def remove(request): ...
+
+@require_safe
+def safe(request): ...
+"#,
+        &[
+            "instance router = DefaultRouter [] @4",
+            "class ItemViewSet(viewsets.ModelViewSet) methods=set_price,recent attrs=lookup_field='slug' actions=set_price:true:[Post]:set-price,recent:false:[Get]:recent",
+            "register router 'items' ItemViewSet",
+            "view listing [Get, Post]",
+            "view remove [Delete]",
+            "view safe [Get, Head]",
+        ],
+    );
+}
+
+#[test]
+fn annotated_parameters_aliases_and_factories() {
+    check(
+        r#"
+from fastapi import FastAPI
+
+def create_execution_app() -> FastAPI:
+    app = FastAPI()
+    return app
+
+def init_views(app: FastAPI, router: "APIRouter", other: int = 1, *, bp: Blueprint = None) -> None:
+    app.include_router(public_router)
+
+def create_app():
+    app = FastAPI()
+    sub = create_execution_app()
+    app.mount("/execution", sub)
+    api = app
+    return api
+"#,
+        &[
+            "instance app = FastAPI [] @5",
+            "parameter app = FastAPI [] @8",
+            "parameter bp = Blueprint [] @8",
+            "instance app = FastAPI [] @12",
+            "alias sub = create_execution_app()",
+            "alias api = app",
+            "return app from create_execution_app",
+            "return api from create_app",
+            "mount IncludeRouter app <- public_router []",
+            "mount Mount app <- sub ['/execution']",
+        ],
+    );
+}
+
+#[test]
+fn other_files_are_not_wanted() {
+    assert_eq!(facts("import os\nx = 1\n"), PyRouteFacts::default());
+}

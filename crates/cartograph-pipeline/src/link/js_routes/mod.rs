@@ -1,0 +1,20 @@
+//! Routes served by TypeScript/JavaScript web frameworks, with mounts composed across modules.
+//!
+//! Three linkers share the per-file facts of `recognise::js_routes`: [`servers`] (Express, Koa,
+//! Fastify, Hono: apps, routers and plugins followed through imports and mount chains), [`nest`]
+//! (controllers under the app's global prefix) and [`nextjs`] (file-system routes inside a
+//! Next.js project).
+
+mod nest;
+mod nextjs;
+mod servers;
+
+use super::{LinkInput, Linked, ServedRoute};
+
+/// The routes of this family.
+pub fn link(input: &LinkInput<'_>, linked: &mut Linked) -> Vec<ServedRoute> {
+    let mut routes = servers::link(input, linked);
+    routes.extend(nest::link(input, linked));
+    routes.extend(nextjs::link(input, linked));
+    routes
+}

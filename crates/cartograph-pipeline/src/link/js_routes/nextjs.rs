@@ -1,0 +1,240 @@
+//! Next.js file routes: App Router `route.ts` handlers and Pages Router `pages/api` files.
+//!
+//! A file is a route only inside a Next.js project. The project is recognised by a
+//! `next.config.{js,mjs,cjs,ts,mts}` beside the `app`/`pages` folder or beside its `src` parent
+//! (the nearest such folder wins) — confidence `certain`. Without one, a route file that itself
+//! imports `next` or `next/…` is taken at the outermost `app`/`pages` folder of its path, with
+//! confidence `likely`. The linker cannot read `package.json` contents, so a `next` dependency
+//! alone is not a signal.
+//!
+//! App Router: `app/**/route.{ts,js,…}` exported `GET`/`POST`/… → the folder path, route groups
+//! `(group)` and parallel-route slots `@slot` dropped, `[id]` a parameter, `[...slug]` a
+//! catch-all; a file under a `_private` folder or an intercepting `(.)x` folder is not a route.
+//! Pages Router: a `pages/api/**` file with a default export → `ANY /api/…`, `index` at its
+//! folder's path. A literal `basePath` in the project's `next.config.*` goes in front of every
+//! route; a computed one is refused (`computed-route`).
+
+use cartograph_core::{
+    Confidence, HttpMethod, Provenance, Refusal, RefusalKind, RepoPath, RouteTemplate,
+    SourceLocation,
+};
+use cartograph_extract::recognise::js_routes::PathValue;
+
+use crate::link::{FileView, LinkInput, Linked, ServedRoute};
+
+const CONFIG_EXTENSIONS: &[&str] = &["js", "mjs", "cjs", "ts", "mts"];
+const SOURCE_EXTENSIONS: &[&str] = &["ts", "js", "tsx", "jsx", "mjs", "cjs", "mts", "cts"];
+
+/// The routes of every Next.js route file.
+pub(super) fn link(input: &LinkInput<'_>, linked: &mut Linked) -> Vec<ServedRoute> {
+    let mut out = Vec::new();
+    for view in &input.files {
+        let js = &view.facts.js_routes;
+        if js.next_handlers.is_empty() && js.default_export.is_none() {
+            continue;
+        }
+        let segments: Vec<&str> = view.path.as_str().split('/').collect();
+        let Some((file, folders)) = segments.split_last() else {
+            continue;
+        };
+        let Some((stem, extension)) = file.rsplit_once('.') else {
+            continue;
+        };
+        if !SOURCE_EXTENSIONS.contains(&extension) || stem.ends_with(".d") {
+            continue;
+        }
+        let (marker, is_app) = if stem == "route" && !js.next_handlers.is_empty() {
+            ("app", true)
+        } else if js.default_export.is_some() {
+            ("pages", false)
+        } else {
+            continue;
+        };
+        let Some(project) = project(input, view, folders, marker) else {
+            continue;
+        };
+        let Some(path) = route_path(&project, folders, stem, is_app) else {
+            continue;
+        };
+        let template = match &project.base_path {
+            None => RouteTemplate::parse(&path),
+            Some(PathValue::Literal(base)) => {
+                RouteTemplate::parse(&path).prefixed(&RouteTemplate::parse(base))
+            }
+            Some(_) => {
+                linked.refusals.push(Refusal::new(
+                    RefusalKind::ComputedRoute,
+                    SourceLocation::file(view.path.clone()),
+                    format!(
+                        "the basePath in {} is computed at run time; this file route is not reported",
+                        project.signal_file
+                    ),
+                ));
+                continue;
+            }
+        };
+        if is_app {
+            app_routes(view, &template, &project, &mut out);
+        } else {
+            pages_route(view, &template, &project, &mut out);
+        }
+    }
+    out
+}
+
+/// The Next.js project a route file belongs to.
+struct Project {
+    /// Index of the `app`/`pages` folder in the file's folders.
+    marker: usize,
+    confidence: Confidence,
+    /// What showed it is a Next.js project, for evidence.
+    signal: String,
+    /// The config file, or the route file itself when the signal is its import of `next`.
+    signal_file: String,
+    base_path: Option<PathValue>,
+}
+
+/// The project a route file belongs to, by its `next.config.*` (the nearest wins) or, failing
+/// that, its own import of `next`.
+fn project(
+    input: &LinkInput<'_>,
+    view: &FileView<'_>,
+    folders: &[&str],
+    marker: &str,
+) -> Option<Project> {
+    let candidates: Vec<usize> =
+        folders.iter().enumerate().filter(|(_, f)| **f == marker).map(|(i, _)| i).collect();
+    for &i in candidates.iter().rev() {
+        let mut roots = vec![folders.get(..i)?.join("/")];
+        if i > 0 && folders.get(i - 1) == Some(&"src") {
+            roots.push(folders.get(..i - 1)?.join("/"));
+        }
+        for root in roots {
+            for ext in CONFIG_EXTENSIONS {
+                let config = if root.is_empty() {
+                    format!("next.config.{ext}")
+                } else {
+                    format!("{root}/next.config.{ext}")
+                };
+                if !input.index.is_file(&config) {
+                    continue;
+                }
+                let base_path = RepoPath::new(&config)
+                    .ok()
+                    .and_then(|p| input.file(&p))
+                    .and_then(|f| f.facts.js_routes.next_base_path.clone());
+                return Some(Project {
+                    marker: i,
+                    confidence: Confidence::Certain,
+                    signal: format!("the project's {config}"),
+                    signal_file: config,
+                    base_path,
+                });
+            }
+        }
+    }
+    if view.facts.js_routes.imports_next {
+        return Some(Project {
+            marker: *candidates.first()?,
+            confidence: Confidence::Likely,
+            signal: "an import of next in the file, no next.config being found".to_owned(),
+            signal_file: view.path.as_str().to_owned(),
+            base_path: None,
+        });
+    }
+    None
+}
+
+/// The URL path of a route file inside its project, `None` when the file is not routed.
+fn route_path(project: &Project, folders: &[&str], stem: &str, is_app: bool) -> Option<String> {
+    let rest = folders.get(project.marker + 1..).unwrap_or_default();
+    if !is_app {
+        if rest.first() != Some(&"api") {
+            return None;
+        }
+        let mut path: Vec<&str> = rest.to_vec();
+        if stem != "index" {
+            path.push(stem);
+        }
+        return Some(path.join("/"));
+    }
+    let mut path = Vec::new();
+    for folder in rest {
+        // Private folders and intercepting routes are not routed.
+        if folder.starts_with('_') || folder.starts_with("(.") {
+            return None;
+        }
+        // Route groups and parallel-route slots take no part in the URL.
+        if (folder.starts_with('(') && folder.ends_with(')')) || folder.starts_with('@') {
+            continue;
+        }
+        path.push(*folder);
+    }
+    Some(path.join("/"))
+}
+
+fn base_note(project: &Project) -> String {
+    match &project.base_path {
+        Some(PathValue::Literal(base)) => {
+            format!(" under its basePath {}", RouteTemplate::parse(base).display())
+        }
+        _ => String::new(),
+    }
+}
+
+fn app_routes(
+    view: &FileView<'_>,
+    template: &RouteTemplate,
+    project: &Project,
+    out: &mut Vec<ServedRoute>,
+) {
+    for handler in &view.facts.js_routes.next_handlers {
+        out.push(ServedRoute {
+            method: handler.method,
+            evidence: format!(
+                "Next.js App Router route {} {} from the exported {} handler in {}, a route file by convention ({}){}",
+                handler.method,
+                template.display(),
+                handler.method,
+                view.path,
+                project.signal,
+                base_note(project)
+            ),
+            template: template.clone(),
+            module: view.path.clone(),
+            handler: Some(handler.handler.clone()),
+            location: SourceLocation::new(view.path.clone(), handler.line, handler.column),
+            framework: "nextjs",
+            provenance: Provenance::Convention,
+            confidence: project.confidence,
+        });
+    }
+}
+
+fn pages_route(
+    view: &FileView<'_>,
+    template: &RouteTemplate,
+    project: &Project,
+    out: &mut Vec<ServedRoute>,
+) {
+    let Some(default) = &view.facts.js_routes.default_export else {
+        return;
+    };
+    out.push(ServedRoute {
+        method: HttpMethod::Any,
+        evidence: format!(
+            "Next.js Pages Router API route ANY {} from the default export of {}, an API route by convention ({}){}",
+            template.display(),
+            view.path,
+            project.signal,
+            base_note(project)
+        ),
+        template: template.clone(),
+        module: view.path.clone(),
+        handler: default.name.clone(),
+        location: SourceLocation::new(view.path.clone(), default.line, default.column),
+        framework: "nextjs",
+        provenance: Provenance::Convention,
+        confidence: project.confidence,
+    });
+}

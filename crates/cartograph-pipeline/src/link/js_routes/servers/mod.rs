@@ -1,0 +1,539 @@
+//! Express, Koa, Fastify and Hono: the routes of every app, composed through mount chains across
+//! modules.
+//!
+//! An *object* is an app or router created in a file (`const app = express()`), or a function
+//! parameter that receives one (a Fastify plugin's `fastify`, `module.exports = (app) => …`). A
+//! route call counts only when its receiver resolves to an object — in its own file or through an
+//! import binding and the other module's exports — so `router.navigate("/x")` or
+//! `map.get("k", d)` never make a route. Mounts (`use`, Hono `route`, Fastify `register`, and
+//! `f(app)` hand-offs) form a graph; every app that nothing mounts is a root, and each route is
+//! emitted once per chain from a root with the chain's prefixes composed, walked iteratively with
+//! a depth cap and a cycle guard.
+//!
+//! Test files (`*.test.*`, `*.spec.*`, `__tests__/`, `test/`, `tests/`, `e2e/`) take no part: they
+//! mount routers on throwaway apps at made-up prefixes.
+//!
+//! Refusals: a computed route path or prefix (`computed-route`); a prefixed mount of something
+//! that cannot be followed to a router, or a router with routes that is mounted nowhere the
+//! analyser can follow (`unresolved-mount`).
+
+use std::cell::Cell;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use cartograph_core::{
+    Confidence, Provenance, Refusal, RefusalKind, RepoPath, RouteTemplate, SourceLocation,
+};
+use cartograph_extract::recognise::js_routes::{
+    Export, Framework, MountTarget, PathValue, Receiver, RouteCall, ServerKind,
+};
+
+use crate::link::{LinkInput, Linked, ServedRoute};
+
+mod names;
+
+/// How deep mount chains are followed.
+const MAX_DEPTH: usize = 16;
+/// How many (object, chain) states one root may expand; a tree past it is refused, not walked.
+const MAX_STATES: usize = 20_000;
+/// How many re-export steps one name resolution may take in all (`export *` branches).
+const MAX_STEPS: usize = 256;
+/// How many import hops a name is followed through (`index.js` re-exporting a router).
+const MAX_HOPS: usize = 8;
+
+/// An app, router or receiving parameter: the file it lives in, its local name (or function key)
+/// and, for a parameter, its index.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+struct ObjKey<'a> {
+    file: &'a RepoPath,
+    local: String,
+    param: Option<u32>,
+}
+
+#[derive(Debug, Clone)]
+struct Object {
+    framework: Option<Framework>,
+    kind: ServerKind,
+    prefix: Option<PathValue>,
+    line: u32,
+    column: u32,
+}
+
+/// One resolved mount: `parent` serves `child` under `prefix`.
+#[derive(Debug, Clone)]
+struct MountEdge<'a> {
+    parent: ObjKey<'a>,
+    child: ObjKey<'a>,
+    prefix: Option<PathValue>,
+    file: &'a RepoPath,
+    call: String,
+    line: u32,
+    column: u32,
+    /// A Fastify plugin wrapped with `fastify-plugin`: the registration's prefix does not apply.
+    unencapsulated: bool,
+}
+
+/// Where a name leads.
+enum Resolved<'a> {
+    /// A local name (or function key) in a file of the tree.
+    Local(&'a RepoPath, String),
+    /// A third-party package (middleware such as `cors`): not a router of this tree.
+    Package,
+    Unknown,
+}
+
+struct Linker<'i, 'a> {
+    input: &'i LinkInput<'a>,
+    objects: BTreeMap<ObjKey<'a>, Object>,
+    /// Export name → local name, per file.
+    exports: HashMap<&'a RepoPath, HashMap<&'a str, &'a str>>,
+    routes: BTreeMap<ObjKey<'a>, Vec<(&'a RepoPath, &'a RouteCall)>>,
+    mounts: Vec<MountEdge<'a>>,
+    refusals: Vec<Refusal>,
+    /// Steps left to the current name resolution (see [`MAX_STEPS`]).
+    budget: Cell<usize>,
+}
+
+/// The routes of every Express/Koa/Fastify/Hono app in the tree.
+pub(super) fn link(input: &LinkInput<'_>, linked: &mut Linked) -> Vec<ServedRoute> {
+    if input.files.iter().all(|f| {
+        let js = &f.facts.js_routes;
+        js.servers.is_empty() && js.routes.is_empty() && js.mounts.is_empty()
+    }) {
+        return Vec::new();
+    }
+    let mut linker = Linker::new(input);
+    linker.collect_objects();
+    linker.collect_routes();
+    linker.collect_mounts();
+    let routes = linker.walk();
+    linked.refusals.append(&mut linker.refusals);
+    routes
+}
+
+impl<'i, 'a> Linker<'i, 'a> {
+    fn new(input: &'i LinkInput<'a>) -> Self {
+        let exports = input
+            .files
+            .iter()
+            .map(|f| {
+                let exports = f
+                    .facts
+                    .js_routes
+                    .exports
+                    .iter()
+                    .map(|Export { exported, local }| (exported.as_str(), local.as_str()))
+                    .collect();
+                (f.path, exports)
+            })
+            .collect();
+        Self {
+            input,
+            objects: BTreeMap::new(),
+            exports,
+            routes: BTreeMap::new(),
+            mounts: Vec::new(),
+            refusals: Vec::new(),
+            budget: Cell::new(MAX_STEPS),
+        }
+    }
+
+    fn location(&self, file: &RepoPath, line: u32, column: u32) -> SourceLocation {
+        SourceLocation::new(file.clone(), line, column)
+    }
+
+    fn collect_objects(&mut self) {
+        for view in self.input.files.iter().filter(|f| !is_test_file(f.path)) {
+            let file = view.path;
+            for s in &view.facts.js_routes.servers {
+                let key = ObjKey { file, local: s.local.clone(), param: None };
+                self.objects.entry(key).or_insert(Object {
+                    framework: Some(s.framework),
+                    kind: s.kind,
+                    prefix: s.prefix.clone(),
+                    line: s.line,
+                    column: s.column,
+                });
+            }
+        }
+    }
+
+    /// The object a receiver stands for, creating parameter objects on first sight.
+    fn receiver_object(
+        &mut self,
+        file: &'a RepoPath,
+        receiver: &Receiver,
+        line: u32,
+        column: u32,
+    ) -> Option<ObjKey<'a>> {
+        if let Some((function, index)) = &receiver.param {
+            let key = ObjKey { file, local: function.clone(), param: Some(*index) };
+            self.objects.entry(key.clone()).or_insert(Object {
+                framework: None,
+                kind: ServerKind::Router,
+                prefix: None,
+                line,
+                column,
+            });
+            return Some(key);
+        }
+        match self.resolve_name(file, &receiver.name) {
+            Resolved::Local(f, local) => {
+                let key = ObjKey { file: f, local, param: None };
+                self.objects.contains_key(&key).then_some(key)
+            }
+            Resolved::Package | Resolved::Unknown => None,
+        }
+    }
+
+    fn collect_routes(&mut self) {
+        let input = self.input;
+        for view in input.files.iter().filter(|f| !is_test_file(f.path)) {
+            let file = view.path;
+            for route in &view.facts.js_routes.routes {
+                if let Some(key) =
+                    self.receiver_object(file, &route.receiver, route.line, route.column)
+                {
+                    self.routes.entry(key).or_default().push((file, route));
+                }
+            }
+        }
+    }
+
+    fn collect_mounts(&mut self) {
+        let input = self.input;
+        for view in input.files.iter().filter(|f| !is_test_file(f.path)) {
+            let file = view.path;
+            let js = &view.facts.js_routes;
+            // Targets of one call are grouped: a prefix with middleware before the router is
+            // refused only when none of its arguments is a router.
+            let mut groups: BTreeMap<(u32, u32), (bool, Option<String>)> = BTreeMap::new();
+            for mount in &js.mounts {
+                let Some(parent) =
+                    self.receiver_object(file, &mount.receiver, mount.line, mount.column)
+                else {
+                    continue;
+                };
+                let param = mount.plugin.then_some(0);
+                let resolved = match &mount.target {
+                    MountTarget::Name(name) => self.resolve_name(file, name),
+                    MountTarget::Function(key) => Resolved::Local(file, key.clone()),
+                    MountTarget::Module { specifier, member } => {
+                        self.resolve_module(file, specifier, member.as_deref())
+                    }
+                    MountTarget::Other => Resolved::Package,
+                };
+                let group = groups.entry((mount.line, mount.column)).or_insert((false, None));
+                match resolved {
+                    Resolved::Local(f, local) => {
+                        let child = ObjKey { file: f, local: local.clone(), param };
+                        if self.objects.contains_key(&child) {
+                            group.0 = true;
+                            let unencapsulated = mount.plugin
+                                && input.file(f).is_some_and(|v| {
+                                    v.facts.js_routes.unencapsulated_plugins.contains(&local)
+                                });
+                            self.mounts.push(MountEdge {
+                                parent,
+                                child,
+                                prefix: if unencapsulated { None } else { mount.prefix.clone() },
+                                file,
+                                call: mount.call.clone(),
+                                line: mount.line,
+                                column: mount.column,
+                                unencapsulated,
+                            });
+                        } else if !matches!(mount.target, MountTarget::Function(_))
+                            && (mount.prefix.is_some() || looks_like_router(&local))
+                        {
+                            // An inline function is middleware or a handler, not a router.
+                            group.1 = Some(target_name(&mount.target));
+                        }
+                    }
+                    Resolved::Package => {}
+                    Resolved::Unknown => {
+                        if mount.prefix.is_some() || looks_like_router(&target_name(&mount.target))
+                        {
+                            group.1 = Some(target_name(&mount.target));
+                        }
+                    }
+                }
+            }
+            for ((line, column), (any_router, unresolved)) in groups {
+                let Some(name) = unresolved.filter(|_| !any_router) else {
+                    continue;
+                };
+                self.refusals.push(Refusal::new(
+                    RefusalKind::UnresolvedMount,
+                    self.location(file, line, column),
+                    format!(
+                        "mounted {name} cannot be followed to an app or router declared in the tree"
+                    ),
+                ));
+            }
+            for apply in &js.applies {
+                let parent = ObjKey { file, local: apply.server.clone(), param: None };
+                let resolved = match &apply.function {
+                    MountTarget::Name(name) => self.resolve_name(file, name),
+                    MountTarget::Module { specifier, member } => {
+                        self.resolve_module(file, specifier, member.as_deref())
+                    }
+                    _ => continue,
+                };
+                if let Resolved::Local(f, local) = resolved {
+                    let child = ObjKey { file: f, local: local.clone(), param: Some(apply.index) };
+                    if self.objects.contains_key(&child) {
+                        self.mounts.push(MountEdge {
+                            parent,
+                            child,
+                            prefix: None,
+                            file,
+                            call: if local == "default" {
+                                format!("{} passed to the default export of {f}", apply.server)
+                            } else {
+                                format!("{} passed to {local}", apply.server)
+                            },
+                            line: apply.line,
+                            column: apply.column,
+                            unencapsulated: false,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// Walks every chain from every root and emits the routes.
+    fn walk(&mut self) -> Vec<ServedRoute> {
+        let mounted: BTreeSet<ObjKey<'a>> = self.mounts.iter().map(|m| m.child.clone()).collect();
+        let roots: Vec<ObjKey<'a>> = self
+            .objects
+            .iter()
+            .filter(|(k, o)| o.kind == ServerKind::App && !mounted.contains(k))
+            .map(|(k, _)| k.clone())
+            .collect();
+        let mut by_parent: BTreeMap<ObjKey<'a>, Vec<usize>> = BTreeMap::new();
+        for (i, m) in self.mounts.iter().enumerate() {
+            by_parent.entry(m.parent.clone()).or_default().push(i);
+        }
+        let mut out = Vec::new();
+        let mut reached: BTreeSet<ObjKey<'a>> = BTreeSet::new();
+        let mut refused_at: BTreeSet<(&'a RepoPath, u32, u32)> = BTreeSet::new();
+        let mut refusals = Vec::new();
+        for root in &roots {
+            let root_framework = self.objects.get(root).and_then(|o| o.framework);
+            // (object, prefix so far, chain of mount edges from the root)
+            let mut stack: Vec<(ObjKey<'a>, RouteTemplate, Vec<usize>)> =
+                vec![(root.clone(), RouteTemplate::parse("/"), Vec::new())];
+            let mut states = 0usize;
+            while let Some((key, prefix, chain)) = stack.pop() {
+                states += 1;
+                if states > MAX_STATES {
+                    if let Some(object) = self.objects.get(root) {
+                        refusals.push(Refusal::new(
+                            RefusalKind::UnresolvedMount,
+                            self.location(root.file, object.line, object.column),
+                            "the app's mount chains are too many to follow; the rest of its routes are not reported",
+                        ));
+                    }
+                    break;
+                }
+                reached.insert(key.clone());
+                let Some(object) = self.objects.get(&key) else {
+                    continue;
+                };
+                let prefix = match &object.prefix {
+                    None => prefix,
+                    Some(PathValue::Literal(own)) => RouteTemplate::parse(own).prefixed(&prefix),
+                    Some(PathValue::Computed | PathValue::Named(_)) => {
+                        if refused_at.insert((key.file, object.line, object.column)) {
+                            refusals.push(Refusal::new(
+                                RefusalKind::ComputedRoute,
+                                self.location(key.file, object.line, object.column),
+                                "the router's prefix is computed at run time; its routes are not reported",
+                            ));
+                        }
+                        continue;
+                    }
+                };
+                let framework = object.framework.or(root_framework).unwrap_or(Framework::Express);
+                for &(file, route) in self.routes.get(&key).map(Vec::as_slice).unwrap_or_default() {
+                    let PathValue::Literal(path) = &route.path else {
+                        if refused_at.insert((file, route.line, route.column)) {
+                            refusals.push(Refusal::new(
+                                RefusalKind::ComputedRoute,
+                                self.location(file, route.line, route.column),
+                                format!("the path of {} is computed at run time; the route is not reported", route.call),
+                            ));
+                        }
+                        continue;
+                    };
+                    let template = RouteTemplate::parse(path).prefixed(&prefix);
+                    for method in &route.methods {
+                        out.push(self.served(
+                            file, route, *method, &template, &key, root, &chain, framework,
+                        ));
+                    }
+                }
+                if chain.len() >= MAX_DEPTH {
+                    continue;
+                }
+                for &i in by_parent.get(&key).map(Vec::as_slice).unwrap_or_default() {
+                    let Some(edge) = self.mounts.get(i) else {
+                        continue;
+                    };
+                    let on_chain = edge.child == *root
+                        || edge.child == key
+                        || chain
+                            .iter()
+                            .any(|&c| self.mounts.get(c).is_some_and(|m| m.parent == edge.child));
+                    if on_chain {
+                        continue;
+                    }
+                    let child_prefix = match &edge.prefix {
+                        None => prefix.clone(),
+                        Some(PathValue::Literal(p)) => RouteTemplate::parse(p).prefixed(&prefix),
+                        Some(PathValue::Computed | PathValue::Named(_)) => {
+                            if refused_at.insert((edge.file, edge.line, edge.column)) {
+                                refusals.push(Refusal::new(
+                                    RefusalKind::ComputedRoute,
+                                    self.location(edge.file, edge.line, edge.column),
+                                    format!("the prefix given to {} is computed at run time; the mounted routes are not reported", edge.call),
+                                ));
+                            }
+                            continue;
+                        }
+                    };
+                    let mut next_chain = chain.clone();
+                    next_chain.push(i);
+                    stack.push((edge.child.clone(), child_prefix, next_chain));
+                }
+            }
+        }
+        for (key, routes) in &self.routes {
+            // A function parameter is only known to be a server once something hands it one;
+            // unmounted, it is most likely not a server at all.
+            if reached.contains(key) || mounted.contains(key) || key.param.is_some() {
+                continue;
+            }
+            let Some(object) = self.objects.get(key) else {
+                continue;
+            };
+            let what = format!("router {}", display_key(&key.local));
+            refusals.push(Refusal::new(
+                RefusalKind::UnresolvedMount,
+                self.location(key.file, object.line, object.column),
+                format!(
+                    "{what} declares {} route{} but is mounted nowhere the analyser can follow",
+                    routes.len(),
+                    if routes.len() == 1 { "" } else { "s" }
+                ),
+            ));
+        }
+        self.refusals.append(&mut refusals);
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn served(
+        &self,
+        file: &'a RepoPath,
+        route: &RouteCall,
+        method: cartograph_core::HttpMethod,
+        template: &RouteTemplate,
+        key: &ObjKey<'a>,
+        root: &ObjKey<'a>,
+        chain: &[usize],
+        framework: Framework,
+    ) -> ServedRoute {
+        let mut evidence = format!(
+            "{} route {method} {} from {} in {}",
+            framework.display(),
+            template.display(),
+            route.call,
+            file
+        );
+        let mut files: BTreeSet<&RepoPath> = BTreeSet::from([file, key.file, root.file]);
+        let mut unencapsulated = false;
+        if key.param.is_none() && key.file != file {
+            evidence.push_str(&format!(" on the object created in {}", key.file));
+        }
+        if let Some(PathValue::Literal(own)) = self.objects.get(key).and_then(|o| o.prefix.as_ref())
+        {
+            evidence
+                .push_str(&format!(" with its own prefix {}", RouteTemplate::parse(own).display()));
+        }
+        for &i in chain.iter().rev() {
+            let Some(edge) = self.mounts.get(i) else {
+                continue;
+            };
+            files.insert(edge.file);
+            match &edge.prefix {
+                Some(PathValue::Literal(p)) => evidence.push_str(&format!(
+                    ", mounted at {} by {} in {}",
+                    RouteTemplate::parse(p).display(),
+                    edge.call,
+                    edge.file
+                )),
+                _ => evidence.push_str(&format!(", mounted by {} in {}", edge.call, edge.file)),
+            }
+            if edge.unencapsulated {
+                unencapsulated = true;
+                evidence.push_str(
+                    " as a plugin wrapped with fastify-plugin, to which a registration prefix does not apply",
+                );
+            }
+            let parent_prefix = self.objects.get(&edge.parent).and_then(|o| o.prefix.as_ref());
+            if let Some(PathValue::Literal(own)) = parent_prefix {
+                evidence.push_str(&format!(
+                    " on a router with its own prefix {}",
+                    RouteTemplate::parse(own).display()
+                ));
+            }
+        }
+        ServedRoute {
+            method,
+            template: template.clone(),
+            module: file.clone(),
+            handler: route.handler.clone(),
+            location: self.location(file, route.line, route.column),
+            framework: framework.recogniser(),
+            provenance: if files.len() == 1 { Provenance::Syntax } else { Provenance::Resolver },
+            // Whether the registration passed a prefix that Fastify then ignores is not checked:
+            // the route is where Fastify puts it, but the reading of the plugin is less direct.
+            confidence: if unencapsulated { Confidence::Likely } else { Confidence::Certain },
+            evidence,
+        }
+    }
+}
+
+/// Test files build throwaway apps that mount routers at made-up prefixes (`supertest`), so
+/// they take no part: `__tests__/`, `test/`, `tests/`, `e2e/`, `cypress/`, `*.test.*`, `*.spec.*`.
+fn is_test_file(path: &RepoPath) -> bool {
+    let path = path.as_str();
+    let file = path.rsplit('/').next().unwrap_or(path);
+    file.contains(".test.")
+        || file.contains(".spec.")
+        || path.split('/').any(|dir| {
+            matches!(dir, "__tests__" | "__mocks__" | "test" | "tests" | "e2e" | "cypress")
+        })
+}
+
+/// A name for a mount target in a refusal.
+fn target_name(target: &MountTarget) -> String {
+    match target {
+        MountTarget::Name(n) => n.clone(),
+        MountTarget::Function(_) => "an inline function".to_owned(),
+        MountTarget::Module { specifier, .. } => format!("module {specifier}"),
+        MountTarget::Other => "an expression".to_owned(),
+    }
+}
+
+/// An unprefixed mount is refused only when its name says it is a router: most are middleware.
+fn looks_like_router(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    ["router", "routes", "api", "app"].iter().any(|w| lower.contains(w))
+}
+
+fn display_key(local: &str) -> &str {
+    if local.starts_with('@') { "written inline" } else { local }
+}

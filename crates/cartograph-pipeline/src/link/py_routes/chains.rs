@@ -1,0 +1,406 @@
+//! FastAPI and Flask: routes on apps, routers and blueprints, with every prefix of the chain of
+//! `include_router` / `register_blueprint` / `mount` calls that leads from the route's router to
+//! an app.
+//!
+//! A router included in two places serves its routes under both paths (two routes). A router
+//! that no app includes still serves the paths it declares, with confidence `possible` and
+//! evidence that says so. A prefix or path that does not resolve to text is a `computed-route`
+//! refusal; an include whose router is not found an `unresolved-mount` refusal.
+
+use std::collections::HashMap;
+
+use cartograph_core::{Confidence, HttpMethod, Provenance, RefusalKind, RouteTemplate};
+use cartograph_extract::recognise::py_routes::{
+    Instance, Methods, MountDecl, MountKind, RouteDecl,
+};
+
+use super::{Def, FileIdx, FrameworkClass, Names, Output, ResolvedPath, describe, join};
+use crate::link::ServedRoute;
+
+/// An object that routes can be declared on: (file, index into its instances).
+type ObjId = (FileIdx, usize);
+
+/// The most mount levels followed up from one router.
+const MAX_DEPTH: usize = 16;
+/// The most distinct chains composed for one route.
+const MAX_CHAINS: usize = 64;
+
+/// One mount of a child object into a parent.
+struct Hop<'a> {
+    parent: ObjId,
+    file: FileIdx,
+    decl: &'a MountDecl,
+}
+
+struct Graph<'a> {
+    objects: HashMap<ObjId, (&'a Instance, FrameworkClass)>,
+    /// Child → the mounts that include it.
+    parents: HashMap<ObjId, Vec<Hop<'a>>>,
+}
+
+pub(super) fn link(names: &Names<'_>, out: &mut Output) {
+    let mut graph = Graph { objects: HashMap::new(), parents: HashMap::new() };
+    for file in names.python_files() {
+        let Some(facts) = names.facts(file) else { continue };
+        for (i, instance) in facts.instances.iter().enumerate() {
+            if let Some(
+                class @ (FrameworkClass::FastApiApp
+                | FrameworkClass::FastApiRouter
+                | FrameworkClass::FlaskApp
+                | FrameworkClass::Blueprint),
+            ) = names.instance_class(file, instance)
+            {
+                graph.objects.insert((file, i), (instance, class));
+            }
+        }
+    }
+    for file in names.python_files() {
+        let Some(facts) = names.facts(file) else { continue };
+        for decl in &facts.mounts {
+            mount(names, &mut graph, file, decl, out);
+        }
+    }
+    for file in names.python_files() {
+        let Some(facts) = names.facts(file) else { continue };
+        for decl in &facts.routes {
+            route(names, &graph, file, decl, out);
+        }
+    }
+}
+
+/// The routing object a dotted name in `file` refers to.
+fn object(names: &Names<'_>, graph: &Graph<'_>, file: FileIdx, dotted: &str) -> Option<ObjId> {
+    let (def, rest) = names.resolve(file, dotted)?;
+    let Def::Instance(f, instance) = def else { return None };
+    if !rest.is_empty() {
+        return None;
+    }
+    let facts = names.facts(f)?;
+    let index = facts.instances.iter().position(|i| std::ptr::eq(i, instance))?;
+    graph.objects.contains_key(&(f, index)).then_some((f, index))
+}
+
+fn mount<'a>(
+    names: &Names<'a>,
+    graph: &mut Graph<'a>,
+    file: FileIdx,
+    decl: &'a MountDecl,
+    out: &mut Output,
+) {
+    let Some(location) = names.location(file, decl.line, decl.column) else { return };
+    let parent = object(names, graph, file, &decl.parent);
+    let child = decl.child.as_deref().and_then(|c| object(names, graph, file, c));
+    let call = match decl.kind {
+        MountKind::IncludeRouter => "include_router",
+        MountKind::RegisterBlueprint => "register_blueprint",
+        MountKind::Mount => "mount",
+    };
+    match (parent, child) {
+        (Some(parent), Some(child)) => {
+            graph.parents.entry(child).or_default().push(Hop { parent, file, decl });
+        }
+        // `mount` also mounts static files and other ASGI apps (`StaticFiles(...)`, not
+        // dotted): only a name that leads nowhere known hides an app's routes.
+        (Some(_), None) if decl.kind == MountKind::Mount => {
+            if let Some(child) = &decl.child {
+                out.refuse(
+                    RefusalKind::UnresolvedMount,
+                    location,
+                    format!(
+                        "mount of {child}, which is not an app or router found in the tree; if \
+                         it is an app, its routes are not placed under this mount"
+                    ),
+                );
+            }
+        }
+        _ if decl.kind == MountKind::Mount => {}
+        (Some(_), None) => {
+            let what = decl.child.as_deref().map_or_else(
+                || "a computed expression".to_owned(),
+                |c| format!("{c}, which is not a router or blueprint found in the tree"),
+            );
+            out.refuse(
+                RefusalKind::UnresolvedMount,
+                location,
+                format!("{call} mounts {what}; its routes are not placed under this mount"),
+            );
+        }
+        (None, Some(_)) => out.refuse(
+            RefusalKind::UnresolvedMount,
+            location,
+            format!(
+                "{call} on {}, which is not an app, router or blueprint found in the tree; the \
+                 mounted routes' full path is not known",
+                decl.parent
+            ),
+        ),
+        (None, None) => {}
+    }
+}
+
+/// One composed chain for a route: the hops from its router up to the top object.
+struct Chain<'h, 'a> {
+    hops: Vec<&'h Hop<'a>>,
+    top: ObjId,
+}
+
+/// Every chain of mounts from `start` up to an object nothing mounts (cycles cut).
+///
+/// A mount written in a test file composes only routes declared in test files: a test app that
+/// includes a production router under some prefix does not add routes to the architecture.
+fn chains<'h, 'a>(
+    names: &Names<'_>,
+    graph: &'h Graph<'a>,
+    start: ObjId,
+    route_in_tests: bool,
+) -> Vec<Chain<'h, 'a>> {
+    let mut done = Vec::new();
+    let mut stack: Vec<(ObjId, Vec<&'h Hop<'a>>)> = vec![(start, Vec::new())];
+    while let Some((current, hops)) = stack.pop() {
+        if done.len() >= MAX_CHAINS {
+            break;
+        }
+        let parents = graph.parents.get(&current).map(Vec::as_slice).unwrap_or_default();
+        let open: Vec<&'h Hop<'a>> = parents
+            .iter()
+            .filter(|h| h.parent != start && !hops.iter().any(|p| p.parent == h.parent))
+            .filter(|h| route_in_tests || !names.is_test_file(h.file))
+            .collect();
+        if open.is_empty() || hops.len() >= MAX_DEPTH {
+            done.push(Chain { hops, top: current });
+            continue;
+        }
+        for hop in open.into_iter().rev() {
+            let mut next = hops.clone();
+            next.push(hop);
+            stack.push((hop.parent, next));
+        }
+    }
+    done
+}
+
+fn route(names: &Names<'_>, graph: &Graph<'_>, file: FileIdx, decl: &RouteDecl, out: &mut Output) {
+    let Some(location) = names.location(file, decl.line, decl.column) else { return };
+    let Some(start) = object(names, graph, file, &decl.object) else { return };
+    let Some((_, class)) = graph.objects.get(&start).copied() else { return };
+    let flask = matches!(class, FrameworkClass::FlaskApp | FrameworkClass::Blueprint);
+    let (framework, label) = if flask { ("flask", "Flask") } else { ("fastapi", "FastAPI") };
+    let handler_name = decl.handler.as_deref().unwrap_or("an inline handler");
+    let Some(methods) = methods(names, file, decl) else {
+        out.refuse(
+            RefusalKind::ComputedRoute,
+            location,
+            format!("{label} route of handler {handler_name}: its methods are computed"),
+        );
+        return;
+    };
+    let path = match names.resolve_path(file, &decl.path) {
+        Ok(p) => p,
+        Err(why) => {
+            out.refuse(
+                RefusalKind::ComputedRoute,
+                location,
+                format!("{label} route of handler {handler_name}: its path is built from {why}"),
+            );
+            return;
+        }
+    };
+    let (handler_file, handler) = match decl.handler.as_deref() {
+        Some(h) if decl.call.starts_with("add_") => {
+            let (f, n) = names.function(file, h);
+            (f, Some(n))
+        }
+        Some(h) => (file, Some(h.to_owned())),
+        None => (file, None),
+    };
+    let Some(module) = names.path(handler_file).cloned() else { return };
+    for chain in chains(names, graph, start, names.is_test_file(file)) {
+        let Some(composed) = compose(names, graph, start, &chain, flask, out) else { continue };
+        let mut pieces: Vec<&str> = composed.prefixes.iter().map(|p| p.value.as_str()).collect();
+        pieces.push(&path.value);
+        let template = RouteTemplate::parse(&join(&pieces));
+        let mounted = graph.objects.get(&chain.top).is_some_and(|(_, c)| {
+            matches!(c, FrameworkClass::FastApiApp | FrameworkClass::FlaskApp)
+        });
+        let from_settings = path.from_settings || composed.prefixes.iter().any(|p| p.from_settings);
+        let confidence = if !mounted {
+            Confidence::Possible
+        } else if from_settings {
+            Confidence::Likely
+        } else {
+            Confidence::Certain
+        };
+        let other_files = composed.other_files || path.other_files || handler_file != file;
+        let provenance = if other_files { Provenance::Resolver } else { Provenance::Syntax };
+        for method in &methods {
+            let call = decl.call.split(':').next().unwrap_or(&decl.call);
+            let at = if call.starts_with("add_") { "" } else { "@" };
+            let names_used = if path.names.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", path.names.join(", "))
+            };
+            let mut evidence = format!(
+                "{label} route {method} {} from {at}{}.{call}(\"{}\"){names_used} on {handler_name}",
+                template.display(),
+                decl.object,
+                path.value,
+            );
+            for step in &composed.steps {
+                evidence.push_str(", ");
+                evidence.push_str(step);
+            }
+            if !mounted {
+                let (top, _) = graph.objects.get(&chain.top).copied().unzip();
+                evidence.push_str(&format!(
+                    "; {} is not mounted on any app found, so the path may lack prefixes",
+                    top.map_or("the router", |i| i.name.as_str())
+                ));
+            } else if from_settings {
+                evidence
+                    .push_str("; a settings field default can be overridden by the environment");
+            }
+            out.routes.push(ServedRoute {
+                method: *method,
+                template: template.clone(),
+                module: module.clone(),
+                handler: handler.clone(),
+                location: location.clone(),
+                framework,
+                provenance,
+                confidence,
+                evidence,
+            });
+        }
+    }
+}
+
+/// The methods a route serves; `None` when computed.
+fn methods(names: &Names<'_>, file: FileIdx, decl: &RouteDecl) -> Option<Vec<HttpMethod>> {
+    match &decl.methods {
+        Methods::Fixed(m) => Some(vec![*m]),
+        Methods::Listed(list) => Some(list.clone()),
+        Methods::Computed => None,
+        Methods::Default if decl.call.ends_with(":as_view") => {
+            // A class-based view serves the HTTP methods its class defines.
+            let Some(class) = decl.handler.as_deref() else { return Some(vec![HttpMethod::Any]) };
+            let lineage = names.lineage(file, class);
+            let mut found: Vec<HttpMethod> = lineage
+                .classes
+                .iter()
+                .flat_map(|(_, c)| c.methods.iter())
+                .filter_map(|m| match m.as_str() {
+                    "get" | "post" | "put" | "patch" | "delete" | "head" | "options" => {
+                        HttpMethod::parse(m)
+                    }
+                    _ => None,
+                })
+                .collect();
+            found.sort();
+            found.dedup();
+            Some(if found.is_empty() { vec![HttpMethod::Any] } else { found })
+        }
+        Methods::Default => Some(vec![HttpMethod::Get]),
+    }
+}
+
+/// The prefixes of a chain, outermost first, and one evidence step per piece (innermost first).
+struct Composed {
+    prefixes: Vec<ResolvedPath>,
+    steps: Vec<String>,
+    other_files: bool,
+}
+
+fn compose(
+    names: &Names<'_>,
+    graph: &Graph<'_>,
+    start: ObjId,
+    chain: &Chain<'_, '_>,
+    flask: bool,
+    out: &mut Output,
+) -> Option<Composed> {
+    let mut prefixes = Vec::new();
+    let mut steps = Vec::new();
+    let mut other_files = false;
+    let mut current = start;
+    let own = |obj: ObjId, out: &mut Output| -> Option<Option<ResolvedPath>> {
+        let (instance, class) = graph.objects.get(&obj)?;
+        // Apps take no prefix of their own (`root_path` is for proxies, not routes).
+        if matches!(class, FrameworkClass::FastApiApp | FrameworkClass::FlaskApp) {
+            return Some(None);
+        }
+        let Some(expr) = &instance.prefix else { return Some(None) };
+        match names.resolve_path(obj.0, expr) {
+            Ok(p) => Some(Some(p)),
+            Err(why) => {
+                let location = names.location(obj.0, instance.line, instance.column)?;
+                out.refuse(
+                    RefusalKind::ComputedRoute,
+                    location,
+                    format!(
+                        "the prefix of {} is built from {why}; its routes are not placed",
+                        instance.name
+                    ),
+                );
+                None
+            }
+        }
+    };
+    for hop in &chain.hops {
+        let (instance, _) = graph.objects.get(&current)?;
+        let mount_prefix = match &hop.decl.prefix {
+            None => None,
+            Some(expr) => match names.resolve_path(hop.file, expr) {
+                Ok(p) => Some(p),
+                Err(why) => {
+                    let location = names.location(hop.file, hop.decl.line, hop.decl.column)?;
+                    out.refuse(
+                        RefusalKind::ComputedRoute,
+                        location,
+                        format!(
+                            "the prefix given when mounting {} is built from {why}; its routes \
+                             are not placed",
+                            instance.name
+                        ),
+                    );
+                    return None;
+                }
+            },
+        };
+        // Flask: the registration's url_prefix replaces the blueprint's own.
+        let own_prefix = if flask && mount_prefix.is_some() { None } else { own(current, out)? };
+        if let Some(p) = own_prefix {
+            other_files |= p.other_files || current.0 != start.0;
+            steps.push(format!("{} prefix {}", instance.name, describe(&p)));
+            prefixes.push(p);
+        }
+        let verb = match hop.decl.kind {
+            MountKind::IncludeRouter => "included under",
+            MountKind::RegisterBlueprint => "registered under",
+            MountKind::Mount => "mounted at",
+        };
+        let parent_name = graph.objects.get(&hop.parent).map_or("?", |(i, _)| i.name.as_str());
+        let place = names.path_str(hop.file);
+        match mount_prefix {
+            Some(p) => {
+                other_files |= p.other_files;
+                steps.push(format!("{verb} {} on {parent_name} in {place}", describe(&p)));
+                prefixes.push(p);
+            }
+            None => {
+                let verb = verb.split(' ').next().unwrap_or(verb);
+                steps.push(format!("{verb} in {parent_name} in {place}"));
+            }
+        }
+        other_files |= hop.file != start.0;
+        current = hop.parent;
+    }
+    if let Some(p) = own(current, out)? {
+        let name = graph.objects.get(&current).map_or("?", |(i, _)| i.name.as_str());
+        other_files |= p.other_files || current.0 != start.0;
+        steps.push(format!("{name} prefix {}", describe(&p)));
+        prefixes.push(p);
+    }
+    prefixes.reverse();
+    Some(Composed { prefixes, steps, other_files })
+}

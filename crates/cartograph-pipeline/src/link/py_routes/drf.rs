@@ -1,0 +1,272 @@
+//! Django REST Framework routers: `router.register(prefix, ViewSet)` expanded into the
+//! conventional list (`/prefix`) and detail (`/prefix/{lookup}`) routes and the viewset's
+//! `@action` routes, at the place where `router.urls` is included (`likely`, `convention`).
+//!
+//! The actions a viewset serves come from its in-tree classes (`list`, `create`, `retrieve`,
+//! `update`, `partial_update`, `destroy` methods) and its well-known bases (`ModelViewSet`,
+//! `ReadOnlyModelViewSet`, the model mixins); a viewset with a base that is not known, or not
+//! found at all, is assumed to serve every standard action, with confidence `possible`.
+
+use std::collections::HashMap;
+
+use cartograph_core::{Confidence, HttpMethod, Provenance, RefusalKind, RouteTemplate};
+use cartograph_extract::recognise::py_routes::{ClassDecl, Instance};
+
+use super::django::{Frame, regex_to_path};
+use super::{Def, FileIdx, FrameworkClass, Names, Output};
+use crate::link::ServedRoute;
+
+pub(super) type Registrations<'a> = HashMap<(FileIdx, usize), Vec<(FileIdx, usize)>>;
+
+/// Router object → (file, registration index) of every `router.register(...)` on it.
+pub(super) fn drf_registrations<'a>(names: &Names<'a>) -> Registrations<'a> {
+    let mut map: Registrations<'a> = HashMap::new();
+    for file in names.python_files() {
+        let Some(facts) = names.facts(file) else { continue };
+        for (r, registration) in facts.registrations.iter().enumerate() {
+            if let Some(router) = drf_router(names, file, &registration.router) {
+                map.entry(router).or_default().push((file, r));
+            }
+        }
+    }
+    map
+}
+
+/// The DRF router a dotted name refers to.
+pub(super) fn drf_router(
+    names: &Names<'_>,
+    file: FileIdx,
+    dotted: &str,
+) -> Option<(FileIdx, usize)> {
+    let (def, rest) = names.resolve(file, dotted)?;
+    let Def::Instance(f, instance) = def else { return None };
+    if !rest.is_empty()
+        || !matches!(names.instance_class(f, instance), Some(FrameworkClass::DrfRouter { .. }))
+    {
+        return None;
+    }
+    let index = names.facts(f)?.instances.iter().position(|i| std::ptr::eq(i, instance))?;
+    Some((f, index))
+}
+
+/// The conventional routes of a DRF router's registrations, at the router's mount.
+pub(super) fn drf_routes(
+    names: &Names<'_>,
+    frame: &Frame<'_>,
+    router: (FileIdx, usize),
+    instance: &Instance,
+    registrations: &Registrations<'_>,
+    out: &mut Output,
+) {
+    let root_view = matches!(
+        names.instance_class(router.0, instance),
+        Some(FrameworkClass::DrfRouter { root_view: true })
+    );
+    let chain: Vec<&str> = frame.chain.iter().rev().map(String::as_str).collect();
+    let confidence = frame.confidence.max(Confidence::Likely);
+    let router_module = names.path(router.0).cloned();
+    if root_view
+        && let (Some(module), Some(location)) =
+            (router_module, names.location(router.0, instance.line, instance.column))
+    {
+        let template = RouteTemplate::parse(&frame.prefix);
+        out.routes.push(ServedRoute {
+            method: HttpMethod::Get,
+            template: template.clone(),
+            module,
+            handler: None,
+            location,
+            framework: "django",
+            provenance: Provenance::Convention,
+            confidence,
+            evidence: format!(
+                "Django REST Framework convention: DefaultRouter {} serves its API root view \
+                     GET {}, {}",
+                instance.name,
+                template.display(),
+                chain.join(", ")
+            ),
+        });
+    }
+    for &(file, r) in registrations.get(&router).map(Vec::as_slice).unwrap_or_default() {
+        let Some(registration) = names.facts(file).and_then(|f| f.registrations.get(r)) else {
+            continue;
+        };
+        let Some(location) = names.location(file, registration.line, registration.column) else {
+            continue;
+        };
+        let prefix = names.resolve_path(file, &registration.prefix).ok().and_then(|p| {
+            let plain = p.value.trim_start_matches('^').trim_end_matches('$').to_owned();
+            regex_to_path(&format!("{plain}$"), false).filter(|_| !plain.contains('{'))
+        });
+        let Some(prefix) = prefix else {
+            out.refuse(
+                RefusalKind::ComputedRoute,
+                location,
+                "Django REST Framework registration whose prefix is computed or a regex pattern"
+                    .to_owned(),
+            );
+            continue;
+        };
+        let viewset_name = registration.viewset.as_deref().unwrap_or("a computed viewset");
+        let shape = registration
+            .viewset
+            .as_deref()
+            .map(|v| viewset_shape(names, file, v))
+            .unwrap_or_default();
+        let (module, handler_prefix) = match shape.class {
+            Some((f, c)) => (names.path(f).cloned(), c.name.clone()),
+            None => (names.path(file).cloned(), viewset_name.to_owned()),
+        };
+        let Some(module) = module else { continue };
+        let confidence = if shape.known { confidence } else { Confidence::Possible };
+        let lookup = shape.lookup.clone().unwrap_or_else(|| "pk".to_owned());
+        let base = format!("{}/{prefix}", frame.prefix);
+        let mut routes: Vec<(HttpMethod, String, String)> = Vec::new();
+        for (action, method, detail) in &shape.actions {
+            let path = if *detail { format!("{base}/{{{lookup}}}") } else { base.clone() };
+            routes.push((*method, path, (*action).to_owned()));
+        }
+        for extra in &shape.extra {
+            // `url_path` is a regex fragment in DRF; only plain ones become templates.
+            let Some(url_path) = regex_to_path(&format!("{}$", extra.2), false) else {
+                out.refuse(
+                    RefusalKind::ComputedRoute,
+                    location.clone(),
+                    format!(
+                        "Django REST Framework action {} of {viewset_name} has a url_path that \
+                         is a regex pattern; its route is not placed",
+                        extra.0
+                    ),
+                );
+                continue;
+            };
+            let path = if extra.1 {
+                format!("{base}/{{{lookup}}}/{url_path}")
+            } else {
+                format!("{base}/{url_path}")
+            };
+            for method in &extra.3 {
+                routes.push((*method, path.clone(), extra.0.clone()));
+            }
+        }
+        let unknown = if shape.known {
+            ""
+        } else {
+            "; the viewset's actions are not known, so every standard action is assumed"
+        };
+        for (method, path, action) in routes {
+            let template = RouteTemplate::parse(&path);
+            out.routes.push(ServedRoute {
+                method,
+                template: template.clone(),
+                module: module.clone(),
+                handler: Some(format!("{handler_prefix}.{action}")),
+                location: location.clone(),
+                framework: "django",
+                provenance: Provenance::Convention,
+                confidence,
+                evidence: format!(
+                    "Django REST Framework convention: registration of {viewset_name} under \
+                     {prefix} on {} gives {method} {} ({action}), {}{unknown}",
+                    instance.name,
+                    template.display(),
+                    chain.join(", ")
+                ),
+            });
+        }
+    }
+}
+
+/// What a viewset serves: standard actions, extra `@action`s and its lookup parameter.
+#[derive(Default)]
+struct ViewSetShape<'a> {
+    class: Option<(FileIdx, &'a ClassDecl)>,
+    /// (action, method, detail)
+    actions: Vec<(&'static str, HttpMethod, bool)>,
+    /// (name, detail, url_path, methods)
+    extra: Vec<(String, bool, String, Vec<HttpMethod>)>,
+    lookup: Option<String>,
+    /// False when the actions had to be assumed.
+    known: bool,
+}
+
+const STANDARD: [(&str, HttpMethod, bool); 6] = [
+    ("list", HttpMethod::Get, false),
+    ("create", HttpMethod::Post, false),
+    ("retrieve", HttpMethod::Get, true),
+    ("update", HttpMethod::Put, true),
+    ("partial_update", HttpMethod::Patch, true),
+    ("destroy", HttpMethod::Delete, true),
+];
+
+fn viewset_shape<'a>(names: &Names<'a>, file: FileIdx, viewset: &'a str) -> ViewSetShape<'a> {
+    let lineage = names.lineage(file, viewset);
+    let mut shape = ViewSetShape { class: lineage.classes.first().copied(), ..Default::default() };
+    let mut actions: Vec<&'static str> = Vec::new();
+    let mut known_base = false;
+    for base in &lineage.external_bases {
+        let provided: &[&'static str] = match *base {
+            "ModelViewSet" => {
+                &["list", "create", "retrieve", "update", "partial_update", "destroy"]
+            }
+            "ReadOnlyModelViewSet" => &["list", "retrieve"],
+            "ListModelMixin" => &["list"],
+            "CreateModelMixin" => &["create"],
+            "RetrieveModelMixin" => &["retrieve"],
+            "UpdateModelMixin" => &["update", "partial_update"],
+            "DestroyModelMixin" => &["destroy"],
+            "ViewSet" | "GenericViewSet" | "ViewSetMixin" | "object" => &[],
+            _ => continue,
+        };
+        known_base = true;
+        actions.extend(provided);
+    }
+    for (_, class) in &lineage.classes {
+        for method in &class.methods {
+            if let Some((name, _, _)) = STANDARD.iter().find(|(n, _, _)| n == method) {
+                actions.push(name);
+            }
+        }
+        for action in &class.actions {
+            if !shape.extra.iter().any(|e| e.0 == action.name) {
+                shape.extra.push((
+                    action.name.clone(),
+                    action.detail,
+                    action.url_path.clone(),
+                    action.methods.clone(),
+                ));
+            }
+        }
+        if shape.lookup.is_none() {
+            shape.lookup = class
+                .attrs
+                .iter()
+                .find(|a| a.name == "lookup_url_kwarg" || a.name == "lookup_field")
+                .and_then(|a| a.value.as_literal());
+        }
+    }
+    // Every base must be understood for the action set to be known.
+    let unknown_base = lineage.external_bases.iter().any(|b| {
+        !matches!(
+            *b,
+            "ModelViewSet"
+                | "ReadOnlyModelViewSet"
+                | "ListModelMixin"
+                | "CreateModelMixin"
+                | "RetrieveModelMixin"
+                | "UpdateModelMixin"
+                | "DestroyModelMixin"
+                | "ViewSet"
+                | "GenericViewSet"
+                | "ViewSetMixin"
+                | "object"
+        )
+    });
+    shape.known = shape.class.is_some() && known_base && !unknown_base;
+    if !shape.known {
+        actions = STANDARD.iter().map(|(n, _, _)| *n).collect();
+    }
+    shape.actions = STANDARD.iter().filter(|(n, _, _)| actions.contains(n)).copied().collect();
+    shape
+}

@@ -1,0 +1,447 @@
+//! Routes served by Python web frameworks, with prefix chains composed across modules.
+//!
+//! The extractor recorded, per file, objects created from classes, classes, string constants,
+//! route declarations, mounts, Django URL entries and DRF registrations, all by the names written
+//! in the file. This module follows those names through import bindings ([`Names`]): `router` to
+//! the `APIRouter(...)` it was assigned, `items.router` through `from .routes import items`,
+//! `settings.API_V1_STR` through `from app.core.config import settings` to `settings =
+//! Settings()` and the class attribute, `app = create_app()` through the factory to the object
+//! it returns. [`chains`] composes FastAPI and Flask prefix chains; [`django`] walks URL confs
+//! from their roots; [`drf`] expands Django REST Framework routers where they are included.
+//!
+//! Confidence: `certain` when every piece of the path is a literal or a constant and the chain
+//! ends at an app; `likely` when a piece is the default of a pydantic settings field (the
+//! environment can override it), for DRF conventional routes, and for Django confs under a
+//! computed deployment base path or one of several unincluded roots; `possible` for a router
+//! mounted on no app found (its declared path may lack prefixes).
+
+mod chains;
+mod django;
+mod drf;
+
+use std::cell::Cell;
+use std::collections::{BTreeSet, HashMap};
+
+use cartograph_core::Language;
+use cartograph_core::{Refusal, RefusalKind, RepoPath, SourceLocation};
+use cartograph_extract::recognise::py_routes::{
+    ClassDecl, Constant, Instance, PathExpr, PathPart, PyRouteFacts,
+};
+
+use super::{BindingTarget, LinkInput, Linked, ServedRoute};
+
+/// The routes of this family.
+pub fn link(input: &LinkInput<'_>, linked: &mut Linked) -> Vec<ServedRoute> {
+    let names = Names::new(input);
+    let mut out = Output::default();
+    chains::link(&names, &mut out);
+    django::link(&names, &mut out);
+    linked.refusals.extend(out.refusals);
+    out.routes
+}
+
+/// Routes and refusals, refusals deduplicated (many routes below one computed prefix share one).
+#[derive(Default)]
+struct Output {
+    routes: Vec<ServedRoute>,
+    refusals: BTreeSet<Refusal>,
+}
+
+impl Output {
+    fn refuse(&mut self, kind: RefusalKind, location: SourceLocation, reason: String) {
+        self.refusals.insert(Refusal::new(kind, location, reason));
+    }
+}
+
+/// Index of a Python file in [`LinkInput::files`].
+type FileIdx = usize;
+
+/// What a name refers to after following imports.
+#[derive(Debug, Clone, Copy)]
+enum Def<'a> {
+    Instance(FileIdx, &'a Instance),
+    Class(FileIdx, &'a ClassDecl),
+    Constant(FileIdx, &'a Constant),
+    /// A list of Django URL entries, by its variable name.
+    UrlList(FileIdx, &'a str),
+    Module(FileIdx),
+    /// A function that returns a name (an app factory): the name it returns, in its file, or
+    /// the class it returns an instance of (`call`).
+    Function(FileIdx, &'a str, bool),
+    /// An object known only by its class (`settings = get_settings()` with `return Settings()`).
+    InstanceOf(FileIdx, &'a str),
+    /// A name from a third-party package: only its written name tells what it is.
+    External,
+}
+
+/// The most import hops followed for one name (re-exports through `__init__` files).
+const MAX_HOPS: usize = 16;
+
+/// Name resolution over the Python files of the tree.
+struct Names<'a> {
+    input: &'a LinkInput<'a>,
+    by_path: HashMap<&'a str, FileIdx>,
+    by_module: HashMap<&'a str, FileIdx>,
+    /// Nesting of [`Names::resolve`] (aliases and factories resolve through it): bounds cycles.
+    depth: Cell<usize>,
+}
+
+/// A path expression resolved to text.
+#[derive(Debug, Clone, Default)]
+struct ResolvedPath {
+    value: String,
+    /// The names it was built from, as written (`settings.API_V1_STR`).
+    names: Vec<String>,
+    /// Files other than the one that wrote the expression that it was read from.
+    other_files: bool,
+    /// A default of a pydantic settings field: the environment can override it.
+    from_settings: bool,
+}
+
+/// The known framework class an object's class leads to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FrameworkClass {
+    FastApiApp,
+    FastApiRouter,
+    FlaskApp,
+    Blueprint,
+    DrfRouter { root_view: bool },
+    Settings,
+}
+
+impl FrameworkClass {
+    fn from_name(name: &str) -> Option<Self> {
+        Some(match name {
+            // Cadwyn is a FastAPI subclass (versioned APIs, used by Airflow).
+            "FastAPI" | "Starlette" | "Cadwyn" => Self::FastApiApp,
+            // `APIRouter` and the packaged subclasses named after it (`VersionedAPIRouter`).
+            n if n.ends_with("APIRouter") => Self::FastApiRouter,
+            "Flask" => Self::FlaskApp,
+            "Blueprint" => Self::Blueprint,
+            "DefaultRouter" => Self::DrfRouter { root_view: true },
+            "SimpleRouter" => Self::DrfRouter { root_view: false },
+            "BaseSettings" => Self::Settings,
+            _ => return None,
+        })
+    }
+}
+
+/// A class's in-tree lineage and the framework class it reaches, if any.
+struct Lineage<'a> {
+    /// The class itself and its in-tree ancestors, nearest first.
+    classes: Vec<(FileIdx, &'a ClassDecl)>,
+    /// Last segments of the bases that are not classes of the tree (`ModelViewSet`).
+    external_bases: Vec<&'a str>,
+    framework: Option<FrameworkClass>,
+}
+
+impl<'a> Names<'a> {
+    fn new(input: &'a LinkInput<'a>) -> Self {
+        let mut by_path = HashMap::new();
+        let mut by_module = HashMap::new();
+        for (i, f) in input.files.iter().enumerate() {
+            if f.language != Language::Python {
+                continue;
+            }
+            by_path.insert(f.path.as_str(), i);
+            if let Some(m) = f.python_module {
+                by_module.insert(m, i);
+            }
+        }
+        Self { input, by_path, by_module, depth: Cell::new(0) }
+    }
+
+    fn facts(&self, file: FileIdx) -> Option<&'a PyRouteFacts> {
+        self.input.files.get(file).map(|f| &f.facts.py_routes)
+    }
+
+    fn path(&self, file: FileIdx) -> Option<&'a RepoPath> {
+        self.input.files.get(file).map(|f| f.path)
+    }
+
+    /// A test module by the usual layouts: a `tests`/`test` folder, `test_*.py`, `*_test.py`,
+    /// `conftest.py`.
+    fn is_test_file(&self, file: FileIdx) -> bool {
+        let path = self.path_str(file);
+        let name = path.rsplit('/').next().unwrap_or(path);
+        path.split('/').any(|d| d == "tests" || d == "test")
+            || name.starts_with("test_")
+            || name.ends_with("_test.py")
+            || name == "conftest.py"
+    }
+
+    fn path_str(&self, file: FileIdx) -> &'a str {
+        self.path(file).map_or("", RepoPath::as_str)
+    }
+
+    fn location(&self, file: FileIdx, line: u32, column: u32) -> Option<SourceLocation> {
+        Some(SourceLocation::new(self.path(file)?.clone(), line, column))
+    }
+
+    /// Python files in index order.
+    fn python_files(&self) -> impl Iterator<Item = FileIdx> + '_ {
+        let mut all: Vec<FileIdx> = self.by_path.values().copied().collect();
+        all.sort_unstable();
+        all.into_iter()
+    }
+
+    fn file_of(&self, target: &BindingTarget) -> Option<FileIdx> {
+        match target {
+            BindingTarget::Module(path) => self.by_path.get(path.as_str()).copied(),
+            BindingTarget::Package(_) => None,
+        }
+    }
+
+    /// What a single name means in `file`: a definition there, or where an import leads.
+    fn lookup(&self, file: FileIdx, name: &str) -> Option<Def<'a>> {
+        let mut file = file;
+        let mut name: String = name.to_owned();
+        for _ in 0..MAX_HOPS {
+            let facts = self.facts(file)?;
+            if let Some(i) = facts.instances.iter().find(|i| i.name == name && !i.parameter) {
+                return Some(Def::Instance(file, i));
+            }
+            if let Some(c) = facts.classes.iter().find(|c| c.name == name) {
+                return Some(Def::Class(file, c));
+            }
+            if let Some(c) = facts.constants.iter().find(|c| c.name == name) {
+                return Some(Def::Constant(file, c));
+            }
+            if let Some(e) = facts.url_entries.iter().find(|e| e.list == name) {
+                return Some(Def::UrlList(file, &e.list));
+            }
+            if let Some(i) = facts.instances.iter().find(|i| i.name == name) {
+                return Some(Def::Instance(file, i));
+            }
+            if let Some(a) = facts.aliases.iter().find(|a| a.name == name) {
+                let (def, rest) = self.resolve(file, &a.target)?;
+                return match (def, a.call) {
+                    (def, false) if rest.is_empty() => Some(def),
+                    (Def::Function(f, value, false), true) if rest.is_empty() => {
+                        self.resolve(f, value).filter(|(_, r)| r.is_empty()).map(|(d, _)| d)
+                    }
+                    (Def::Function(f, class, true), true) if rest.is_empty() => {
+                        Some(Def::InstanceOf(f, class))
+                    }
+                    _ => None,
+                };
+            }
+            if let Some(r) = facts.returns.iter().find(|r| r.function == name) {
+                return Some(Def::Function(file, &r.value, r.call));
+            }
+            let binding = self.input.binding(self.path(file)?, &name)?;
+            let Some(target) = self.file_of(&binding.target) else {
+                return Some(Def::External);
+            };
+            match &binding.member {
+                None => return Some(Def::Module(target)),
+                Some(member) => {
+                    file = target;
+                    name.clone_from(member);
+                }
+            }
+        }
+        None
+    }
+
+    /// What a dotted name means in `file`, and the attribute names left after the last
+    /// definition it reaches (`settings.API_V1_STR` → the settings instance and `API_V1_STR`).
+    fn resolve(&self, file: FileIdx, dotted: &'a str) -> Option<(Def<'a>, Vec<&'a str>)> {
+        let depth = self.depth.get();
+        if depth > 24 {
+            return None;
+        }
+        self.depth.set(depth + 1);
+        let resolved = self.resolve_unguarded(file, dotted);
+        self.depth.set(depth);
+        resolved
+    }
+
+    fn resolve_unguarded(&self, file: FileIdx, dotted: &'a str) -> Option<(Def<'a>, Vec<&'a str>)> {
+        let parts: Vec<&'a str> = dotted.split('.').collect();
+        let first = parts.first()?;
+        // `import a.b.c` binds the dotted name itself: try the longest such binding first.
+        let mut start = None;
+        for k in (2..=parts.len()).rev() {
+            let prefix = parts.get(..k)?.join(".");
+            let path = self.path(file)?;
+            if let Some(b) = self.input.binding(path, &prefix).filter(|b| b.member.is_none())
+                && let Some(target) = self.file_of(&b.target)
+            {
+                start = Some((Def::Module(target), k));
+                break;
+            }
+        }
+        let (mut def, mut used) = match start {
+            Some(s) => s,
+            None => (self.lookup(file, first)?, 1),
+        };
+        let mut rest: Vec<&'a str> = parts.get(used..).map(<[&str]>::to_vec).unwrap_or_default();
+        while let (Def::Module(m), Some(next)) = (def, rest.first()) {
+            def = self.lookup(m, next)?;
+            used += 1;
+            rest = parts.get(used..).map(<[&str]>::to_vec).unwrap_or_default();
+        }
+        Some((def, rest))
+    }
+
+    /// The in-tree ancestry of a class written as `class` in `file`.
+    fn lineage(&self, file: FileIdx, class: &'a str) -> Lineage<'a> {
+        let mut lineage =
+            Lineage { classes: Vec::new(), external_bases: Vec::new(), framework: None };
+        let mut pending: Vec<(FileIdx, &'a str)> = vec![(file, class)];
+        let mut steps = 0;
+        while let Some((file, name)) = pending.pop() {
+            steps += 1;
+            if steps > 64 {
+                break;
+            }
+            let last = name.rsplit('.').next().unwrap_or(name);
+            match self.resolve(file, name) {
+                Some((Def::Class(f, decl), rest)) if rest.is_empty() => {
+                    if lineage.classes.iter().any(|(cf, c)| *cf == f && std::ptr::eq(*c, decl)) {
+                        continue;
+                    }
+                    lineage.classes.push((f, decl));
+                    pending.extend(decl.bases.iter().rev().map(|b| (f, b.as_str())));
+                }
+                _ => {
+                    lineage.external_bases.push(last);
+                    if lineage.framework.is_none() {
+                        lineage.framework = FrameworkClass::from_name(last);
+                    }
+                }
+            }
+        }
+        lineage
+    }
+
+    /// The framework class of an instance.
+    fn instance_class(&self, file: FileIdx, instance: &'a Instance) -> Option<FrameworkClass> {
+        self.lineage(file, &instance.class).framework
+    }
+
+    /// Resolves a path expression written in `file` to text.
+    fn resolve_path(&self, file: FileIdx, expr: &'a PathExpr) -> Result<ResolvedPath, String> {
+        self.resolve_path_at(file, expr, 0)
+    }
+
+    fn resolve_path_at(
+        &self,
+        file: FileIdx,
+        expr: &'a PathExpr,
+        depth: usize,
+    ) -> Result<ResolvedPath, String> {
+        if depth > 8 {
+            return Err("a chain of constants too long to follow".to_owned());
+        }
+        let mut out = ResolvedPath::default();
+        for part in &expr.parts {
+            match part {
+                PathPart::Literal(l) => out.value.push_str(l),
+                PathPart::Computed => return Err("a computed expression".to_owned()),
+                PathPart::Ref(name) => {
+                    let (inner, value_file) = self
+                        .resolve_ref(file, name, depth)
+                        .ok_or_else(|| format!("{name}, which is not a string constant found"))?;
+                    out.value.push_str(&inner.value);
+                    out.names.push(name.clone());
+                    out.other_files |= inner.other_files || value_file != file;
+                    out.from_settings |= inner.from_settings;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// A name used in a path: a constant, or an attribute of a class or of an instance of one.
+    fn resolve_ref(
+        &self,
+        file: FileIdx,
+        name: &'a str,
+        depth: usize,
+    ) -> Option<(ResolvedPath, FileIdx)> {
+        let (def, rest) = self.resolve(file, name)?;
+        match (def, rest.as_slice()) {
+            (Def::Constant(f, c), []) => {
+                Some((self.resolve_path_at(f, &c.value, depth + 1).ok()?, f))
+            }
+            (Def::Instance(f, i), [attr]) => self.class_attr(f, &i.class, attr, depth),
+            (Def::InstanceOf(f, class), [attr]) => self.class_attr(f, class, attr, depth),
+            (Def::Class(f, c), [attr]) => self.class_attr(f, &c.name, attr, depth),
+            _ => None,
+        }
+    }
+
+    fn class_attr(
+        &self,
+        file: FileIdx,
+        class: &'a str,
+        attr: &str,
+        depth: usize,
+    ) -> Option<(ResolvedPath, FileIdx)> {
+        let lineage = self.lineage(file, class);
+        let (f, constant) = lineage
+            .classes
+            .iter()
+            .find_map(|(f, c)| c.attrs.iter().find(|a| a.name == attr).map(|a| (*f, a)))?;
+        let mut value = self.resolve_path_at(f, &constant.value, depth + 1).ok()?;
+        value.from_settings |= lineage.framework == Some(FrameworkClass::Settings);
+        Some((value, f))
+    }
+
+    /// The module and function a handler written as `dotted` in `file` names.
+    fn function(&self, file: FileIdx, dotted: &'a str) -> (FileIdx, String) {
+        let last = dotted.rsplit('.').next().unwrap_or(dotted).to_owned();
+        let Some((head, _)) = dotted.rsplit_once('.') else {
+            // A bare name: defined here, or imported.
+            if let Some(path) = self.path(file)
+                && let Some(b) = self.input.binding(path, dotted)
+                && let (Some(t), Some(member)) = (self.file_of(&b.target), &b.member)
+            {
+                return (t, member.clone());
+            }
+            return (file, last);
+        };
+        match self.resolve(file, head) {
+            Some((Def::Module(m), rest)) if rest.is_empty() => (m, last),
+            // `views.ItemView.as_view()` resolved to the class: keep its full written name.
+            Some((Def::Class(f, _), rest)) if rest.is_empty() => (f, last),
+            _ => (file, last),
+        }
+    }
+}
+
+/// Joins path pieces the way frameworks do (`/api/v1` + `/items` + `/{id}`); the template
+/// normalises repeated slashes.
+fn join(pieces: &[&str]) -> String {
+    let mut out = String::new();
+    for p in pieces {
+        out.push('/');
+        out.push_str(p);
+    }
+    out
+}
+
+/// A resolved prefix for evidence: `/api/v1 (settings.API_V1_STR)`.
+fn describe(path: &ResolvedPath) -> String {
+    let shown = if path.value.is_empty() { "/".to_owned() } else { path.value.clone() };
+    if path.names.is_empty() { shown } else { format!("{shown} ({})", path.names.join(", ")) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::join;
+
+    #[test]
+    fn pieces_join_with_slashes() {
+        let cases: &[(&[&str], &str)] = &[
+            (&["/api/v1", "/items", "/{id}"], "/api/v1/items/{}"),
+            (&["", "items/", ""], "/items"),
+        ];
+        for (pieces, expected) in cases {
+            let template = cartograph_core::RouteTemplate::parse(&join(pieces));
+            assert_eq!(template.identity(), *expected);
+        }
+    }
+}

@@ -1,0 +1,94 @@
+//! Environment variable reads through `analyse_tree`: `reads_env` edges to `env_var` nodes, and
+//! computed names refused; no value ever reaches the analysis.
+
+use std::fs;
+use std::path::Path;
+
+use cartograph_core::{EdgeKind, NodeKind, RefusalKind};
+use cartograph_pipeline::{Analysis, AnalysisOptions, analyse_tree};
+
+fn analyse(files: &[(&str, &str)]) -> Analysis {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        let full = dir.path().join(path);
+        fs::create_dir_all(full.parent().unwrap_or(Path::new("."))).unwrap();
+        fs::write(full, text).unwrap();
+    }
+    analyse_tree(dir.path(), &AnalysisOptions::default()).unwrap()
+}
+
+fn env_edges(analysis: &Analysis) -> Vec<String> {
+    analysis
+        .edges
+        .iter()
+        .filter(|e| e.kind == EdgeKind::ReadsEnv)
+        .map(|e| {
+            format!(
+                "{} -> {} {}/{}",
+                e.from.name(),
+                e.to.name(),
+                e.provenance.as_str(),
+                e.confidence.as_str()
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn reads_in_python_and_typescript() {
+    let config = r#"
+import os
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="APP_")
+    database_url: str = "postgres://user:hunter2@db/app"
+
+SECRET_KEY = os.environ.get("SECRET_KEY", "hunter2")
+DEBUG = os.getenv("DEBUG") == "1"
+"#;
+    let worker =
+        "import os\n\ndef run(name):\n    return os.environ[\"SECRET_KEY\"], os.environ[name]\n";
+    let web = "const api = import.meta.env.VITE_API_URL;\nconst { PORT = \"hunter2\" } = process.env;\nexport const key = (k: string) => process.env[k];\n";
+    let analysis =
+        analyse(&[("app/config.py", config), ("app/worker.py", worker), ("web/src/env.ts", web)]);
+    assert_eq!(
+        env_edges(&analysis),
+        [
+            "app/config.py -> APP_DATABASE_URL convention/likely",
+            "app/config.py -> DEBUG syntax/certain",
+            "app/config.py -> SECRET_KEY syntax/certain",
+            "app/worker.py -> SECRET_KEY syntax/certain",
+            "web/src/env.ts -> PORT syntax/certain",
+            "web/src/env.ts -> VITE_API_URL syntax/certain",
+        ]
+    );
+    let vars: Vec<&str> = analysis
+        .nodes
+        .iter()
+        .filter(|n| n.key.kind() == NodeKind::EnvVar)
+        .map(|n| n.key.name())
+        .collect();
+    assert_eq!(vars, ["APP_DATABASE_URL", "DEBUG", "PORT", "SECRET_KEY", "VITE_API_URL"]);
+    let refused: Vec<(String, u32)> = analysis
+        .refusals
+        .iter()
+        .filter(|r| r.kind == RefusalKind::ComputedEnvKey)
+        .map(|r| (r.location.path.as_str().to_owned(), r.location.line))
+        .collect();
+    assert_eq!(refused, [("app/worker.py".to_owned(), 4), ("web/src/env.ts".to_owned(), 3)]);
+    // Values never appear: not in evidence, not in refusal reasons, not in node names.
+    let everything = format!("{:?}{:?}{:?}", analysis.edges, analysis.refusals, analysis.nodes);
+    assert!(!everything.contains("hunter2"));
+    let evidence = analysis
+        .edges
+        .iter()
+        .find(|e| e.to.name() == "APP_DATABASE_URL")
+        .map(|e| e.evidence.as_str().to_owned());
+    assert_eq!(
+        evidence.as_deref(),
+        Some(
+            "pydantic settings field database_url of Settings reads APP_DATABASE_URL (env_prefix APP_)"
+        )
+    );
+}

@@ -1,0 +1,688 @@
+//! End-to-end tests of the TS/JS route linkers: small trees written to a temporary folder, analysed
+//! with `analyse_tree`, and the `serves` edges and route refusals rendered one per line.
+
+use cartograph_core::{EdgeKind, NodeKind, RefusalKind};
+use cartograph_pipeline::{AnalysisOptions, analyse_tree};
+
+/// Writes `files` into a fresh folder, analyses it and renders every `serves` edge as
+/// `ROUTE <- module [provenance confidence] handler` and every route refusal as
+/// `kind path:line reason`.
+fn analyse(files: &[(&str, &str)]) -> (Vec<String>, Vec<String>, Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        let full = dir.path().join(path);
+        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+        std::fs::write(full, text).unwrap();
+    }
+    let analysis = analyse_tree(dir.path(), &AnalysisOptions::default()).unwrap();
+    let mut serves = Vec::new();
+    let mut evidence = Vec::new();
+    for edge in analysis.edges.iter().filter(|e| e.kind == EdgeKind::Serves) {
+        let node = analysis.nodes.iter().find(|n| n.key == edge.to).unwrap();
+        assert_eq!(node.key.kind(), NodeKind::Route);
+        let handler = node
+            .attrs
+            .handler
+            .as_ref()
+            .and_then(|h| h.function.clone())
+            .unwrap_or_else(|| "-".to_owned());
+        serves.push(format!(
+            "{} <- {} [{} {}] {handler} {}",
+            node.key.name(),
+            edge.from.name(),
+            edge.provenance.as_str(),
+            edge.confidence.as_str(),
+            node.attrs.framework.as_deref().unwrap_or("?"),
+        ));
+        evidence.push(edge.evidence.as_str().to_owned());
+    }
+    serves.sort();
+    let refusals = analysis
+        .refusals
+        .iter()
+        .filter(|r| matches!(r.kind, RefusalKind::ComputedRoute | RefusalKind::UnresolvedMount))
+        .map(|r| {
+            format!("{} {}:{} {}", r.kind.as_str(), r.location.path, r.location.line, r.reason)
+        })
+        .collect();
+    (serves, evidence, refusals)
+}
+
+fn check(files: &[(&str, &str)], serves: &[&str], refusals: &[&str]) -> Vec<String> {
+    let (got_serves, evidence, got_refusals) = analyse(files);
+    assert_eq!(got_serves, serves, "serves edges");
+    assert_eq!(got_refusals, refusals, "refusals");
+    evidence
+}
+
+const SERVER_JS: &str = r#"
+const express = require('express');
+const cors = require('cors');
+const ordersRouter = require('./routes/orders');
+const { router: usersRouter } = require('./routes/users');
+const { requireAuth } = require('./middleware/auth');
+
+const app = express();
+app.use(cors());
+app.use(express.json());
+app.get('/health', (req, res) => res.json({ ok: true }));
+app.use('/api/orders', requireAuth, ordersRouter);
+app.use('/api/users', usersRouter);
+app.use('/api/legacy', legacyRouter);
+app.use('/api/reports', require('./routes/reports'));
+
+module.exports = app;
+"#;
+
+const ORDERS_JS: &str = r#"
+const express = require('express');
+const router = express.Router();
+const { listOrders, getOrder } = require('../controllers/orders');
+
+router.get('/', listOrders);
+router.get('/:id', getOrder);
+router.post('/', async (req, res) => { res.status(201).end(); });
+router.get(process.env.EXPORT_PATH, listOrders);
+
+module.exports = router;
+"#;
+
+const USERS_JS: &str = r#"
+import { Router } from 'express';
+import profile from './profile.js';
+
+export const router = Router();
+router.route('/:userId').get(getUser).delete(removeUser);
+router.use('/:userId/profile', profile);
+
+function getUser(req, res) {}
+function removeUser(req, res) {}
+"#;
+
+const PROFILE_JS: &str = r#"
+import express from 'express';
+const profile = express.Router({ mergeParams: true });
+profile.get('/', (req, res) => res.json({}));
+export default profile;
+"#;
+
+const REPORTS_JS: &str = r#"
+const { Router } = require('express');
+const reports = Router();
+reports.get('/daily', daily);
+module.exports = reports;
+"#;
+
+const AUTH_JS: &str = "exports.requireAuth = (req, res, next) => next();\n";
+
+const ORPHAN_JS: &str = r#"
+const express = require('express');
+const orphan = express.Router();
+orphan.get('/nowhere', (req, res) => {});
+module.exports = orphan;
+"#;
+
+/// Client code whose calls look like routes and are not.
+const NAV_TS: &str = r#"
+import { useRouter } from 'next/router';
+export function go() {
+  const router = useRouter();
+  router.push('/orders', undefined);
+  router.navigate('/orders/1');
+  const cache = new Map<string, number>();
+  cache.get('orders', 1);
+  history.push('/x');
+}
+"#;
+
+#[test]
+fn express_bff_with_routers_mounted_across_modules() {
+    let evidence = check(
+        &[
+            ("bff/server.js", SERVER_JS),
+            ("bff/routes/orders.js", ORDERS_JS),
+            ("bff/routes/users.js", USERS_JS),
+            ("bff/routes/profile.js", PROFILE_JS),
+            ("bff/routes/reports.js", REPORTS_JS),
+            ("bff/routes/orphan.js", ORPHAN_JS),
+            ("bff/middleware/auth.js", AUTH_JS),
+            ("web/src/nav.ts", NAV_TS),
+        ],
+        &[
+            "DELETE /api/users/{} <- bff/routes/users.js [resolver certain] removeUser express",
+            "GET /api/orders <- bff/routes/orders.js [resolver certain] listOrders express",
+            "GET /api/orders/{} <- bff/routes/orders.js [resolver certain] getOrder express",
+            "GET /api/reports/daily <- bff/routes/reports.js [resolver certain] daily express",
+            "GET /api/users/{} <- bff/routes/users.js [resolver certain] getUser express",
+            "GET /api/users/{}/profile <- bff/routes/profile.js [resolver certain] - express",
+            "GET /health <- bff/server.js [syntax certain] - express",
+            "POST /api/orders <- bff/routes/orders.js [resolver certain] - express",
+        ],
+        &[
+            "computed-route bff/routes/orders.js:9 the path of router.get is computed at run time; the route is not reported",
+            "unresolved-mount bff/routes/orphan.js:3 router orphan declares 1 route but is mounted nowhere the analyser can follow",
+            "unresolved-mount bff/server.js:14 mounted legacyRouter cannot be followed to an app or router declared in the tree",
+        ],
+    );
+    assert!(evidence.contains(
+        &"Express route GET /api/orders/{id} from router.get in bff/routes/orders.js, mounted at /api/orders by app.use in bff/server.js"
+            .to_owned()
+    ), "{evidence:#?}");
+    assert!(evidence.contains(
+        &"Express route GET /api/users/{userId}/profile from profile.get in bff/routes/profile.js, mounted at /{userId}/profile by router.use in bff/routes/users.js, mounted at /api/users by app.use in bff/server.js"
+            .to_owned()
+    ), "{evidence:#?}");
+}
+
+#[test]
+fn an_app_imported_into_another_module_serves_its_routes_there() {
+    let evidence = check(
+        &[
+            (
+                "src/app.ts",
+                "import express from 'express';\nconst app = express();\nexport default app;\n",
+            ),
+            (
+                "src/routes.ts",
+                "import app from './app';\napp.get('/status', status);\nfunction status() {}\n",
+            ),
+            (
+                "src/index.js",
+                "const express = require('express');\nconst app = express();\nrequire('./legacy')(app);\n",
+            ),
+            (
+                "src/legacy.js",
+                "module.exports = function (app) {\n  app.post('/legacy/:id', update);\n};\n",
+            ),
+        ],
+        &[
+            "GET /status <- src/routes.ts [resolver certain] status express",
+            "POST /legacy/{} <- src/legacy.js [resolver certain] update express",
+        ],
+        &[],
+    );
+    assert!(
+        evidence.contains(
+            &"Express route POST /legacy/{id} from app.post in src/legacy.js, mounted by app passed to the default export of src/legacy.js in src/index.js"
+                .to_owned()
+        ),
+        "{evidence:#?}"
+    );
+    assert!(
+        evidence.contains(
+            &"Express route GET /status from app.get in src/routes.ts on the object created in src/app.ts"
+                .to_owned()
+        ),
+        "{evidence:#?}"
+    );
+}
+
+#[test]
+fn fastify_plugins_registered_with_prefixes() {
+    check(
+        &[
+            (
+                "api/server.ts",
+                concat!(
+                    "import Fastify from 'fastify';\n",
+                    "import itemRoutes from './items';\n",
+                    "const fastify = Fastify({ logger: true });\n",
+                    "fastify.route({ method: ['GET', 'POST'], url: '/status', handler: status });\n",
+                    "fastify.register(itemRoutes, { prefix: '/api/items' });\n",
+                    "fastify.register(async (v1) => { v1.get('/ping', async () => 'pong'); }, { prefix: '/v1' });\n",
+                    "fastify.register(import('@fastify/cors'));\n",
+                    "function status() {}\n",
+                ),
+            ),
+            (
+                "api/items.ts",
+                concat!(
+                    "export default async function itemRoutes(fastify, opts) {\n",
+                    "  fastify.get('/', list);\n",
+                    "  fastify.delete('/:id', remove);\n",
+                    "}\n",
+                ),
+            ),
+        ],
+        &[
+            "DELETE /api/items/{} <- api/items.ts [resolver certain] remove fastify",
+            "GET /api/items <- api/items.ts [resolver certain] list fastify",
+            "GET /status <- api/server.ts [syntax certain] status fastify",
+            "GET /v1/ping <- api/server.ts [syntax certain] - fastify",
+            "POST /status <- api/server.ts [syntax certain] status fastify",
+        ],
+        &[],
+    );
+}
+
+#[test]
+fn hono_and_koa_prefixes_compose() {
+    check(
+        &[
+            (
+                "worker/index.ts",
+                concat!(
+                    "import { Hono } from 'hono';\n",
+                    "import books from './books';\n",
+                    "const app = new Hono().basePath('/api');\n",
+                    "app.get('/', (c) => c.text('ok'));\n",
+                    "app.route('/books', books);\n",
+                    "export default app;\n",
+                ),
+            ),
+            (
+                "worker/books.ts",
+                concat!(
+                    "import { Hono } from 'hono';\n",
+                    "const books = new Hono();\n",
+                    "books.get('/:id', (c) => c.json({})).post('/', create);\n",
+                    "export default books;\n",
+                ),
+            ),
+            (
+                "koa/app.js",
+                concat!(
+                    "const Koa = require('koa');\n",
+                    "const Router = require('@koa/router');\n",
+                    "const app = new Koa();\n",
+                    "const api = new Router({ prefix: '/api' });\n",
+                    "const users = new Router();\n",
+                    "users.get('user', '/users/:id', show);\n",
+                    "api.use('/v2', users.routes(), users.allowedMethods());\n",
+                    "app.use(api.routes());\n",
+                ),
+            ),
+        ],
+        &[
+            "GET /api <- worker/index.ts [syntax certain] - hono",
+            "GET /api/books/{} <- worker/books.ts [resolver certain] - hono",
+            "GET /api/v2/users/{} <- koa/app.js [syntax certain] show koa",
+            "POST /api/books <- worker/books.ts [resolver certain] create hono",
+        ],
+        &[],
+    );
+}
+
+const CONTROLLER_TS: &str = r#"
+import { Controller, Get, Post, Delete, Param, Body } from '@nestjs/common';
+
+@Controller('items')
+export class ItemsController {
+  @Get()
+  findAll() { return []; }
+
+  @Get(':id')
+  findOne(@Param('id') id: string) { return id; }
+
+  @Post()
+  create(@Body() body: unknown) { return body; }
+
+  @Delete(':id')
+  remove(@Param('id') id: string) {}
+}
+"#;
+
+const MAIN_TS: &str = r#"
+import { NestFactory } from '@nestjs/core';
+import { AppModule } from './app.module';
+
+async function bootstrap() {
+  const app = await NestFactory.create(AppModule);
+  app.setGlobalPrefix('api');
+  await app.listen(3000);
+}
+bootstrap();
+"#;
+
+#[test]
+fn nest_controller_under_the_global_prefix() {
+    let evidence = check(
+        &[
+            ("svc/src/main.ts", MAIN_TS),
+            ("svc/src/app.module.ts", "export class AppModule {}\n"),
+            ("svc/src/items/items.controller.ts", CONTROLLER_TS),
+        ],
+        &[
+            "DELETE /api/items/{} <- svc/src/items/items.controller.ts [resolver certain] remove nestjs",
+            "GET /api/items <- svc/src/items/items.controller.ts [resolver certain] findAll nestjs",
+            "GET /api/items/{} <- svc/src/items/items.controller.ts [resolver certain] findOne nestjs",
+            "POST /api/items <- svc/src/items/items.controller.ts [resolver certain] create nestjs",
+        ],
+        &[],
+    );
+    assert!(evidence.contains(
+        &"NestJS route GET /api/items/{id} from ItemsController.findOne in svc/src/items/items.controller.ts, under the global prefix /api set in svc/src/main.ts"
+            .to_owned()
+    ), "{evidence:#?}");
+}
+
+const ITEM_ROUTE_TS: &str = r#"
+import { NextResponse } from 'next/server';
+
+export async function GET(request: Request, { params }: { params: { id: string } }) {
+  return NextResponse.json({ id: params.id });
+}
+
+export const DELETE = async () => new Response(null, { status: 204 });
+"#;
+
+#[test]
+fn next_app_and_pages_routes() {
+    let evidence = check(
+        &[
+            ("web/package.json", r#"{ "dependencies": { "next": "14.2.0" } }"#),
+            ("web/next.config.js", "module.exports = {};\n"),
+            ("web/app/api/items/[id]/route.ts", ITEM_ROUTE_TS),
+            (
+                "web/app/(admin)/api/stats/route.ts",
+                "export async function POST() { return Response.json({}); }\n",
+            ),
+            ("web/app/_lib/route.ts", "export function GET() {}\n"),
+            ("web/app/docs/[...slug]/route.js", "export function GET() {}\n"),
+            ("web/app/page.tsx", "export default function Page() { return null; }\n"),
+            (
+                "web/pages/api/users/[id].ts",
+                "export default function handler(req, res) { res.json({}); }\n",
+            ),
+            ("web/pages/api/index.js", "export default (req, res) => res.end();\n"),
+            ("web/pages/about.tsx", "export default function About() { return null; }\n"),
+            // Not a Next.js project: no next.config and no import of next.
+            ("tools/app/api/x/route.ts", "export function GET() {}\n"),
+            // No next.config, but the route file imports next itself.
+            (
+                "lab/src/app/api/ping/route.ts",
+                "import { NextResponse } from 'next/server';\nexport function GET() { return NextResponse.json({}); }\n",
+            ),
+        ],
+        &[
+            "ANY /api <- web/pages/api/index.js [convention certain] - nextjs",
+            "ANY /api/users/{} <- web/pages/api/users/[id].ts [convention certain] handler nextjs",
+            "DELETE /api/items/{} <- web/app/api/items/[id]/route.ts [convention certain] DELETE nextjs",
+            "GET /api/items/{} <- web/app/api/items/[id]/route.ts [convention certain] GET nextjs",
+            "GET /api/ping <- lab/src/app/api/ping/route.ts [convention likely] GET nextjs",
+            "GET /docs/{*} <- web/app/docs/[...slug]/route.js [convention certain] GET nextjs",
+            "POST /api/stats <- web/app/(admin)/api/stats/route.ts [convention certain] POST nextjs",
+        ],
+        &[],
+    );
+    assert!(evidence.contains(
+        &"Next.js App Router route GET /api/items/{id} from the exported GET handler in web/app/api/items/[id]/route.ts, a route file by convention (the project's web/next.config.js)"
+            .to_owned()
+    ), "{evidence:#?}");
+}
+
+#[test]
+fn traps_are_not_routes_and_unknowns_are_refused() {
+    check(
+        &[
+            (
+                "web/src/client.ts",
+                concat!(
+                    "import { createRouter } from './nav';\n",
+                    "import axios from 'axios';\n",
+                    "const router = createRouter();\n",
+                    "router.get('/orders', show);\n",
+                    "axios.get('/api/orders', { params: {} });\n",
+                    "const settings = new Map();\n",
+                    "settings.get('theme', 'dark');\n",
+                    "function show() {}\n",
+                ),
+            ),
+            ("web/src/nav.ts", "export function createRouter() { return { get() {} }; }\n"),
+            (
+                "srv/app.js",
+                concat!(
+                    "const express = require('express');\n",
+                    "const config = require('./config');\n",
+                    "const routes = require('./routes');\n",
+                    "const app = express();\n",
+                    "const loop = express.Router();\n",
+                    "loop.use('/again', loop);\n",
+                    "loop.get('/x', x);\n",
+                    "app.use(config.prefix + '/v1', routes.orders);\n",
+                    "app.use('/loop', loop);\n",
+                ),
+            ),
+            ("srv/config.js", "module.exports = { prefix: process.env.PREFIX };\n"),
+            (
+                "srv/routes/index.js",
+                concat!(
+                    "const { Router } = require('express');\n",
+                    "const orders = Router();\n",
+                    "orders.get('/', list);\n",
+                    "module.exports = { orders };\n",
+                ),
+            ),
+        ],
+        &["GET /loop/x <- srv/app.js [syntax certain] x express"],
+        &[
+            "computed-route srv/app.js:8 the prefix given to app.use is computed at run time; the mounted routes are not reported",
+        ],
+    );
+}
+
+#[test]
+fn esm_namespace_and_renamed_exports() {
+    check(
+        &[
+            (
+                "api/server.ts",
+                concat!(
+                    "import express from 'express';\n",
+                    "import * as routes from './routes';\n",
+                    "import { ordersRouter as orders } from './orders';\n",
+                    "const app = express();\n",
+                    "app.use('/api/users', routes.users);\n",
+                    "app.use('/api/orders', orders);\n",
+                ),
+            ),
+            (
+                "api/routes.ts",
+                "import { Router } from 'express';\nexport const users = Router();\nusers.get('/', list);\n",
+            ),
+            (
+                "api/orders.ts",
+                "import { Router } from 'express';\nconst router = Router();\nrouter.patch('/:id', patch);\nexport { router as ordersRouter };\n",
+            ),
+        ],
+        &[
+            "GET /api/users <- api/routes.ts [resolver certain] list express",
+            "PATCH /api/orders/{} <- api/orders.ts [resolver certain] patch express",
+        ],
+        &[],
+    );
+}
+
+#[test]
+fn nest_with_two_apps_is_only_likely() {
+    check(
+        &[
+            ("apps/a/src/main.ts", MAIN_TS),
+            (
+                "apps/b/src/main.ts",
+                "import { NestFactory } from '@nestjs/core';\nasync function b() { const app = await NestFactory.create(M); app.setGlobalPrefix('b'); }\n",
+            ),
+            ("apps/a/src/items/items.controller.ts", CONTROLLER_TS),
+            (
+                "apps/b/src/health.controller.ts",
+                "import { Controller, Get } from '@nestjs/common';\n@Controller()\nexport class HealthController {\n  @Get('health')\n  check() {}\n}\n",
+            ),
+        ],
+        &[
+            "DELETE /api/items/{} <- apps/a/src/items/items.controller.ts [resolver likely] remove nestjs",
+            "GET /api/items <- apps/a/src/items/items.controller.ts [resolver likely] findAll nestjs",
+            "GET /api/items/{} <- apps/a/src/items/items.controller.ts [resolver likely] findOne nestjs",
+            "GET /b/health <- apps/b/src/health.controller.ts [resolver likely] check nestjs",
+            "POST /api/items <- apps/a/src/items/items.controller.ts [resolver likely] create nestjs",
+        ],
+        &[],
+    );
+}
+
+#[test]
+fn next_handlers_exported_by_alias() {
+    check(
+        &[
+            ("next.config.mjs", "export default {};\n"),
+            (
+                "src/app/api/auth/[...nextauth]/route.ts",
+                "import NextAuth from 'next-auth';\nconst handler = NextAuth({});\nexport { handler as GET, handler as POST };\n",
+            ),
+        ],
+        &[
+            "GET /api/auth/{*} <- src/app/api/auth/[...nextauth]/route.ts [convention certain] handler nextjs",
+            "POST /api/auth/{*} <- src/app/api/auth/[...nextauth]/route.ts [convention certain] handler nextjs",
+        ],
+        &[],
+    );
+}
+
+#[test]
+fn test_apps_and_unmounted_functions_make_no_routes() {
+    check(
+        &[
+            (
+                "src/routes/orders.js",
+                "const { Router } = require('express');\nconst r = Router();\nr.get('/:id', show);\nmodule.exports = r;\n",
+            ),
+            (
+                "src/routes/__tests__/orders.test.js",
+                concat!(
+                    "const express = require('express');\n",
+                    "const orders = require('../orders');\n",
+                    "const app = express();\n",
+                    "app.use(orders);\n",
+                    "app.get('/fake', (req, res) => res.end());\n",
+                ),
+            ),
+            (
+                "src/client/items.js",
+                "export const getItems = (api) => api.get('/api/items', { params: {} });\n",
+            ),
+        ],
+        &[],
+        &[
+            "unresolved-mount src/routes/orders.js:2 router r declares 1 route but is mounted nowhere the analyser can follow",
+        ],
+    );
+}
+
+#[test]
+fn nest_prefix_set_away_from_the_bootstrap() {
+    check(
+        &[
+            (
+                "src/main.ts",
+                "import { NestFactory } from '@nestjs/core';\nimport { setup } from './setup';\nasync function b() { const app = await NestFactory.create(M); setup(app); }\n",
+            ),
+            (
+                "src/setup.ts",
+                "const PREFIX = 'v1';\nexport function setup(app) { app.setGlobalPrefix(PREFIX); }\n",
+            ),
+            (
+                "src/health.controller.ts",
+                "import { Controller, Get } from '@nestjs/common';\n@Controller('health')\nexport class HealthController {\n  @Get()\n  check() {}\n  @Get(HEALTH_DETAIL)\n  detail() {}\n}\n",
+            ),
+        ],
+        &["GET /v1/health <- src/health.controller.ts [resolver likely] check nestjs"],
+        &[
+            "computed-route src/health.controller.ts:6 the path of HealthController.detail is computed at run time; the route is not reported",
+        ],
+    );
+}
+
+#[test]
+fn fastify_plugin_wrapped_and_exported_from_another_module() {
+    check(
+        &[
+            (
+                "srv/app.js",
+                concat!(
+                    "const fastify = require('fastify')();\n",
+                    "fastify.register(require('./users'), { prefix: '/users' });\n",
+                    "fastify.register(require('./health'));\n",
+                ),
+            ),
+            (
+                "srv/users.js",
+                "const fp = require('fastify-plugin');\nmodule.exports = fp(async function users(app) {\n  app.get('/:id', getUser);\n});\n",
+            ),
+            (
+                "srv/health.js",
+                "module.exports = async (instance) => {\n  instance.get('/health', async () => ({ ok: true }));\n};\n",
+            ),
+        ],
+        &[
+            "GET /health <- srv/health.js [resolver certain] - fastify",
+            "GET /{} <- srv/users.js [resolver likely] getUser fastify",
+        ],
+        &[],
+    );
+}
+
+#[test]
+fn next_base_path_and_nest_versioning() {
+    check(
+        &[
+            (
+                "docs/next.config.js",
+                "module.exports = { basePath: '/docs', reactStrictMode: true };\n",
+            ),
+            ("docs/pages/api/search.ts", "export default async function search(req, res) {}\n"),
+            (
+                "api/src/main.ts",
+                "import { NestFactory } from '@nestjs/core';\nasync function b() { const app = await NestFactory.create(M); app.enableVersioning({}); }\n",
+            ),
+            (
+                "api/src/cats.controller.ts",
+                "import { Controller, Get } from '@nestjs/common';\n@Controller('cats')\nexport class CatsController {\n  @Get()\n  list() {}\n}\n",
+            ),
+        ],
+        &[
+            "ANY /docs/api/search <- docs/pages/api/search.ts [convention certain] search nextjs",
+            "GET /cats <- api/src/cats.controller.ts [syntax likely] list nestjs",
+        ],
+        &[],
+    );
+}
+
+#[test]
+fn routers_reexported_through_barrel_files() {
+    check(
+        &[
+            (
+                "api/server.ts",
+                concat!(
+                    "import express from 'express';\n",
+                    "import { ordersRouter, usersRouter, loopRouter } from './routes';\n",
+                    "const app = express();\n",
+                    "app.use('/orders', ordersRouter);\n",
+                    "app.use('/users', usersRouter);\n",
+                    "app.use('/loop', loopRouter);\n",
+                ),
+            ),
+            (
+                "api/routes/index.ts",
+                "export { default as ordersRouter } from './orders';\nexport * from './users';\nexport * from './a';\n",
+            ),
+            (
+                "api/routes/orders.ts",
+                "import { Router } from 'express';\nconst r = Router();\nr.get('/', list);\nexport default r;\n",
+            ),
+            (
+                "api/routes/users.ts",
+                "import { Router } from 'express';\nexport const usersRouter = Router();\nusersRouter.get('/:id', show);\n",
+            ),
+            // Re-export cycle: must end, and the name stays unresolved.
+            ("api/routes/a.ts", "export * from './b';\n"),
+            ("api/routes/b.ts", "export * from './a';\n"),
+        ],
+        &[
+            "GET /orders <- api/routes/orders.ts [resolver certain] list express",
+            "GET /users/{} <- api/routes/users.ts [resolver certain] show express",
+        ],
+        &[
+            "unresolved-mount api/server.ts:6 mounted loopRouter cannot be followed to an app or router declared in the tree",
+        ],
+    );
+}

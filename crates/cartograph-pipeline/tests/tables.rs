@@ -1,0 +1,265 @@
+//! Tables across files: models declared in one module, queried and mutated in others, raw SQL,
+//! Django models through abstract bases in another module — through `analyse_tree` on small trees.
+
+use std::fs;
+use std::path::Path;
+
+use cartograph_core::{EdgeKind, NodeKind, RefusalKind};
+use cartograph_pipeline::{Analysis, AnalysisOptions, analyse_tree};
+
+fn analyse(files: &[(&str, &str)]) -> Analysis {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        let full = dir.path().join(path);
+        fs::create_dir_all(full.parent().unwrap_or(Path::new("."))).unwrap();
+        fs::write(full, text).unwrap();
+    }
+    analyse_tree(dir.path(), &AnalysisOptions::default()).unwrap()
+}
+
+/// The table edges as `kind from -> table provenance/confidence`, in the analysis's order.
+fn table_edges(analysis: &Analysis) -> Vec<String> {
+    analysis
+        .edges
+        .iter()
+        .filter(|e| matches!(e.kind, EdgeKind::Defines | EdgeKind::Reads | EdgeKind::Writes))
+        .map(|e| {
+            format!(
+                "{} {} -> {} {}/{}",
+                e.kind.as_str(),
+                e.from.name(),
+                e.to.name(),
+                e.provenance.as_str(),
+                e.confidence.as_str()
+            )
+        })
+        .collect()
+}
+
+fn check(files: &[(&str, &str)], expected: &[&str]) -> Analysis {
+    let analysis = analyse(files);
+    assert_eq!(table_edges(&analysis), expected);
+    analysis
+}
+
+const MODELS: &str = r#"
+import uuid
+from sqlmodel import Field, SQLModel
+
+class ItemBase(SQLModel):
+    title: str
+
+class Item(ItemBase, table=True):
+    id: uuid.UUID = Field(default_factory=uuid.uuid4, primary_key=True)
+
+class User(SQLModel, table=True):
+    id: int = Field(primary_key=True)
+"#;
+
+const ROUTES: &str = r#"
+from sqlmodel import select, func
+from app.models import Item, ItemBase
+from app import models
+
+def read_items(session):
+    count = session.exec(select(func.count()).select_from(Item)).one()
+    return session.exec(select(Item)).all()
+
+def create_item(session, item_in):
+    item = Item.model_validate(item_in)
+    session.add(item)
+
+def delete_user(session, id):
+    user = session.get(models.User, id)
+    session.delete(user)
+
+def not_a_table(session):
+    return session.exec(select(ItemBase))
+"#;
+
+#[test]
+fn sqlmodel_model_in_one_module_queried_in_another() {
+    let analysis = check(
+        &[
+            ("backend/app/__init__.py", ""),
+            ("backend/app/models.py", MODELS),
+            ("backend/app/api/__init__.py", ""),
+            ("backend/app/api/items.py", ROUTES),
+        ],
+        &[
+            "reads backend/app/api/items.py -> item convention/likely",
+            "reads backend/app/api/items.py -> user convention/likely",
+            "writes backend/app/api/items.py -> item convention/likely",
+            "writes backend/app/api/items.py -> user convention/likely",
+            "defines backend/app/models.py -> item convention/likely",
+            "defines backend/app/models.py -> user convention/likely",
+        ],
+    );
+    let item = analysis
+        .edges
+        .iter()
+        .find(|e| e.kind == EdgeKind::Reads && e.to.name() == "item")
+        .expect("a read of item");
+    assert_eq!(item.location.line, 7, "the first read is kept");
+    assert!(
+        item.evidence.as_str().contains("of SQLModel model Item in backend/app/models.py"),
+        "{}",
+        item.evidence
+    );
+    let table = analysis.nodes.iter().find(|n| n.key.kind() == NodeKind::Table).unwrap();
+    assert_eq!(table.attrs.framework.as_deref(), Some("sqlmodel"));
+}
+
+#[test]
+fn declared_names_are_certain_and_reexports_are_followed() {
+    let models = r#"
+from sqlalchemy.orm import DeclarativeBase
+class Invoice(Base):
+    __tablename__ = "invoices"
+    __table_args__ = {"schema": "billing"}
+"#;
+    let service = r#"
+from sqlalchemy import select
+from billing.models import Invoice
+
+def list_invoices(session):
+    return session.scalars(select(Invoice)).all()
+"#;
+    check(
+        &[
+            ("billing/__init__.py", ""),
+            ("billing/models/__init__.py", "from .invoice import Invoice\n"),
+            ("billing/models/invoice.py", models),
+            ("billing/service.py", service),
+        ],
+        &[
+            "reads billing/service.py -> billing.invoices resolver/certain",
+            "defines billing/models/invoice.py -> billing.invoices syntax/certain",
+        ],
+    );
+}
+
+#[test]
+fn django_models_through_an_abstract_base_in_another_module() {
+    let base = r#"
+from django.db import models
+
+class PrimaryModel(models.Model):
+    class Meta:
+        abstract = True
+"#;
+    let dcim = r#"
+from django.db import models
+from netbox.models import PrimaryModel
+
+class Site(PrimaryModel):
+    name = models.CharField(max_length=100)
+
+class Rack(PrimaryModel):
+    class Meta:
+        db_table = "racks"
+
+class SiteProxy(Site):
+    class Meta:
+        proxy = True
+"#;
+    let views = r#"
+from dcim.models import Site, Rack
+
+def sites(request):
+    return Site.objects.filter(name="x")
+
+def rename(request):
+    Rack.objects.filter(pk=1).update(name="y")
+"#;
+    let users = r#"
+from django.contrib.auth.models import AbstractUser
+from django import forms
+
+class User(AbstractUser):
+    pass
+
+class UserForm(forms.ModelForm):
+    pass
+"#;
+    check(
+        &[
+            ("netbox/__init__.py", ""),
+            ("netbox/models.py", base),
+            ("dcim/__init__.py", ""),
+            ("dcim/models.py", dcim),
+            ("dcim/views.py", views),
+            ("users/__init__.py", ""),
+            ("users/models.py", users),
+        ],
+        &[
+            "reads dcim/views.py -> dcim_site convention/likely",
+            "writes dcim/views.py -> racks resolver/certain",
+            "defines dcim/models.py -> dcim_site convention/likely",
+            "defines dcim/models.py -> racks syntax/certain",
+            "defines users/models.py -> users_user convention/likely",
+        ],
+    );
+}
+
+#[test]
+fn raw_sql_and_computed_tables() {
+    let py = r#"
+def report(cursor, table):
+    cursor.execute("SELECT id FROM orders JOIN customers ON customers.id = orders.customer_id")
+    cursor.execute(f"DELETE FROM {table} WHERE id = %s", (1,))
+"#;
+    let ts = "export const q = (id: string) => db.query(\"UPDATE orders SET done = true WHERE id = $1\", [id]);\n";
+    let analysis = check(
+        &[("app/report.py", py), ("web/db.ts", ts)],
+        &[
+            "reads app/report.py -> customers heuristic/likely",
+            "reads app/report.py -> orders heuristic/likely",
+            "writes web/db.ts -> orders heuristic/likely",
+        ],
+    );
+    let refused: Vec<_> =
+        analysis.refusals.iter().filter(|r| r.kind == RefusalKind::ComputedTable).collect();
+    assert_eq!(refused.len(), 1);
+    assert_eq!(refused[0].location.path.as_str(), "app/report.py");
+    assert_eq!(refused[0].location.line, 4);
+}
+
+#[test]
+fn drizzle_tables_imported_into_a_query_module() {
+    let schema = "import { pgTable, serial } from \"drizzle-orm/pg-core\";\nexport const users = pgTable(\"users\", { id: serial(\"id\") });\n";
+    let repo = "import { users } from \"./schema\";\nexport const all = (db) => db.select().from(users);\nexport const add = (db, u) => db.insert(users).values(u);\n";
+    check(
+        &[("src/db/schema.ts", schema), ("src/db/repo.ts", repo)],
+        &[
+            "reads src/db/repo.ts -> users resolver/certain",
+            "writes src/db/repo.ts -> users resolver/likely",
+            "defines src/db/schema.ts -> users syntax/certain",
+        ],
+    );
+}
+
+#[test]
+fn knex_instance_imported_from_another_module() {
+    let db = "import knex from \"knex\";\n\nexport const db = knex({ client: \"pg\" });\n";
+    let audit = r#"import { db } from "./db.js";
+import { t } from "./i18n.js";
+
+export async function record(action: string) {
+  await db("audit_log").insert({ action });
+  t("audit_log");
+}
+
+export async function recent() {
+  return db<Entry>("audit_log").where({}).orderBy("created_at", "desc");
+}
+"#;
+    let i18n = "export const t = (key: string) => key;\n";
+    check(
+        &[("bff/src/db.ts", db), ("bff/src/audit.ts", audit), ("bff/src/i18n.ts", i18n)],
+        &[
+            "reads bff/src/audit.ts -> audit_log resolver/likely",
+            "writes bff/src/audit.ts -> audit_log resolver/likely",
+        ],
+    );
+}
