@@ -37,8 +37,9 @@ pub struct Context<'s> {
 pub(crate) trait Family {
     /// A cheap test on the text: can this file hold anything for this family?
     fn wants(&self, cx: &Context<'_>) -> bool;
-    /// Called for every node of the tree in document order (pre-order).
-    fn visit(&mut self, node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts);
+    /// Called for every node of the tree in document order (pre-order), with the node's kind
+    /// read once for all families (reading it costs a C string conversion).
+    fn visit(&mut self, node: Node<'_>, kind: &str, cx: &Context<'_>, facts: &mut FileFacts);
     /// Called once after the walk, for facts that need the whole file.
     fn finish(&mut self, cx: &Context<'_>, facts: &mut FileFacts);
 }
@@ -66,8 +67,9 @@ pub(crate) fn run(
     let mut cursor = tree.root_node().walk();
     'walk: loop {
         let node = cursor.node();
+        let kind = node.kind();
         for family in &mut families {
-            family.visit(node, &cx, facts);
+            family.visit(node, kind, &cx, facts);
         }
         if cursor.goto_first_child() {
             continue;

@@ -230,9 +230,9 @@ impl Family for Calls {
         needles.iter().any(|n| cx.source.contains(n))
     }
 
-    fn visit(&mut self, node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
+    fn visit(&mut self, node: Node<'_>, kind: &str, cx: &Context<'_>, facts: &mut FileFacts) {
         let python = cx.grammar == Grammar::Python;
-        match (node.kind(), python) {
+        match (kind, python) {
             ("call_expression", false) | ("call", true) => self.call(node, cx, facts),
             ("variable_declarator", false) => {
                 self.constant(node, "name", "value", cx);

@@ -87,9 +87,9 @@ impl Family for Env {
         }
     }
 
-    fn visit(&mut self, node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
+    fn visit(&mut self, node: Node<'_>, kind: &str, cx: &Context<'_>, facts: &mut FileFacts) {
         match cx.grammar {
-            Grammar::Python => match node.kind() {
+            Grammar::Python => match kind {
                 "module" => {
                     self.python = python::OsNames::from_imports(facts);
                     self.settings = pydantic_settings::SettingsClasses::from_imports(facts);

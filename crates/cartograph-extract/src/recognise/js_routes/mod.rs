@@ -173,8 +173,8 @@ impl Family for JsRoutes {
             || WANTED.iter().any(|w| cx.source.contains(w))
     }
 
-    fn visit(&mut self, node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
-        match node.kind() {
+    fn visit(&mut self, node: Node<'_>, kind: &str, cx: &Context<'_>, facts: &mut FileFacts) {
+        match kind {
             "call_expression" => self.call(node, cx, facts),
             "variable_declarator" => self.declarator(node, cx),
             "assignment_expression" => {

@@ -325,9 +325,9 @@ impl Family for PyRoutes {
         cx.grammar == Grammar::Python && MARKERS.iter().any(|m| cx.source.contains(m))
     }
 
-    fn visit(&mut self, node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
+    fn visit(&mut self, node: Node<'_>, kind: &str, cx: &Context<'_>, facts: &mut FileFacts) {
         let out = &mut facts.py_routes;
-        match node.kind() {
+        match kind {
             "decorated_definition" => decorated(node, cx.source, out),
             "call" => call(node, cx.source, out),
             "assignment" => assignment(node, cx.source, out),

@@ -289,11 +289,11 @@ impl Family for Tables {
         HINTS.iter().any(|h| cx.source.contains(h))
     }
 
-    fn visit(&mut self, node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
+    fn visit(&mut self, node: Node<'_>, kind: &str, cx: &Context<'_>, facts: &mut FileFacts) {
         match cx.grammar {
-            Grammar::Python => self.visit_python(node, cx, facts),
+            Grammar::Python => self.visit_python(node, kind, cx, facts),
             Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => {
-                self.visit_js(node, cx, facts);
+                self.visit_js(node, kind, cx, facts);
             }
         }
     }
@@ -302,9 +302,15 @@ impl Family for Tables {
 }
 
 impl Tables {
-    fn visit_python(&mut self, node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
+    fn visit_python(
+        &mut self,
+        node: Node<'_>,
+        kind: &str,
+        cx: &Context<'_>,
+        facts: &mut FileFacts,
+    ) {
         self.scopes.advance(node);
-        match node.kind() {
+        match kind {
             "module" => {
                 self.django = cx.source.contains("django");
             }
@@ -336,8 +342,8 @@ impl Tables {
         }
     }
 
-    fn visit_js(&mut self, node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
-        match node.kind() {
+    fn visit_js(&mut self, node: Node<'_>, kind: &str, cx: &Context<'_>, facts: &mut FileFacts) {
+        match kind {
             "decorator" => typeorm::decorator(node, cx, facts),
             "variable_declarator" => {
                 knex::remember_instance(node, cx.source, &mut self.knex_names, facts);
