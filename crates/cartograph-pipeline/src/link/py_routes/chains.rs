@@ -222,14 +222,25 @@ fn route(names: &Names<'_>, graph: &Graph<'_>, file: FileIdx, decl: &RouteDecl, 
         let mounted = graph.objects.get(&chain.top).is_some_and(|(_, c)| {
             matches!(c, FrameworkClass::FastApiApp | FrameworkClass::FlaskApp)
         });
+        if !mounted {
+            // Without the app, the full path is unknown: a partial path would be a wrong route
+            // (real code mounts such routers through factories and versioning libraries we
+            // cannot follow), so the route is refused rather than placed.
+            let (top, _) = graph.objects.get(&chain.top).copied().unzip();
+            out.refuse(
+                RefusalKind::UnresolvedMount,
+                location.clone(),
+                format!(
+                    "{label} route {} on {handler_name}: {} is mounted on no app found, so its \
+                     full path is unknown",
+                    template.display(),
+                    top.map_or("its router", |i| i.name.as_str())
+                ),
+            );
+            continue;
+        }
         let from_settings = path.from_settings || composed.prefixes.iter().any(|p| p.from_settings);
-        let confidence = if !mounted {
-            Confidence::Possible
-        } else if from_settings {
-            Confidence::Likely
-        } else {
-            Confidence::Certain
-        };
+        let confidence = if from_settings { Confidence::Likely } else { Confidence::Certain };
         let other_files = composed.other_files || path.other_files || handler_file != file;
         let provenance = if other_files { Provenance::Resolver } else { Provenance::Syntax };
         for method in &methods {
@@ -250,13 +261,7 @@ fn route(names: &Names<'_>, graph: &Graph<'_>, file: FileIdx, decl: &RouteDecl, 
                 evidence.push_str(", ");
                 evidence.push_str(step);
             }
-            if !mounted {
-                let (top, _) = graph.objects.get(&chain.top).copied().unzip();
-                evidence.push_str(&format!(
-                    "; {} is not mounted on any app found, so the path may lack prefixes",
-                    top.map_or("the router", |i| i.name.as_str())
-                ));
-            } else if from_settings {
+            if from_settings {
                 evidence
                     .push_str("; a settings field default can be overridden by the environment");
             }

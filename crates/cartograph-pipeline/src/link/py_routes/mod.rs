@@ -13,7 +13,7 @@
 //! ends at an app; `likely` when a piece is the default of a pydantic settings field (the
 //! environment can override it), for DRF conventional routes, and for Django confs under a
 //! computed deployment base path or one of several unincluded roots; `possible` for a router
-//! mounted on no app found (its declared path may lack prefixes).
+//! mounted on no app found is refused (`unresolved-mount`): its full path is unknown.
 
 mod chains;
 mod django;
@@ -37,7 +37,20 @@ pub fn link(input: &LinkInput<'_>, linked: &mut Linked) -> Vec<ServedRoute> {
     chains::link(&names, &mut out);
     django::link(&names, &mut out);
     linked.refusals.extend(out.refusals);
+    // Routes declared in test code (test apps, test URL confs, routers built by test helpers)
+    // exist only while tests run; they are not part of the architecture. The TS/JS linker skips
+    // test files the same way.
+    out.routes.retain(|route| !is_test_path(route.module.as_str()));
     out.routes
+}
+
+/// True for a path inside a test folder or named like a test module.
+fn is_test_path(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    path.split('/').any(|d| d == "tests" || d == "test")
+        || name.starts_with("test_")
+        || name.ends_with("_test.py")
+        || name == "conftest.py"
 }
 
 /// Routes and refusals, refusals deduplicated (many routes below one computed prefix share one).
@@ -162,12 +175,7 @@ impl<'a> Names<'a> {
     /// A test module by the usual layouts: a `tests`/`test` folder, `test_*.py`, `*_test.py`,
     /// `conftest.py`.
     fn is_test_file(&self, file: FileIdx) -> bool {
-        let path = self.path_str(file);
-        let name = path.rsplit('/').next().unwrap_or(path);
-        path.split('/').any(|d| d == "tests" || d == "test")
-            || name.starts_with("test_")
-            || name.ends_with("_test.py")
-            || name == "conftest.py"
+        is_test_path(self.path_str(file))
     }
 
     fn path_str(&self, file: FileIdx) -> &'a str {
