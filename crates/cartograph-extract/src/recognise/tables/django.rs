@@ -134,24 +134,14 @@ pub(super) fn class(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
     if let Some(meta) = meta_body(body, cx.source) {
         let mut cursor = meta.walk();
         for statement in meta.named_children(&mut cursor) {
-            let Some(assignment) = statement
-                .named_child(0)
-                .filter(|a| statement.kind() == "expression_statement" && a.kind() == "assignment")
-            else {
-                continue;
-            };
-            let (Some(left), Some(right)) =
-                (assignment.child_by_field_name("left"), assignment.child_by_field_name("right"))
-            else {
-                continue;
-            };
+            let Some((left, right)) = super::assignment_sides(statement) else { continue };
             match text(left, cx.source) {
                 "db_table" => match literal(right, cx.source) {
                     Some(table) => class.db_table = Some(table),
                     None => {
                         refuse_computed(
                             cx,
-                            assignment,
+                            statement,
                             &format!("the db_table of Django model {class_name} is computed"),
                             facts,
                         );

@@ -360,6 +360,15 @@ impl Tables {
 
 /// `a`, `a.b.c` for an identifier or a chain of attribute (Python) / member (JS) accesses on
 /// identifiers; `None` for anything else. Looks at most a few levels down.
+/// `(left, right)` of a statement that is a plain assignment (`name = value`), as in a class or
+/// `Meta` body; `None` for any other statement.
+pub(super) fn assignment_sides<'t>(statement: Node<'t>) -> Option<(Node<'t>, Node<'t>)> {
+    let assignment = statement
+        .named_child(0)
+        .filter(|a| statement.kind() == "expression_statement" && a.kind() == "assignment")?;
+    Some((assignment.child_by_field_name("left")?, assignment.child_by_field_name("right")?))
+}
+
 pub(super) fn dotted_name(node: Node<'_>, source: &str) -> Option<String> {
     let mut parts = Vec::new();
     let mut current = node;

@@ -122,17 +122,7 @@ impl ClassAttrs {
                 }
                 continue;
             }
-            let Some(assignment) = statement
-                .named_child(0)
-                .filter(|a| statement.kind() == "expression_statement" && a.kind() == "assignment")
-            else {
-                continue;
-            };
-            let (Some(left), Some(right)) =
-                (assignment.child_by_field_name("left"), assignment.child_by_field_name("right"))
-            else {
-                continue;
-            };
+            let Some((left, right)) = super::assignment_sides(statement) else { continue };
             match text(left, source) {
                 "__tablename__" => attrs.tablename = Some(literal(right, source)),
                 "__table_args__" => attrs.schema = schema_of(right, source),
