@@ -113,18 +113,7 @@ pub(super) fn export_statement(node: Node<'_>, cx: &Context<'_>, js: &mut JsRout
         if clause.kind() != "export_clause" {
             continue;
         }
-        let mut inner = clause.walk();
-        for spec in clause.named_children(&mut inner) {
-            if spec.kind() != "export_specifier" {
-                continue;
-            }
-            let Some(name) = spec.child_by_field_name("name") else {
-                continue;
-            };
-            let local = text(name, cx.source).to_owned();
-            let exported = spec
-                .child_by_field_name("alias")
-                .map_or_else(|| local.clone(), |a| text(a, cx.source).to_owned());
+        for (spec, local, exported) in specifiers(clause, cx.source) {
             if exported == "default" {
                 js.default_export = Some(DefaultExport { name: Some(local.clone()), line, column });
             }
@@ -197,22 +186,27 @@ fn reexport(node: Node<'_>, source: Node<'_>, cx: &Context<'_>, js: &mut JsRoute
         }
         return;
     };
-    let mut inner = clause.walk();
-    for spec in clause.named_children(&mut inner) {
-        if spec.kind() != "export_specifier" {
-            continue;
-        }
-        let Some(name) = spec.child_by_field_name("name") else {
-            continue;
-        };
-        let imported = text(name, cx.source).to_owned();
-        let exported = spec
-            .child_by_field_name("alias")
-            .map_or_else(|| imported.clone(), |a| text(a, cx.source).to_owned());
+    for (_, imported, exported) in specifiers(clause, cx.source) {
         js.reexports.push(ReExport {
             exported: Some(exported),
             imported,
             specifier: specifier.clone(),
         });
     }
+}
+
+/// `(specifier, name, exported name)` of each specifier of an `export { a, b as c }` clause.
+fn specifiers<'t>(clause: Node<'t>, source: &str) -> Vec<(Node<'t>, String, String)> {
+    let mut cursor = clause.walk();
+    clause
+        .named_children(&mut cursor)
+        .filter(|spec| spec.kind() == "export_specifier")
+        .filter_map(|spec| {
+            let name = text(spec.child_by_field_name("name")?, source).to_owned();
+            let exported = spec
+                .child_by_field_name("alias")
+                .map_or_else(|| name.clone(), |a| text(a, source).to_owned());
+            Some((spec, name, exported))
+        })
+        .collect()
 }
