@@ -24,6 +24,10 @@ use crate::syntax::{literal_string, position, text};
 use crate::{Binding, FileFacts, ImportFact, ImportForm, ImportTarget, Imported, PythonImport};
 
 pub(crate) fn extract(path: &RepoPath, tree: &Tree, source: &str, facts: &mut FileFacts) {
+    // Import statements sit only in statement bodies; a dynamic import is a call, which can sit in
+    // any expression. Without the words of a dynamic import in the file, the walk stays on
+    // statements and skips the expressions, which are most of a tree's nodes.
+    let statements_only = !source.contains("import_module") && !source.contains("__import__");
     // End bytes of the enclosing `if TYPE_CHECKING:` bodies; a stack because they nest.
     let mut type_only_until: Vec<usize> = Vec::new();
     let mut cursor = tree.root_node().walk();
@@ -54,6 +58,9 @@ pub(crate) fn extract(path: &RepoPath, tree: &Tree, source: &str, facts: &mut Fi
                 }
             }
             "call" => dynamic_import(path, node, source, type_only, facts),
+            kind if statements_only && !holds_statements(kind) && !node.is_error() => {
+                descend = false;
+            }
             _ => {}
         }
         if descend && cursor.goto_first_child() {
@@ -68,6 +75,31 @@ pub(crate) fn extract(path: &RepoPath, tree: &Tree, source: &str, facts: &mut Fi
             }
         }
     }
+}
+
+/// Node kinds that can hold an import statement somewhere below them without an expression in
+/// between (the `if_statement` is listed for its consequence and alternatives).
+fn holds_statements(kind: &str) -> bool {
+    matches!(
+        kind,
+        "module"
+            | "block"
+            | "if_statement"
+            | "elif_clause"
+            | "else_clause"
+            | "try_statement"
+            | "except_clause"
+            | "except_group_clause"
+            | "finally_clause"
+            | "with_statement"
+            | "for_statement"
+            | "while_statement"
+            | "function_definition"
+            | "class_definition"
+            | "decorated_definition"
+            | "match_statement"
+            | "case_clause"
+    )
 }
 
 fn is_type_checking(condition: Node<'_>, source: &str) -> bool {
@@ -362,6 +394,28 @@ mod tests {
         );
         assert!(facts.error_regions >= 1);
         assert!(facts.refusals.iter().any(|r| r.kind == RefusalKind::SyntaxErrors));
+    }
+
+    #[test]
+    fn statement_walk_reaches_every_statement_body() {
+        // No dynamic-import words here, so expressions are skipped; imports in every kind of
+        // statement body must still be found.
+        check(
+            "try:\n    import a\nexcept ImportError:\n    import b\nelse:\n    import c\nfinally:\n    import d\nwith x:\n    import e\nfor i in y:\n    import f\nwhile z:\n    import g\nclass K:\n    import h\n@dec\ndef fn():\n    import i\nmatch v:\n    case 1:\n        import j\nif p:\n    pass\nelif q:\n    import k\nx = [lambda: 1 for _ in range(3)]\n",
+            &[
+                (0, Some("a"), &[], S, false),
+                (0, Some("b"), &[], S, false),
+                (0, Some("c"), &[], S, false),
+                (0, Some("d"), &[], S, false),
+                (0, Some("e"), &[], S, false),
+                (0, Some("f"), &[], S, false),
+                (0, Some("g"), &[], S, false),
+                (0, Some("h"), &[], S, false),
+                (0, Some("i"), &[], S, false),
+                (0, Some("j"), &[], S, false),
+                (0, Some("k"), &[], S, false),
+            ],
+        );
     }
 
     #[test]

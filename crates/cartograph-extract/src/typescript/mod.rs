@@ -42,6 +42,15 @@ use crate::{Binding, FileFacts, ImportFact, ImportForm, ImportTarget, Imported, 
 pub(crate) fn extract(path: &RepoPath, tree: &Tree, source: &str, facts: &mut FileFacts) {
     let root = tree.root_node();
     let mut walk = Walk::new(source);
+    // Static imports and re-exports are statements of the program (or of a namespace or ambient
+    // module); `require` and `import()` are calls that can sit in any expression. Without their
+    // words in the file, and without error regions to scan, the walk stays on statements and skips
+    // the expressions, which are most of a tree's nodes.
+    walk.statements_only = !root.has_error()
+        && !source.contains("require(")
+        && !source.contains("require (")
+        && !source.contains("import(")
+        && !source.contains("import (");
     walk.run(root);
     if root.has_error() {
         walk.scan_error_regions();
@@ -95,6 +104,23 @@ struct Walk<'s, 't> {
     statements: HashSet<usize>,
     /// ERROR nodes that are not inside another ERROR node, in source order.
     error_regions: Vec<Node<'t>>,
+    /// Descend only into nodes that can hold statements (see [`holds_statements`]).
+    statements_only: bool,
+}
+
+/// Node kinds that can hold an import or export statement below them without an expression in
+/// between: the program, namespaces and ambient modules (`declare module "x" { … }`).
+fn holds_statements(kind: &str) -> bool {
+    matches!(
+        kind,
+        "program"
+            | "statement_block"
+            | "ambient_declaration"
+            | "module"
+            | "internal_module"
+            | "expression_statement"
+            | "export_statement"
+    )
 }
 
 /// Node kinds whose subtree is a type, where `import("m")` is a type-level import.
@@ -123,6 +149,7 @@ impl<'s, 't> Walk<'s, 't> {
             refused: Vec::new(),
             statements: HashSet::new(),
             error_regions: Vec::new(),
+            statements_only: false,
         }
     }
 
@@ -151,6 +178,7 @@ impl<'s, 't> Walk<'s, 't> {
                     self.error_regions.push(node);
                     last_error_end = node.end_byte();
                 }
+                kind if self.statements_only && !holds_statements(kind) => descend = false,
                 kind if is_type_context(kind) => type_ends.push(node.end_byte()),
                 _ => {}
             }

@@ -426,3 +426,15 @@ fn import_require_clause_bindings() {
         &["a: x=*", "b: y=*", "c: T=T"],
     );
 }
+
+#[test]
+fn statement_walk_finds_imports_in_namespaces_and_ambient_modules() {
+    // No `require(` or `import(` here, so the walk stays on statements: imports nested in
+    // namespaces and ambient module declarations must still be found, and deep expressions
+    // skipped.
+    check(
+        "import a from \"a\";\nconst big = f(g(h({ x: [1, 2, { y: \"import z from 'no'\" }] })));\ndeclare module \"m\" {\n  import b from \"b\";\n  export * from \"c\";\n}\nnamespace N {\n  export import d = D;\n}\nexport { e } from \"e\";\n",
+        Ts,
+        &["1:1 static a", "4:3 static b", "5:3 reexport c", "10:1 reexport e"],
+    );
+}
