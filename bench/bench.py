@@ -93,6 +93,10 @@ def tool_list(args: argparse.Namespace, corpus: str) -> list[Tool]:
             out = str(OUT / "airflow-cartograph.json")
             tools.append(Tool("cartograph", "cartograph snapshot", [carto, "snapshot", ".", "-o", "/dev/null"],
                               "cartograph", once_argv=[carto, "snapshot", ".", "-o", out]))
+            out_io = str(OUT / "airflow-cartograph-imports.json")
+            tools.append(Tool("cartograph-io", "cartograph snapshot --imports-only",
+                              [carto, "snapshot", ".", "--imports-only", "-o", "/dev/null"], "cartograph",
+                              once_argv=[carto, "snapshot", ".", "--imports-only", "-o", out_io]))
         if floor:
             tools.append(Tool("floor", "parse floor, 2 threads", [floor, "--threads", "2", "."], "floor"))
             tools.append(Tool("floor-py", "parse floor, .py only, 2 threads",
@@ -112,6 +116,10 @@ def tool_list(args: argparse.Namespace, corpus: str) -> list[Tool]:
             out = str(OUT / "effect-cartograph.json")
             tools.append(Tool("cartograph", "cartograph snapshot", [carto, "snapshot", "src", "-o", "/dev/null"],
                               "cartograph", once_argv=[carto, "snapshot", "src", "-o", out]))
+            out_io = str(OUT / "effect-cartograph-imports.json")
+            tools.append(Tool("cartograph-io", "cartograph snapshot --imports-only",
+                              [carto, "snapshot", "src", "--imports-only", "-o", "/dev/null"], "cartograph",
+                              once_argv=[carto, "snapshot", "src", "--imports-only", "-o", out_io]))
         if floor:
             tools.append(Tool("floor", "parse floor, 2 threads", [floor, "--threads", "2", "src"], "floor"))
         depcruise = NODE_BIN / "depcruise"
@@ -316,7 +324,10 @@ def report(corpora: list[Corpus], runs: int, skipped: list[str]) -> str:
         if c.key == "airflow":
             lines += [
                 ratio("cartograph", "floor", "cartograph / parse floor (all languages)"),
+                ratio("cartograph-io", "floor", "cartograph --imports-only / parse floor"),
+                ratio("cartograph", "cartograph-io", "cartograph / cartograph --imports-only (recogniser cost)"),
                 ratio("cartograph", "grimp", "cartograph / grimp cache off"),
+                ratio("cartograph-io", "grimp", "cartograph --imports-only / grimp cache off"),
                 ratio("cartograph", "grimp-warm", "cartograph / grimp warm cache"),
                 ratio("floor-py", "grimp", "parse floor .py / grimp cache off"),
                 ratio("floor", "floor-py", "parse floor all / parse floor .py"),
@@ -324,7 +335,9 @@ def report(corpora: list[Corpus], runs: int, skipped: list[str]) -> str:
         else:
             lines += [
                 ratio("cartograph", "floor", "cartograph / parse floor"),
+                ratio("cartograph", "cartograph-io", "cartograph / cartograph --imports-only (recogniser cost)"),
                 ratio("depcruise", "cartograph", "dependency-cruiser / cartograph"),
+                ratio("depcruise", "cartograph-io", "dependency-cruiser / cartograph --imports-only"),
                 ratio("madge", "cartograph", "madge / cartograph"),
                 ratio("depcruise", "floor", "dependency-cruiser / parse floor"),
                 ratio("madge", "floor", "madge / parse floor"),
