@@ -1,21 +1,12 @@
 //! Environment variable reads through `analyse_tree`: `reads_env` edges to `env_var` nodes, and
 //! computed names refused; no value ever reaches the analysis.
 
-use std::fs;
-use std::path::Path;
-
 use cartograph_core::{EdgeKind, NodeKind, RefusalKind};
-use cartograph_pipeline::{Analysis, AnalysisOptions, analyse_tree};
+use cartograph_pipeline::Analysis;
 
-fn analyse(files: &[(&str, &str)]) -> Analysis {
-    let dir = tempfile::tempdir().unwrap();
-    for (path, text) in files {
-        let full = dir.path().join(path);
-        fs::create_dir_all(full.parent().unwrap_or(Path::new("."))).unwrap();
-        fs::write(full, text).unwrap();
-    }
-    analyse_tree(dir.path(), &AnalysisOptions::default()).unwrap()
-}
+mod common;
+
+use common::analyse_files as analyse;
 
 fn env_edges(analysis: &Analysis) -> Vec<String> {
     analysis

@@ -1,20 +1,15 @@
 //! End-to-end tests of the TS/JS route linkers: small trees written to a temporary folder, analysed
 //! with `analyse_tree`, and the `serves` edges and route refusals rendered one per line.
 
+mod common;
+
 use cartograph_core::{EdgeKind, NodeKind, RefusalKind};
-use cartograph_pipeline::{AnalysisOptions, analyse_tree};
 
 /// Writes `files` into a fresh folder, analyses it and renders every `serves` edge as
 /// `ROUTE <- module [provenance confidence] handler` and every route refusal as
 /// `kind path:line reason`.
 fn analyse(files: &[(&str, &str)]) -> (Vec<String>, Vec<String>, Vec<String>) {
-    let dir = tempfile::tempdir().unwrap();
-    for (path, text) in files {
-        let full = dir.path().join(path);
-        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
-        std::fs::write(full, text).unwrap();
-    }
-    let analysis = analyse_tree(dir.path(), &AnalysisOptions::default()).unwrap();
+    let analysis = common::analyse_files(files);
     let mut serves = Vec::new();
     let mut evidence = Vec::new();
     for edge in analysis.edges.iter().filter(|e| e.kind == EdgeKind::Serves) {

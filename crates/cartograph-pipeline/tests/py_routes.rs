@@ -3,19 +3,11 @@
 //! and DRF routers, with the refusals for what cannot be decided.
 
 use cartograph_core::{EdgeKind, NodeKind};
-use cartograph_pipeline::{Analysis, AnalysisOptions, analyse_tree};
+use cartograph_pipeline::Analysis;
 
-fn analyse(files: &[(&str, &str)]) -> Analysis {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
-    for (path, text) in files {
-        let full = dir.path().join(path);
-        if let Some(parent) = full.parent() {
-            std::fs::create_dir_all(parent).unwrap_or_else(|e| panic!("mkdir: {e}"));
-        }
-        std::fs::write(&full, text).unwrap_or_else(|e| panic!("write: {e}"));
-    }
-    analyse_tree(dir.path(), &AnalysisOptions::default()).unwrap_or_else(|e| panic!("{e}"))
-}
+mod common;
+
+use common::analyse_files as analyse;
 
 /// `METHOD /template <- module:handler confidence provenance` for every `serves` edge.
 fn routes(analysis: &Analysis) -> Vec<String> {

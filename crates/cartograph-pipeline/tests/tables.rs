@@ -1,21 +1,12 @@
 //! Tables across files: models declared in one module, queried and mutated in others, raw SQL,
 //! Django models through abstract bases in another module — through `analyse_tree` on small trees.
 
-use std::fs;
-use std::path::Path;
-
 use cartograph_core::{EdgeKind, NodeKind, RefusalKind};
-use cartograph_pipeline::{Analysis, AnalysisOptions, analyse_tree};
+use cartograph_pipeline::Analysis;
 
-fn analyse(files: &[(&str, &str)]) -> Analysis {
-    let dir = tempfile::tempdir().unwrap();
-    for (path, text) in files {
-        let full = dir.path().join(path);
-        fs::create_dir_all(full.parent().unwrap_or(Path::new("."))).unwrap();
-        fs::write(full, text).unwrap();
-    }
-    analyse_tree(dir.path(), &AnalysisOptions::default()).unwrap()
-}
+mod common;
+
+use common::analyse_files as analyse;
 
 /// The table edges as `kind from -> table provenance/confidence`, in the analysis's order.
 fn table_edges(analysis: &Analysis) -> Vec<String> {
