@@ -142,3 +142,34 @@ fn recognisers_are_listed_and_imports_only_skips_them() {
     assert!(kinds(&full).len() > 1);
     assert_eq!(kinds(&imports).into_iter().collect::<Vec<_>>(), ["imports"]);
 }
+
+#[test]
+fn builtins_and_default_excludes_are_options() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("app.py"), "import os\nimport requests\n").expect("write");
+    std::fs::create_dir_all(dir.path().join("node_modules/lib")).expect("mkdir");
+    std::fs::write(dir.path().join("node_modules/lib/index.js"), "require('fs');\n")
+        .expect("write");
+    let packages = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["snapshot", "."];
+        all.extend_from_slice(args);
+        let doc = valid_document(&stdout(&run_in(dir.path(), &all, &[])));
+        let mut ids: Vec<String> = doc["nodes"]
+            .as_array()
+            .expect("nodes")
+            .iter()
+            .filter_map(|n| n["id"].as_str().map(str::to_owned))
+            .collect();
+        ids.sort();
+        ids
+    };
+    assert_eq!(packages(&[]), ["module:app.py", "package:pypi:requests"]);
+    assert_eq!(
+        packages(&["--include-builtins"]),
+        ["module:app.py", "package:pypi:requests", "package:python:os"]
+    );
+    assert_eq!(
+        packages(&["--no-default-excludes"]),
+        ["module:app.py", "module:node_modules/lib/index.js", "package:pypi:requests"]
+    );
+}

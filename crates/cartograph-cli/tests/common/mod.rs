@@ -35,28 +35,14 @@ pub fn stderr(output: &Output) -> String {
     String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8")
 }
 
-/// Parses `text` as JSON and validates it against the schema its `schema` field names.
+/// Parses `text` as JSON and validates it against the schema its `schema` field names (the
+/// schemas of `schemas/`, as embedded in `cartograph-report`).
 pub fn valid_document(text: &str) -> serde_json::Value {
     let value: serde_json::Value = serde_json::from_str(text).expect("output is JSON");
-    if let Err(error) = cartograph_report_validate(&value) {
+    if let Err(error) = cartograph_report::schema::validate(&value) {
         panic!("document does not validate: {error}");
     }
     value
-}
-
-fn cartograph_report_validate(value: &serde_json::Value) -> Result<(), String> {
-    let name = value["schema"].as_str().ok_or("no schema field")?;
-    let path = workspace().join("schemas").join(format!("{name}.schema.json"));
-    let schema: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(path).map_err(|e| e.to_string())?)
-            .map_err(|e| e.to_string())?;
-    let validator = jsonschema::draft202012::new(&schema).map_err(|e| e.to_string())?;
-    let errors: Vec<String> = validator
-        .iter_errors(value)
-        .take(10)
-        .map(|e| format!("{} ({}): {e}", e.instance_path(), e.schema_path()))
-        .collect();
-    if errors.is_empty() { Ok(()) } else { Err(errors.join("\n")) }
 }
 
 /// Asserts that no absolute machine path appears in `text`.
