@@ -73,3 +73,11 @@ impl ArchitectureGraph {
         })
     }
 }
+
+/// One analysed tree as the graph questions read it: nodes, edges and refusals in identity order.
+#[derive(Debug, Clone, Copy)]
+pub struct GraphView<'a> {
+    pub nodes: &'a [Node],
+    pub edges: &'a [Edge],
+    pub refusals: &'a [cartograph_core::Refusal],
+}

@@ -11,7 +11,9 @@ use cartograph_extract::{Extractor, FileFacts, ImportFact, ImportTarget, Importe
 use cartograph_graph::{ComponentRule, assign_components};
 use rayon::prelude::*;
 
+use crate::cache::{FactCache, FactKey};
 use crate::discover::{self, DiscoverError, DiscoveryOptions, SourceCandidate, SourceText};
+use crate::source::{DirectorySource, FileSource};
 use crate::link::{BindingTarget, FileView, LinkInput, Linked, ResolvedBinding, link_all};
 use crate::resolve::Resolution;
 use crate::resolve::python::PythonResolver;
@@ -78,31 +80,44 @@ pub enum AnalyseError {
 
 /// Analyses the directory tree at `root`.
 pub fn analyse_tree(root: &Path, options: &AnalysisOptions) -> Result<Analysis, AnalyseError> {
+    analyse_source(&DirectorySource::new(root), options, None)
+}
+
+/// Analyses the tree `source` lists. With a `cache`, a file whose facts it holds (same path,
+/// grammar and content) is not parsed again, and what is parsed is added to it.
+pub fn analyse_source(
+    source: &dyn FileSource,
+    options: &AnalysisOptions,
+    cache: Option<&FactCache>,
+) -> Result<Analysis, AnalyseError> {
     match options.threads {
         Some(n) => {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(n)
                 .build()
                 .map_err(|_| AnalyseError::ThreadPool(n))?;
-            pool.install(|| analyse_in_pool(root, options))
+            pool.install(|| analyse_in_pool(source, options, cache))
         }
-        None => analyse_in_pool(root, options),
+        None => analyse_in_pool(source, options, cache),
     }
 }
 
-fn analyse_in_pool(root: &Path, options: &AnalysisOptions) -> Result<Analysis, AnalyseError> {
-    let inventory = discover::discover(root, &options.discovery)?;
+fn analyse_in_pool(
+    source: &dyn FileSource,
+    options: &AnalysisOptions,
+    cache: Option<&FactCache>,
+) -> Result<Analysis, AnalyseError> {
+    let inventory = source.discover(&options.discovery)?;
     let max_config = options.discovery.max_file_size;
     let read_config = |path: &RepoPath| -> Option<String> {
         if !inventory.index.is_file(path.as_str()) {
             return None;
         }
-        let full = root.join(path.as_str());
-        let len = std::fs::metadata(&full).ok()?.len();
-        if len > max_config {
+        let bytes = source.read(path, 0).ok()?;
+        if bytes.len() as u64 > max_config {
             return None;
         }
-        std::fs::read_to_string(full).ok()
+        String::from_utf8(bytes).ok()
     };
     let (js, config_refusals) = JsResolver::new(&inventory.index, &read_config);
     let python = PythonResolver::new(&inventory.index);
@@ -114,8 +129,8 @@ fn analyse_in_pool(root: &Path, options: &AnalysisOptions) -> Result<Analysis, A
         .map_init(
             || if options.imports_only { Extractor::imports_only() } else { Extractor::new() },
             |extractor, candidate| {
-                let text = discover::read_source(root, candidate);
-                analyse_file(extractor, candidate, text, &resolvers, options)
+                let text = discover::read_source(source, candidate);
+                analyse_file(extractor, candidate, text, &resolvers, options, cache)
             },
         )
         .collect();
@@ -144,7 +159,7 @@ fn analyse_in_pool(root: &Path, options: &AnalysisOptions) -> Result<Analysis, A
         .collect();
     if !options.imports_only {
         let mut link_input = LinkInput::new(views, &inventory.index);
-        link_input.prisma = read_prisma_schemas(root, &inventory.prisma_schemas, &mut builder);
+        link_input.prisma = read_prisma_schemas(source, &inventory.prisma_schemas, &mut builder);
         builder.add_linked(link_all(&link_input));
     }
     let mut package_roots: BTreeSet<String> = python.roots().iter().cloned().collect();
@@ -158,13 +173,13 @@ fn analyse_in_pool(root: &Path, options: &AnalysisOptions) -> Result<Analysis, A
 
 /// Reads the Prisma schema files (few and small; read in turn), recording the unreadable ones.
 fn read_prisma_schemas(
-    root: &Path,
+    source: &dyn FileSource,
     schemas: &[RepoPath],
     builder: &mut AnalysisBuilder,
 ) -> Vec<(RepoPath, Vec<cartograph_extract::PrismaModel>)> {
     let mut read = Vec::new();
     for path in schemas {
-        match std::fs::read(root.join(path.as_str())) {
+        match source.read(path, 0) {
             Ok(bytes) => {
                 let text = String::from_utf8_lossy(&bytes);
                 let (models, refusals) = cartograph_extract::extract_prisma(path, &text);
@@ -213,6 +228,7 @@ fn analyse_file(
     text: SourceText,
     resolvers: &Resolvers<'_>,
     options: &AnalysisOptions,
+    cache: Option<&FactCache>,
 ) -> FileResult {
     let mut result = FileResult {
         path: candidate.path.clone(),
@@ -243,7 +259,20 @@ fn analyse_file(
             "file is not valid UTF-8; analysed with replacement characters",
         ));
     }
-    let mut facts: FileFacts = extractor.extract(&candidate.path, candidate.grammar, &text);
+    let mut facts: FileFacts = match cache {
+        Some(cache) => {
+            let key = FactKey::new(&candidate.path, candidate.grammar, options.imports_only, &text);
+            match cache.get(&key) {
+                Some(facts) => facts,
+                None => {
+                    let facts = extractor.extract(&candidate.path, candidate.grammar, &text);
+                    cache.put(key, &facts);
+                    facts
+                }
+            }
+        }
+        None => extractor.extract(&candidate.path, candidate.grammar, &text),
+    };
     result.language = Some(facts.language);
     result.error_regions = facts.error_regions;
     result.refusals.append(&mut facts.refusals);

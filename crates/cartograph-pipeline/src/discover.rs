@@ -8,7 +8,6 @@
 //! extracts them ([`read_source`]), so discovery itself is a cheap directory listing.
 
 use std::fs;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -16,6 +15,7 @@ use cartograph_core::{Refusal, RefusalKind, RepoPath, SourceLocation};
 use cartograph_extract::{Grammar, grammar_for};
 
 use crate::TreeIndex;
+use crate::source::FileSource;
 
 /// Folders skipped by default: dependencies, virtual environments, build output and caches.
 pub const DEFAULT_EXCLUDED_DIRS: &[&str] = &[
@@ -283,20 +283,17 @@ const BINARY_SNIFF_LEN: usize = 8192;
 /// A line longer than this in a JS file marks it as a minified bundle.
 const MINIFIED_LINE_LEN: usize = 5000;
 
-/// Reads one source file. Binary content, bundles and read failures become refusals; invalid
-/// UTF-8 is decoded with replacement characters and flagged.
-pub fn read_source(root: &Path, candidate: &SourceCandidate) -> SourceText {
-    let location = || SourceLocation::file(candidate.path.clone());
-    let full = root.join(candidate.path.as_str());
-    let mut bytes = Vec::with_capacity(usize::try_from(candidate.size).unwrap_or(0));
-    if let Err(error) = fs::File::open(&full).and_then(|mut f| f.read_to_end(&mut bytes)) {
-        return SourceText::Skipped(Refusal::new(
+/// Reads one source file from `source`. Binary content, bundles and read failures become
+/// refusals; invalid UTF-8 is decoded with replacement characters and flagged.
+pub fn read_source(source: &dyn FileSource, candidate: &SourceCandidate) -> SourceText {
+    match source.read(&candidate.path, candidate.size) {
+        Ok(bytes) => classify_source(candidate, bytes),
+        Err(error) => SourceText::Skipped(Refusal::new(
             RefusalKind::UnreadableFile,
-            location(),
+            SourceLocation::file(candidate.path.clone()),
             format!("cannot be read ({})", error.kind()),
-        ));
+        )),
     }
-    classify_source(candidate, bytes)
 }
 
 /// Classifies bytes already read: binary, minified, lossy or plain text.

@@ -6,12 +6,16 @@
 //! order, ready for the graph and report layers.
 
 pub mod analyse;
+pub mod cache;
 pub mod discover;
 pub mod link;
 pub mod resolve;
+pub mod source;
 pub mod tree;
 
-pub use analyse::{Analysis, AnalysisOptions, AnalysisStats, analyse_tree};
+pub use analyse::{Analysis, AnalysisOptions, AnalysisStats, analyse_source, analyse_tree};
+pub use cache::{FactCache, FactKey};
 pub use cartograph_graph::ComponentRule;
 pub use discover::{DiscoveryOptions, Inventory, SourceText};
+pub use source::{DirectorySource, FileSource};
 pub use tree::TreeIndex;

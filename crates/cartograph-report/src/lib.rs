@@ -7,6 +7,7 @@
 //! written deterministically: fields in a fixed order, collections sorted by identity, two-space
 //! indentation and a final newline.
 
+pub mod diff;
 pub mod markdown;
 pub mod schema;
 pub mod snapshot;
