@@ -13,11 +13,11 @@ use rayon::prelude::*;
 
 use crate::cache::{FactCache, FactKey};
 use crate::discover::{self, DiscoverError, DiscoveryOptions, SourceCandidate, SourceText};
-use crate::source::{DirectorySource, FileSource};
 use crate::link::{BindingTarget, FileView, LinkInput, Linked, ResolvedBinding, link_all};
 use crate::resolve::Resolution;
 use crate::resolve::python::PythonResolver;
 use crate::resolve::typescript::JsResolver;
+use crate::source::{DirectorySource, FileSource};
 use crate::tree::TreeIndex;
 
 /// How an analysis runs.
@@ -67,6 +67,17 @@ pub struct Analysis {
     /// Directories that are package roots: Python source roots and folders holding a
     /// `package.json`. The component rule may group by them.
     pub package_roots: Vec<String>,
+}
+
+impl Analysis {
+    /// The graph questions' view of this analysis.
+    pub fn view(&self) -> cartograph_graph::GraphView<'_> {
+        cartograph_graph::GraphView {
+            nodes: &self.nodes,
+            edges: &self.edges,
+            refusals: &self.refusals,
+        }
+    }
 }
 
 /// Why an analysis could not start.
