@@ -5,10 +5,18 @@
 //! strongly connected components); [`components`] groups modules into components and weighs the
 //! dependencies between them.
 
+pub mod blast;
 pub mod components;
 mod cycles;
+pub mod map;
+pub mod target;
+pub mod trace;
 
+pub use blast::{Blast, BlastOptions, blast};
 pub use components::{ComponentRule, ComponentSummary, assign_components, summarise_components};
+pub use map::{Map, MapOptions, map};
+pub use target::{TargetError, resolve_target};
+pub use trace::{Trace, TraceOptions, trace};
 
 use std::collections::HashMap;
 
