@@ -1,0 +1,269 @@
+//! `cartograph diff` end to end: the fixture pair produces every finding kind; directories, git
+//! revisions and snapshot files give the same diff; reports go where asked; `--fail-on` gates;
+//! bad input gets one sentence and exit 2.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::Command;
+
+use common::{assert_no_absolute_paths, fixture, run, run_in, stderr, stdout, valid_document};
+
+const EVERY_KIND: &[&str] = &[
+    "route-removed",
+    "call-to-removed-route",
+    "route-added",
+    "new-cross-language-call",
+    "new-table",
+    "new-table-write",
+    "new-env-var",
+    "new-external-service",
+    "new-package",
+    "new-cycle",
+    "new-component-dependency",
+];
+
+fn fixture_diff(extra: &[&str]) -> std::process::Output {
+    let mut args = vec!["diff", "tests/fixtures/diff/base", "tests/fixtures/diff/head"];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
+/// The parts of a diff document that do not depend on how the trees were named.
+fn comparable(doc: &serde_json::Value) -> serde_json::Value {
+    let mut doc = doc.clone();
+    for side in ["base", "head"] {
+        doc[side]["source"] = serde_json::Value::Null;
+        doc[side]["label"] = serde_json::Value::Null;
+    }
+    doc["verdict"] = serde_json::Value::Null;
+    doc
+}
+
+#[test]
+fn the_fixture_pair_produces_every_finding_kind() {
+    let output = fixture_diff(&["--json", "-"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert_no_absolute_paths(&text);
+    let doc = valid_document(&text);
+    let kinds: BTreeSet<&str> =
+        doc["findings"].as_array().expect("findings").iter().filter_map(|f| f["kind"].as_str()).collect();
+    let every: BTreeSet<&str> = EVERY_KIND.iter().copied().collect();
+    assert_eq!(kinds, every, "finding kinds");
+    for finding in doc["findings"].as_array().expect("findings") {
+        assert!(
+            !finding["edges"].as_array().expect("edges").is_empty(),
+            "every finding names the edges that justify it: {finding}"
+        );
+    }
+    let moved: Vec<&str> = doc["nodes"]["changed"]
+        .as_array()
+        .expect("changed nodes")
+        .iter()
+        .filter(|n| n["moved"] == true)
+        .filter_map(|n| n["id"].as_str())
+        .collect();
+    assert_eq!(moved, ["route:GET /api/items/{}"]);
+}
+
+#[test]
+fn json_and_markdown_in_one_run_and_fail_on_gates_after_writing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let json = dir.path().join("diff.json");
+    let md = dir.path().join("diff.md");
+    let output = fixture_diff(&[
+        "--json",
+        json.to_str().expect("utf-8"),
+        "--markdown",
+        md.to_str().expect("utf-8"),
+        "--fail-on",
+        "route-removed,new-cycle",
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(stdout(&output).is_empty());
+    assert!(stderr(&output).contains("route-removed"), "{}", stderr(&output));
+    valid_document(&std::fs::read_to_string(&json).expect("json written"));
+    let markdown = std::fs::read_to_string(&md).expect("markdown written");
+    assert!(markdown.chars().count() <= 65_536);
+    assert!(markdown.contains("```mermaid"), "the report draws the changed edges");
+    assert_no_absolute_paths(&markdown);
+
+    // A gate on a kind that is absent passes; `any` on identical trees passes.
+    let output = fixture_diff(&["--json", "-", "--fail-on", "route-added-nowhere"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("is not a finding kind"), "{}", stderr(&output));
+    let same = run(&[
+        "diff",
+        "tests/fixtures/diff/base",
+        "tests/fixtures/diff/base",
+        "--fail-on",
+        "any",
+    ]);
+    assert_eq!(same.status.code(), Some(0), "{}", stderr(&same));
+    assert!(stdout(&same).contains("No architectural change"), "{}", stdout(&same));
+}
+
+#[test]
+fn markdown_is_the_default_output() {
+    let output = fixture_diff(&[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("route-removed") || text.contains("Route removed"), "{text}");
+    assert!(text.contains("GET /api/orders/export"));
+}
+
+#[test]
+fn a_snapshot_file_is_a_tree_too() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let snapshot = dir.path().join("base.json");
+    let written = run(&["snapshot", "tests/fixtures/diff/base", "-o", snapshot.to_str().expect("utf-8")]);
+    assert!(written.status.success(), "{}", stderr(&written));
+    let from_snapshot = run(&["diff", snapshot.to_str().expect("utf-8"), "tests/fixtures/diff/head", "--json"]);
+    assert!(from_snapshot.status.success(), "{}", stderr(&from_snapshot));
+    let from_dirs = fixture_diff(&["--json"]);
+    let a = comparable(&valid_document(&stdout(&from_snapshot)));
+    let b = comparable(&valid_document(&stdout(&from_dirs)));
+    assert_eq!(a["findings"], b["findings"]);
+    assert_eq!(a["edges"], b["edges"]);
+    assert_eq!(a["nodes"], b["nodes"]);
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let status = Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", dir)
+        .status()
+        .expect("git runs");
+    assert!(status.success(), "git {args:?}");
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).expect("read fixture") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            std::fs::create_dir_all(&target).expect("mkdir");
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
+fn clear(dir: &Path) {
+    for entry in std::fs::read_dir(dir).expect("read") {
+        let entry = entry.expect("entry");
+        if entry.file_name() == ".git" {
+            continue;
+        }
+        if entry.file_type().expect("type").is_dir() {
+            std::fs::remove_dir_all(entry.path()).expect("rm");
+        } else {
+            std::fs::remove_file(entry.path()).expect("rm");
+        }
+    }
+}
+
+#[test]
+fn two_commits_diff_by_revision_like_two_directories() {
+    let repo = tempfile::tempdir().expect("temp dir");
+    let root = repo.path();
+    git(root, &["init", "-q", "-b", "main"]);
+    copy_tree(&fixture("diff/base"), root);
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-q", "-m", "base"]);
+    git(root, &["tag", "v1"]);
+    clear(root);
+    copy_tree(&fixture("diff/head"), root);
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-q", "-m", "head"]);
+    // Leave the working tree dirty: the revisions are read from the object store, not from it.
+    std::fs::write(root.join("backend/app/main.py"), "import nothing_here\n").expect("dirty");
+
+    let env = [("HOME", root.to_str().expect("utf-8")), ("GIT_CONFIG_NOSYSTEM", "1")];
+    let output = run_in(root, &["diff", "v1", "HEAD", "--json"], &env);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(!text.contains(root.to_str().expect("utf-8")), "no temp path in the report");
+    let by_revision = valid_document(&text);
+    assert_eq!(by_revision["base"]["source"], "revision");
+    assert!(by_revision["base"]["label"].as_str().expect("label").starts_with("v1 ("));
+    let by_directory = valid_document(&stdout(&fixture_diff(&["--json"])));
+    assert_eq!(comparable(&by_revision), comparable(&by_directory));
+    assert_eq!(
+        std::fs::read_to_string(root.join("backend/app/main.py")).expect("read"),
+        "import nothing_here\n",
+        "the working tree is untouched"
+    );
+
+    // `HEAD~1` and an abbreviated SHA name the same commit as the tag.
+    let output = run_in(root, &["diff", "HEAD~1", "rev:HEAD", "--json"], &env);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(comparable(&valid_document(&stdout(&output))), comparable(&by_directory));
+
+    // An unknown revision is one sentence and exit 2.
+    let output = run_in(root, &["diff", "v9", "HEAD"], &env);
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert_eq!(message.lines().count(), 1, "{message}");
+    assert!(!message.contains(root.to_str().expect("utf-8")), "{message}");
+
+    // A directory named like a revision is ambiguous until disambiguated.
+    std::fs::create_dir_all(root.join("main")).expect("mkdir");
+    let output = run_in(root, &["diff", "main", "HEAD"], &env);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("rev:main"), "{}", stderr(&output));
+    let output = run_in(root, &["diff", "rev:main", "HEAD", "--json"], &env);
+    assert!(output.status.success(), "{}", stderr(&output));
+}
+
+#[test]
+fn bad_input_is_one_sentence_and_exit_2() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let newer = dir.path().join("newer.json");
+    std::fs::write(&newer, "{\"schema\": \"snapshot\", \"schema_version\": \"9.0\"}").expect("write");
+    let corrupt = dir.path().join("corrupt.json");
+    std::fs::write(&corrupt, "{\"schema\": \"snapshot\", \"schema_version\": \"1.1\", \"nodes\": [").expect("write");
+    let not_json = dir.path().join("env.json");
+    std::fs::write(&not_json, "SECRET_TOKEN=hunter2\n").expect("write");
+    for (base, needle) in [
+        (newer.to_str().expect("utf-8"), "newer"),
+        (corrupt.to_str().expect("utf-8"), "not valid JSON"),
+        (not_json.to_str().expect("utf-8"), "not valid JSON"),
+    ] {
+        let output = run(&["diff", base, "tests/fixtures/diff/head"]);
+        assert_eq!(output.status.code(), Some(2), "{base}");
+        let message = stderr(&output);
+        assert_eq!(message.lines().count(), 1, "{message}");
+        assert!(message.contains(needle), "{message}");
+        assert!(!message.contains("hunter2"), "{message}");
+        assert_no_absolute_paths(&message);
+    }
+
+    // An empty tree and two unrelated trees are valid input: an honest report.
+    let empty = tempfile::tempdir().expect("temp dir");
+    let output = run(&["diff", empty.path().to_str().expect("utf-8"), "tests/fixtures/diff/head", "--json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let doc = valid_document(&stdout(&output));
+    assert_eq!(doc["base"]["files_analysed"], 0);
+    let output = run(&["diff", "tests/fixtures/polyglot", "tests/fixtures/fullstack", "--json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    valid_document(&stdout(&output));
+}
+
+#[test]
+fn a_warm_cache_gives_the_same_report() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let cache = cache.path().to_str().expect("utf-8");
+    let cold = fixture_diff(&["--json", "--cache", cache]);
+    assert!(cold.status.success(), "{}", stderr(&cold));
+    let warm = fixture_diff(&["--json", "--cache", cache]);
+    assert!(warm.status.success(), "{}", stderr(&warm));
+    assert_eq!(stdout(&cold), stdout(&warm));
+    assert_eq!(stdout(&cold), stdout(&fixture_diff(&["--json"])));
+}
