@@ -6,6 +6,9 @@
 //! symbolic links (each is recorded), and skips vendored and generated folders by default. Files
 //! over the size cap are not read. Candidate source files are read later, once, by the worker that
 //! extracts them ([`read_source`]), so discovery itself is a cheap directory listing.
+//!
+//! What to do with each entry the walk meets is decided by one builder that the walk of a git
+//! revision's tree (`crate::git`) shares, so both kinds of tree are classified alike.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -102,6 +105,8 @@ pub enum DiscoverError {
     NotADirectory,
     #[error("the tree cannot be read ({0})")]
     Unreadable(std::io::ErrorKind),
+    #[error("the revision's tree cannot be read from the git object store")]
+    ObjectStore,
 }
 
 /// Walks `root`.
@@ -112,7 +117,7 @@ pub fn discover(root: &Path, options: &DiscoveryOptions) -> Result<Inventory, Di
     }
     fs::read_dir(root).map_err(|e| DiscoverError::Unreadable(e.kind()))?;
 
-    let mut inventory = Inventory::default();
+    let mut builder = InventoryBuilder::new(options);
     let excluded = options.excluded_dirs.clone();
     let root_buf = root.to_path_buf();
     // The filter runs inside the walker; it records what it prunes here.
@@ -144,7 +149,7 @@ pub fn discover(root: &Path, options: &DiscoveryOptions) -> Result<Inventory, Di
         let entry = match result {
             Ok(entry) => entry,
             Err(error) => {
-                record_walk_error(&root_buf, &error, &mut inventory);
+                builder.refuse(walk_error_refusal(&root_buf, &error));
                 continue;
             }
         };
@@ -155,66 +160,119 @@ pub fn discover(root: &Path, options: &DiscoveryOptions) -> Result<Inventory, Di
         let relative = match relative_path(&root_buf, entry.path()) {
             Ok(path) => path,
             Err(refusal) => {
-                inventory.entries_seen += 1;
-                inventory.refusals.push(refusal);
+                builder.refuse_entry(refusal);
                 continue;
             }
         };
         if file_type.is_dir() {
             continue;
         }
-        inventory.entries_seen += 1;
         if file_type.is_symlink() {
-            inventory.refusals.push(Refusal::new(
-                RefusalKind::Symlink,
-                SourceLocation::file(relative),
-                "symbolic link not followed",
-            ));
+            builder.symlink(relative);
             continue;
         }
         if !file_type.is_file() {
             continue;
         }
         let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
-        let grammar = grammar_for(&relative);
-        if size > options.max_file_size {
-            // Still a file of the tree: imports of it resolve, only its own facts are unknown.
-            inventory.index.insert(relative.clone());
-            inventory.refusals.push(Refusal::new(
-                RefusalKind::FileTooLarge,
-                SourceLocation::file(relative),
-                format!(
-                    "file of {size} bytes is over the {} byte cap and was not read",
-                    options.max_file_size
-                ),
-            ));
-            continue;
-        }
-        if relative.extension() == Some("prisma") {
-            inventory.prisma_schemas.push(relative.clone());
-        }
-        if let Some(grammar) = grammar {
-            if is_minified_name(relative.file_name()) {
-                inventory.refusals.push(Refusal::new(
-                    RefusalKind::MinifiedBundle,
-                    SourceLocation::file(relative),
-                    "minified bundle not analysed",
-                ));
-                continue;
-            }
-            inventory.sources.push(SourceCandidate { path: relative.clone(), grammar, size });
-        }
-        inventory.index.insert(relative);
+        builder.file(relative, size);
     }
     let pruned = pruned.lock().map(|list| list.clone()).unwrap_or_default();
-    inventory.excluded_dirs =
-        pruned.iter().filter_map(|p| relative_path(&root_buf, p).ok()).collect();
-    inventory.excluded_dirs.sort();
-    inventory.refusals.sort();
-    Ok(inventory)
+    for path in &pruned {
+        if let Ok(path) = relative_path(&root_buf, path) {
+            builder.excluded_dir(path);
+        }
+    }
+    Ok(builder.finish())
 }
 
-fn record_walk_error(root: &Path, error: &ignore::Error, inventory: &mut Inventory) {
+/// Builds an [`Inventory`] from what a walk meets. The directory walk and the walk of a git
+/// revision's tree both feed it, so a file is classified alike whichever walk met it.
+pub(crate) struct InventoryBuilder<'a> {
+    options: &'a DiscoveryOptions,
+    inventory: Inventory,
+}
+
+impl<'a> InventoryBuilder<'a> {
+    pub(crate) fn new(options: &'a DiscoveryOptions) -> Self {
+        Self { options, inventory: Inventory::default() }
+    }
+
+    /// Whether a directory below the root with this name is pruned, never entered.
+    pub(crate) fn is_excluded_dir(&self, name: &str) -> bool {
+        self.options.excluded_dirs.iter().any(|e| e == name)
+    }
+
+    /// Records a pruned directory.
+    pub(crate) fn excluded_dir(&mut self, path: RepoPath) {
+        self.inventory.excluded_dirs.push(path);
+    }
+
+    /// An entry the walk met but cannot name or use (counted as seen).
+    pub(crate) fn refuse_entry(&mut self, refusal: Refusal) {
+        self.inventory.entries_seen += 1;
+        self.inventory.refusals.push(refusal);
+    }
+
+    /// A failure of the walk itself (not counted as an entry).
+    pub(crate) fn refuse(&mut self, refusal: Refusal) {
+        self.inventory.refusals.push(refusal);
+    }
+
+    /// A symbolic link: never followed.
+    pub(crate) fn symlink(&mut self, path: RepoPath) {
+        self.refuse_entry(Refusal::new(
+            RefusalKind::Symlink,
+            SourceLocation::file(path),
+            "symbolic link not followed",
+        ));
+    }
+
+    /// A regular file of `size` bytes: a source to parse, a Prisma schema, a resolution target
+    /// only, or a refusal (over the size cap, minified by its name).
+    pub(crate) fn file(&mut self, path: RepoPath, size: u64) {
+        let inventory = &mut self.inventory;
+        inventory.entries_seen += 1;
+        let grammar = grammar_for(&path);
+        if size > self.options.max_file_size {
+            // Still a file of the tree: imports of it resolve, only its own facts are unknown.
+            inventory.index.insert(path.clone());
+            inventory.refusals.push(Refusal::new(
+                RefusalKind::FileTooLarge,
+                SourceLocation::file(path),
+                format!(
+                    "file of {size} bytes is over the {} byte cap and was not read",
+                    self.options.max_file_size
+                ),
+            ));
+            return;
+        }
+        if path.extension() == Some("prisma") {
+            inventory.prisma_schemas.push(path.clone());
+        }
+        if let Some(grammar) = grammar {
+            if is_minified_name(path.file_name()) {
+                inventory.refusals.push(Refusal::new(
+                    RefusalKind::MinifiedBundle,
+                    SourceLocation::file(path),
+                    "minified bundle not analysed",
+                ));
+                return;
+            }
+            inventory.sources.push(SourceCandidate { path: path.clone(), grammar, size });
+        }
+        inventory.index.insert(path);
+    }
+
+    /// The inventory, excluded directories and refusals in order.
+    pub(crate) fn finish(mut self) -> Inventory {
+        self.inventory.excluded_dirs.sort();
+        self.inventory.refusals.sort();
+        self.inventory
+    }
+}
+
+fn walk_error_refusal(root: &Path, error: &ignore::Error) -> Refusal {
     let path = walk_error_path(error);
     let location = SourceLocation::file(
         path.and_then(|p| relative_path(root, &p).ok()).unwrap_or_else(placeholder_path),
@@ -224,7 +282,7 @@ fn record_walk_error(root: &Path, error: &ignore::Error, inventory: &mut Invento
         Some(kind) => format!("cannot be read ({kind})"),
         None => "cannot be read".to_owned(),
     };
-    inventory.refusals.push(Refusal::new(RefusalKind::UnreadableFile, location, reason));
+    Refusal::new(RefusalKind::UnreadableFile, location, reason)
 }
 
 fn walk_error_path(error: &ignore::Error) -> Option<PathBuf> {
@@ -253,10 +311,13 @@ fn relative_path(root: &Path, path: &Path) -> Result<RepoPath, Refusal> {
             _ => None,
         })
         .collect();
-    let joined = parts.join("/");
-    if relative.to_str().is_some()
-        && let Ok(path) = RepoPath::new(&joined)
-    {
+    repo_path_or_refusal(&parts.join("/"), relative.to_str().is_some())
+}
+
+/// The repository path `joined` (components joined by `/`, shown lossily when a name was not
+/// UTF-8, which `utf8` false says), or the refusal of a name that is not expressible as one.
+pub(crate) fn repo_path_or_refusal(joined: &str, utf8: bool) -> Result<RepoPath, Refusal> {
+    if utf8 && let Ok(path) = RepoPath::new(joined) {
         return Ok(path);
     }
     let shown: String = joined.chars().map(|c| if c.is_control() { '?' } else { c }).collect();
@@ -269,7 +330,7 @@ fn relative_path(root: &Path, path: &Path) -> Result<RepoPath, Refusal> {
 }
 
 /// Stands in for a location that has no usable name.
-fn placeholder_path() -> RepoPath {
+pub(crate) fn placeholder_path() -> RepoPath {
     RepoPath::new("(unnamed)").expect("a literal relative path is valid")
 }
 

@@ -8,6 +8,7 @@
 pub mod analyse;
 pub mod cache;
 pub mod discover;
+pub mod git;
 pub mod link;
 pub mod resolve;
 pub mod source;
@@ -17,5 +18,6 @@ pub use analyse::{Analysis, AnalysisOptions, AnalysisStats, analyse_source, anal
 pub use cache::{FactCache, FactKey};
 pub use cartograph_graph::ComponentRule;
 pub use discover::{DiscoveryOptions, Inventory, SourceText};
-pub use source::{DirectorySource, FileSource};
+pub use git::GitRevisionSource;
+pub use source::{DirectorySource, FileSource, SourceError, TreeSpec, parse_tree_arg};
 pub use tree::TreeIndex;
