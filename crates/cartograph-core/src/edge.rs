@@ -52,7 +52,9 @@ impl fmt::Display for EdgeKind {
 }
 
 /// How an edge was derived.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum Provenance {
     /// Read from one file.
     Syntax,
@@ -83,7 +85,9 @@ impl Provenance {
 }
 
 /// How sure the analyser is of an edge. Orders from most to least sure.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum Confidence {
     Certain,
     Likely,

@@ -25,7 +25,11 @@ pub enum PathError {
 }
 
 /// A normalised, forward-slash, repository-relative file or directory path.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+///
+/// It deserializes through [`RepoPath::new`], so stored data (a cache entry, a snapshot) can never
+/// bring in an absolute or escaping path.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Deserialize)]
+#[serde(try_from = "String")]
 pub struct RepoPath(String);
 
 impl RepoPath {
@@ -90,6 +94,20 @@ impl RepoPath {
     }
 }
 
+impl TryFrom<String> for RepoPath {
+    type Error = PathError;
+
+    fn try_from(raw: String) -> Result<Self, PathError> {
+        RepoPath::new(&raw)
+    }
+}
+
+impl serde::Serialize for RepoPath {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.0)
+    }
+}
+
 impl fmt::Display for RepoPath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
@@ -97,7 +115,9 @@ impl fmt::Display for RepoPath {
 }
 
 /// A repository-relative path with a 1-based line and column.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct SourceLocation {
     pub path: RepoPath,
     pub line: u32,
@@ -162,6 +182,15 @@ mod tests {
         assert_eq!(RepoPath::new("a/"), Err(PathError::EmptyComponent));
         assert_eq!(RepoPath::new(""), Err(PathError::Empty));
         assert_eq!(RepoPath::new("a\nb"), Err(PathError::ControlCharacter));
+    }
+
+    #[test]
+    fn deserializes_only_valid_paths() {
+        let good: RepoPath = serde_json::from_str("\"src/a.py\"").unwrap();
+        assert_eq!(good.as_str(), "src/a.py");
+        assert_eq!(serde_json::to_string(&good).unwrap(), "\"src/a.py\"");
+        assert!(serde_json::from_str::<RepoPath>("\"/etc/passwd\"").is_err());
+        assert!(serde_json::from_str::<RepoPath>("\"a/../../b\"").is_err());
     }
 
     #[test]

@@ -152,7 +152,9 @@ impl Ecosystem {
 }
 
 /// A source language Cartograph analyses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum Language {
     Python,
     TypeScript,

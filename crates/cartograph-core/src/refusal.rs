@@ -9,7 +9,9 @@ use std::fmt;
 use crate::SourceLocation;
 
 /// The kinds of refusal. Skipped files and undecidable constructs share one list.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum RefusalKind {
     /// A file larger than the configured cap was not read.
     FileTooLarge,
@@ -119,7 +121,9 @@ impl fmt::Display for RefusalKind {
 }
 
 /// Something the analyser would not decide, with where and why.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct Refusal {
     /// Where; a whole-file refusal has line 0.
     pub location: SourceLocation,

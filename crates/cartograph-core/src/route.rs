@@ -9,7 +9,9 @@
 use std::fmt;
 
 /// An HTTP method; `Any` is a handler that serves every method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum HttpMethod {
     Get,
     Post,

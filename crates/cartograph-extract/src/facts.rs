@@ -1,12 +1,13 @@
 //! The raw facts extracted from one file, before any cross-file resolution.
 
 use cartograph_core::{Language, Refusal, RefusalKind, RepoPath, SourceLocation};
+use serde::{Deserialize, Serialize};
 
 use crate::Grammar;
 use crate::recognise::{CallFacts, EnvFacts, JsRouteFacts, PyRouteFacts, TableFacts};
 
 /// Everything extracted from one file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileFacts {
     pub language: Language,
     /// Imports in source order.
@@ -54,7 +55,7 @@ impl FileFacts {
 }
 
 /// One import as written.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ImportFact {
     /// 1-based line and column of the import statement or call.
     pub line: u32,
@@ -68,7 +69,7 @@ pub struct ImportFact {
 }
 
 /// A local name bound by an import.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Binding {
     /// The name as used in the importing file: `x` for `import a.b as x`, `a.b` for `import a.b`,
     /// `k` for `from m import n as k`, `ns` for `import * as ns from "m"`.
@@ -77,7 +78,7 @@ pub struct Binding {
 }
 
 /// What a local name refers to in the imported module.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Imported {
     /// The module itself (`import a.b`, `import * as ns`, `const m = require("m")`).
     Module,
@@ -89,14 +90,14 @@ pub enum Imported {
 }
 
 /// What an import names, per language.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ImportTarget {
     Python(PythonImport),
     Js(JsImport),
 }
 
 /// A Python import: `import a.b`, `from a.b import c, d`, `from ..x import y`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PythonImport {
     /// Number of leading dots (0 for an absolute import).
     pub level: u32,
@@ -109,14 +110,14 @@ pub struct PythonImport {
 }
 
 /// A TypeScript/JavaScript import: its specifier as written.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JsImport {
     pub specifier: String,
     pub form: ImportForm,
 }
 
 /// The syntactic form of an import.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum ImportForm {
     /// `import …` / `from … import …` / `import … from "x"` / `import x = require("x")`
     Static,

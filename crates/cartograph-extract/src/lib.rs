@@ -7,6 +7,7 @@
 //! in `cartograph-pipeline`.
 
 mod facts;
+mod interned;
 mod language;
 mod python;
 pub mod recognise;
@@ -20,6 +21,10 @@ pub use language::{Grammar, grammar_for};
 pub use recognise::tables::prisma::{PrismaModel, extract_prisma};
 
 use cartograph_core::RepoPath;
+
+/// Identifies the extractor's build: a hash of the sources that decide what [`Extractor::extract`]
+/// returns and how [`FileFacts`] serialize. A persistent cache keys its entries by it.
+pub const FACTS_FINGERPRINT: &str = env!("CARTOGRAPH_EXTRACT_FINGERPRINT");
 
 /// Extracts facts from source files. Holds one tree-sitter parser per grammar; create one per
 /// worker thread.

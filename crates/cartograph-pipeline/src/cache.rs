@@ -2,24 +2,77 @@
 //! already extracted is not parsed again.
 //!
 //! A [`FactCache`] lives in memory for one process (a diff of two trees extracts each unchanged file
-//! once) and may be backed by a directory (`--cache DIR`) so that a later run starts warm.
+//! once) and may be backed by a directory (`--cache DIR`, [`FactCache::with_dir`]) so that a later
+//! run starts warm.
+//!
+//! The directory holds one file per entry under a format folder and a two-hex-digit shard,
+//! `DIR/v1/ab/abcdef….facts`. An entry is a fixed header (magic, its own key, the payload's length
+//! and blake3 hash) and the facts encoded with `postcard`. Entries are written to a temporary file
+//! in the shard folder and renamed into place, so two runs sharing the directory never see a half
+//! entry; an entry that is truncated, damaged or of another format is a miss and is written again.
+//! Nothing in the directory can make an analysis fail. [`FactCache::finish`] bounds the directory's
+//! size by removing the least recently used entries (a hit refreshes an entry's modification time).
 
 use std::collections::HashMap;
+use std::fs;
+use std::io::{self, Read as _, Write as _};
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, SystemTime};
 
 use cartograph_core::RepoPath;
 use cartograph_extract::{FileFacts, Grammar};
 
-/// What extraction depends on, hashed: the tool version, the grammar, whether only imports are
-/// extracted, the file's path (facts carry locations) and its content.
+/// The default bound on a cache directory's size: 512 MiB.
+pub const DEFAULT_MAX_BYTES: u64 = 512 * 1024 * 1024;
+
+/// The folder, inside the cache directory, of entries in this build's layout and encoding. A build
+/// that changes either uses another folder and never reads these entries.
+const FORMAT_DIR: &str = "v1";
+/// The first bytes of every entry.
+const MAGIC: &[u8; 8] = b"CGFACTS1";
+/// Magic, key, payload length, payload hash.
+const HEADER_LEN: usize = 8 + 32 + 8 + 32;
+/// An entry larger than this is not read (no file's facts come near it).
+const MAX_ENTRY_BYTES: u64 = 256 * 1024 * 1024;
+/// An entry's modification time is refreshed on a hit only when older than this, so a warm run
+/// does not rewrite the metadata of every entry it reads in quick succession.
+const TOUCH_AFTER: Duration = Duration::from_secs(60);
+/// A temporary file this old was left by a run that stopped before renaming it.
+const STALE_TEMPORARY: Duration = Duration::from_secs(3600);
+const ENTRY_SUFFIX: &str = ".facts";
+
+/// What extraction depends on, hashed: the extractor's build, the grammar, whether only imports
+/// are extracted, the file's path (facts carry locations) and its content.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FactKey([u8; 32]);
 
 impl FactKey {
     pub fn new(path: &RepoPath, grammar: Grammar, imports_only: bool, text: &str) -> Self {
+        Self::for_build(
+            env!("CARGO_PKG_VERSION"),
+            cartograph_extract::FACTS_FINGERPRINT,
+            path,
+            grammar,
+            imports_only,
+            text,
+        )
+    }
+
+    fn for_build(
+        version: &str,
+        fingerprint: &str,
+        path: &RepoPath,
+        grammar: Grammar,
+        imports_only: bool,
+        text: &str,
+    ) -> Self {
         let mut hasher = blake3::Hasher::new();
         hasher.update(b"cartograph-facts\0");
-        hasher.update(env!("CARGO_PKG_VERSION").as_bytes());
+        hasher.update(version.as_bytes());
+        hasher.update(&[0]);
+        hasher.update(fingerprint.as_bytes());
         hasher.update(&[0, grammar as u8, u8::from(imports_only), 0]);
         hasher.update(path.as_str().as_bytes());
         hasher.update(&[0]);
@@ -37,10 +90,54 @@ impl FactKey {
     }
 }
 
-/// Extraction results by content.
+/// Why a cache directory cannot be used. The messages name no path: the caller knows which
+/// directory it passed.
+#[derive(Debug, thiserror::Error)]
+pub enum CacheError {
+    #[error("the cache directory cannot be created ({0})")]
+    Create(io::ErrorKind),
+    #[error("the cache directory is not a directory")]
+    NotADirectory,
+}
+
+/// What a cache did, for tests and for the CLI's progress line.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CacheStats {
+    /// Lookups answered, from memory or from the directory.
+    pub hits: u64,
+    /// Lookups not answered: the file was extracted.
+    pub misses: u64,
+    /// Of the hits, those read from the directory.
+    pub disk_hits: u64,
+    /// Entries written to the directory.
+    pub writes: u64,
+    /// Entries found damaged, truncated or of another layout (each also counts as a miss).
+    pub corrupt: u64,
+    /// Entries removed by [`FactCache::finish`] to keep the directory under its bound.
+    pub evicted: u64,
+}
+
+/// Extraction results by content, in memory and optionally in a directory.
 #[derive(Debug, Default)]
 pub struct FactCache {
     memory: Mutex<HashMap<FactKey, FileFacts>>,
+    disk: Option<DiskCache>,
+    hits: AtomicU64,
+    misses: AtomicU64,
+    disk_hits: AtomicU64,
+    writes: AtomicU64,
+    corrupt: AtomicU64,
+    evicted: AtomicU64,
+}
+
+#[derive(Debug)]
+struct DiskCache {
+    /// `DIR/v1`.
+    root: PathBuf,
+    max_bytes: u64,
+    /// Whether this run wrote an entry: only then can the directory have grown.
+    wrote: AtomicBool,
+    finished: AtomicBool,
 }
 
 impl FactCache {
@@ -49,24 +146,336 @@ impl FactCache {
         Self::default()
     }
 
-    /// The facts extracted before for `key`, if any.
-    pub fn get(&self, key: &FactKey) -> Option<FileFacts> {
-        self.memory.lock().ok()?.get(key).cloned()
+    /// A cache that also keeps entries in `dir` (created if missing) across runs, holding the
+    /// directory to about `max_bytes` ([`DEFAULT_MAX_BYTES`] is a sensible bound) when
+    /// [`FactCache::finish`] runs or the cache is dropped.
+    pub fn with_dir(dir: &Path, max_bytes: u64) -> Result<Self, CacheError> {
+        let root = dir.join(FORMAT_DIR);
+        fs::create_dir_all(&root).map_err(|e| match e.kind() {
+            io::ErrorKind::AlreadyExists | io::ErrorKind::NotADirectory => {
+                CacheError::NotADirectory
+            }
+            kind => CacheError::Create(kind),
+        })?;
+        if !root.is_dir() {
+            return Err(CacheError::NotADirectory);
+        }
+        Ok(Self {
+            disk: Some(DiskCache {
+                root,
+                max_bytes,
+                wrote: AtomicBool::new(false),
+                finished: AtomicBool::new(false),
+            }),
+            ..Self::default()
+        })
     }
 
-    /// Keeps `facts` for `key`.
+    /// The facts extracted before for `key`, if any: from memory, else from the directory (and
+    /// then kept in memory as well).
+    pub fn get(&self, key: &FactKey) -> Option<FileFacts> {
+        let found = self.memory.lock().ok().and_then(|memory| memory.get(key).cloned());
+        if found.is_some() {
+            self.hits.fetch_add(1, Ordering::Relaxed);
+            return found;
+        }
+        // The lock is released: reads of the directory run in parallel.
+        let from_disk = self.disk.as_ref().and_then(|disk| match disk.read(key) {
+            Lookup::Found(facts) => Some(*facts),
+            Lookup::Absent => None,
+            Lookup::Corrupt => {
+                self.corrupt.fetch_add(1, Ordering::Relaxed);
+                None
+            }
+        });
+        match from_disk {
+            Some(facts) => {
+                self.hits.fetch_add(1, Ordering::Relaxed);
+                self.disk_hits.fetch_add(1, Ordering::Relaxed);
+                // Kept in memory too, so the second tree of a diff clones the facts rather than
+                // reading and decoding the entry again (a clone costs about a third of a read).
+                let kept = facts.clone();
+                if let Ok(mut memory) = self.memory.lock() {
+                    memory.entry(*key).or_insert(kept);
+                }
+                Some(facts)
+            }
+            None => {
+                self.misses.fetch_add(1, Ordering::Relaxed);
+                None
+            }
+        }
+    }
+
+    /// Keeps `facts` for `key`: in memory, and in the directory if there is one.
     pub fn put(&self, key: FactKey, facts: &FileFacts) {
+        if let Some(disk) = &self.disk
+            && disk.write(&key, facts).is_ok()
+        {
+            self.writes.fetch_add(1, Ordering::Relaxed);
+        }
         if let Ok(mut memory) = self.memory.lock() {
             memory.entry(key).or_insert_with(|| facts.clone());
         }
     }
 
-    /// How many files' facts are held.
+    /// How many files' facts are held in memory.
     pub fn len(&self) -> usize {
         self.memory.lock().map(|m| m.len()).unwrap_or(0)
     }
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// What the cache did so far.
+    pub fn stats(&self) -> CacheStats {
+        CacheStats {
+            hits: self.hits.load(Ordering::Relaxed),
+            misses: self.misses.load(Ordering::Relaxed),
+            disk_hits: self.disk_hits.load(Ordering::Relaxed),
+            writes: self.writes.load(Ordering::Relaxed),
+            corrupt: self.corrupt.load(Ordering::Relaxed),
+            evicted: self.evicted.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Ends a run: if entries were written, removes the least recently used ones until the
+    /// directory is under its bound, and temporary files left by runs that stopped. Runs once;
+    /// dropping the cache calls it. Best effort: a file another run removes first is skipped.
+    pub fn finish(&self) -> CacheStats {
+        if let Some(disk) = &self.disk {
+            self.evicted.fetch_add(disk.finish(), Ordering::Relaxed);
+        }
+        self.stats()
+    }
+}
+
+impl Drop for DiskCache {
+    fn drop(&mut self) {
+        self.finish();
+    }
+}
+
+/// The outcome of reading one entry.
+enum Lookup {
+    Found(Box<FileFacts>),
+    Absent,
+    Corrupt,
+}
+
+impl DiskCache {
+    /// Evicts once per run, and only after a write. Returns how many entries were removed.
+    fn finish(&self) -> u64 {
+        if self.finished.swap(true, Ordering::Relaxed) || !self.wrote.load(Ordering::Relaxed) {
+            return 0;
+        }
+        self.evict()
+    }
+
+    fn entry_path(&self, key: &FactKey) -> PathBuf {
+        let hex = key.to_hex();
+        self.root.join(&hex[..2]).join(format!("{hex}{ENTRY_SUFFIX}"))
+    }
+
+    fn read(&self, key: &FactKey) -> Lookup {
+        let path = self.entry_path(key);
+        let mut file = match fs::File::open(&path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Lookup::Absent,
+            Err(_) => return Lookup::Corrupt,
+        };
+        let Ok(meta) = file.metadata() else { return Lookup::Corrupt };
+        if meta.len() > MAX_ENTRY_BYTES {
+            return Lookup::Corrupt;
+        }
+        let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+        if file.read_to_end(&mut bytes).is_err() {
+            return Lookup::Corrupt;
+        }
+        let Some(facts) = decode_entry(key, &bytes) else { return Lookup::Corrupt };
+        // Refresh the entry for least-recently-used eviction; a failure only ages it.
+        let now = SystemTime::now();
+        if meta.modified().is_ok_and(|m| now.duration_since(m).unwrap_or_default() > TOUCH_AFTER) {
+            let _ = file.set_modified(now);
+        }
+        Lookup::Found(Box::new(facts))
+    }
+
+    fn write(&self, key: &FactKey, facts: &FileFacts) -> io::Result<()> {
+        let bytes = encode_entry(key, facts)?;
+        let path = self.entry_path(key);
+        let shard = path.parent().unwrap_or(&self.root);
+        fs::create_dir_all(shard)?;
+        let mut temporary = tempfile::Builder::new().prefix(".tmp-").tempfile_in(shard)?;
+        temporary.write_all(&bytes)?;
+        // The rename replaces any entry already there (a damaged one, or the same facts written
+        // by a concurrent run) in one step: a reader sees the old file or the new, never half.
+        temporary.persist(&path).map_err(|e| e.error)?;
+        self.wrote.store(true, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// Removes stale temporary files, then the oldest entries until the directory's size is
+    /// under the bound. Returns how many entries were removed.
+    fn evict(&self) -> u64 {
+        let now = SystemTime::now();
+        let mut entries: Vec<(SystemTime, u64, PathBuf)> = Vec::new();
+        let mut total: u64 = 0;
+        let Ok(shards) = fs::read_dir(&self.root) else { return 0 };
+        for shard in shards.flatten() {
+            let Ok(files) = fs::read_dir(shard.path()) else { continue };
+            for file in files.flatten() {
+                let Ok(meta) = file.metadata() else { continue };
+                if !meta.is_file() {
+                    continue;
+                }
+                let modified = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
+                let name = file.file_name();
+                let is_entry = name.to_str().is_some_and(|n| n.ends_with(ENTRY_SUFFIX));
+                if !is_entry {
+                    let age = now.duration_since(modified).unwrap_or_default();
+                    if age > STALE_TEMPORARY {
+                        let _ = fs::remove_file(file.path());
+                    } else {
+                        total = total.saturating_add(meta.len());
+                    }
+                    continue;
+                }
+                total = total.saturating_add(meta.len());
+                entries.push((modified, meta.len(), file.path()));
+            }
+        }
+        if total <= self.max_bytes {
+            return 0;
+        }
+        entries.sort();
+        let mut removed = 0;
+        for (_, len, path) in entries {
+            if total <= self.max_bytes {
+                break;
+            }
+            if fs::remove_file(&path).is_ok() {
+                removed += 1;
+            }
+            total = total.saturating_sub(len);
+        }
+        removed
+    }
+}
+
+fn encode_entry(key: &FactKey, facts: &FileFacts) -> io::Result<Vec<u8>> {
+    let payload = postcard::to_stdvec(facts).map_err(io::Error::other)?;
+    let mut bytes = Vec::with_capacity(HEADER_LEN + payload.len());
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&key.0);
+    bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(blake3::hash(&payload).as_bytes());
+    bytes.extend_from_slice(&payload);
+    Ok(bytes)
+}
+
+/// The facts in an entry, or `None` when it is not a whole, undamaged entry for `key`.
+fn decode_entry(key: &FactKey, bytes: &[u8]) -> Option<FileFacts> {
+    let (header, payload) = bytes.split_at_checked(HEADER_LEN)?;
+    let (magic, rest) = header.split_at(MAGIC.len());
+    let (stored_key, rest) = rest.split_at(32);
+    let (length, hash) = rest.split_at(8);
+    if magic != MAGIC || stored_key != key.0 {
+        return None;
+    }
+    let length = u64::from_le_bytes(length.try_into().ok()?);
+    if length != payload.len() as u64 || blake3::hash(payload).as_bytes() != hash {
+        return None;
+    }
+    postcard::from_bytes(payload).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cartograph_extract::Extractor;
+
+    fn sample() -> (FactKey, FileFacts) {
+        let path = RepoPath::new("app/main.py").unwrap();
+        let text = "import os\nimport requests\nx = os.environ['A']\nrequests.get('/x')\n";
+        let facts = Extractor::new().extract(&path, Grammar::Python, text);
+        (FactKey::new(&path, Grammar::Python, false, text), facts)
+    }
+
+    #[test]
+    fn entries_round_trip_and_reject_damage() {
+        let (key, facts) = sample();
+        let bytes = encode_entry(&key, &facts).unwrap();
+        assert_eq!(decode_entry(&key, &bytes), Some(facts));
+        assert_eq!(decode_entry(&key, &bytes[..bytes.len() - 1]), None);
+        let mut flipped = bytes.clone();
+        let last = flipped.len() - 1;
+        flipped[last] ^= 1;
+        assert_eq!(decode_entry(&key, &flipped), None);
+        let other = FactKey([7; 32]);
+        assert_eq!(decode_entry(&other, &bytes), None);
+        let mut other_format = bytes;
+        other_format[7] = b'0';
+        assert_eq!(decode_entry(&key, &other_format), None);
+    }
+
+    #[test]
+    fn another_build_has_other_keys() {
+        let path = RepoPath::new("a.py").unwrap();
+        let fingerprint = cartograph_extract::FACTS_FINGERPRINT;
+        let ours = FactKey::new(&path, Grammar::Python, false, "x = 1\n");
+        let same = FactKey::for_build(
+            env!("CARGO_PKG_VERSION"),
+            fingerprint,
+            &path,
+            Grammar::Python,
+            false,
+            "x = 1\n",
+        );
+        assert_eq!(ours, same);
+        let other_version = FactKey::for_build(
+            "0.0.0-other",
+            fingerprint,
+            &path,
+            Grammar::Python,
+            false,
+            "x = 1\n",
+        );
+        let other_build = FactKey::for_build(
+            env!("CARGO_PKG_VERSION"),
+            "another-build",
+            &path,
+            Grammar::Python,
+            false,
+            "x = 1\n",
+        );
+        assert_ne!(ours, other_version);
+        assert_ne!(ours, other_build);
+        assert_ne!(ours, FactKey::new(&path, Grammar::Python, true, "x = 1\n"));
+    }
+
+    #[test]
+    fn another_version_is_a_miss_on_disk() {
+        let dir = tempfile::tempdir().unwrap();
+        let (key, facts) = sample();
+        let writer = FactCache::with_dir(dir.path(), DEFAULT_MAX_BYTES).unwrap();
+        writer.put(key, &facts);
+        drop(writer);
+        let path = RepoPath::new("app/main.py").unwrap();
+        let text = "import os\nimport requests\nx = os.environ['A']\nrequests.get('/x')\n";
+        let old = FactKey::for_build(
+            "0.0.0-other",
+            cartograph_extract::FACTS_FINGERPRINT,
+            &path,
+            Grammar::Python,
+            false,
+            text,
+        );
+        let reader = FactCache::with_dir(dir.path(), DEFAULT_MAX_BYTES).unwrap();
+        assert_eq!(reader.get(&old), None);
+        assert_eq!(reader.get(&key), Some(facts));
+        let stats = reader.stats();
+        assert_eq!((stats.hits, stats.misses, stats.disk_hits), (1, 1, 1));
     }
 }

@@ -15,7 +15,7 @@ pub mod source;
 pub mod tree;
 
 pub use analyse::{Analysis, AnalysisOptions, AnalysisStats, analyse_source, analyse_tree};
-pub use cache::{FactCache, FactKey};
+pub use cache::{CacheError, CacheStats, FactCache, FactKey};
 pub use cartograph_graph::ComponentRule;
 pub use discover::{DiscoveryOptions, Inventory, SourceText};
 pub use git::GitRevisionSource;

@@ -24,6 +24,7 @@ mod openapi;
 mod requests;
 mod url;
 
+use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
 use cartograph_core::{EdgeKind, HttpMethod, Language};
@@ -103,7 +104,7 @@ pub const RECOGNISERS: &[Recogniser] = &[
 ];
 
 /// The facts of this family for one file.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CallFacts {
     /// Requests, in source order.
     pub calls: Vec<CallFact>,
@@ -113,7 +114,7 @@ pub struct CallFacts {
 }
 
 /// One HTTP request.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CallFact {
     /// 1-based position of the call.
     pub line: u32,
@@ -126,10 +127,10 @@ pub struct CallFact {
 }
 
 /// Who makes a request.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum CallClient {
     /// A client library used directly (`fetch`, `axios.get`, `requests.post`); the recogniser name.
-    Library(&'static str),
+    Library(#[serde(with = "crate::interned")] crate::interned::Name),
     /// An instance declared in this file.
     Instance(ClientInstance),
     /// A name imported from another module (`import { api } from "./api"`): a client only if the
@@ -139,12 +140,13 @@ pub enum CallClient {
 }
 
 /// A client instance and its base URL.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClientInstance {
     /// The name calls use (`api`, `this.http`, `self.client`), or the exported name.
     pub name: String,
     /// The recogniser that knows its library (`axios`, `ky`, `httpx`).
-    pub library: &'static str,
+    #[serde(with = "crate::interned")]
+    pub library: crate::interned::Name,
     /// The base URL requests are relative to, when one is given.
     pub base: Option<CallUrl>,
 }

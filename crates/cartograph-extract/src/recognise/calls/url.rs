@@ -12,6 +12,7 @@
 //! Example: `` `${API_URL}/items/${item.id}` `` → `Path { path: "/items/{id}", stripped: base
 //! API_URL of unknown value }`.
 
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 use tree_sitter::Node;
@@ -19,7 +20,7 @@ use tree_sitter::Node;
 use crate::syntax::{literal_string, text};
 
 /// What a call's URL (or a client's base URL) is known to be.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum CallUrl {
     /// A path on a server of this application, with parameters as `{name}` segments.
     Path { path: String, stripped: Option<StrippedBase> },
@@ -30,7 +31,7 @@ pub enum CallUrl {
 }
 
 /// A base URL that was removed from the front of a call's URL so its path can be matched.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StrippedBase {
     /// What was stripped, for evidence: a configuration name (`import.meta.env.VITE_API_URL`),
     /// `a configured base`, or a local host (`localhost:8000`).

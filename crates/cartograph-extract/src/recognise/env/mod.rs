@@ -12,6 +12,7 @@ mod python;
 use cartograph_core::{
     Confidence, EdgeKind, Language, Provenance, Refusal, RefusalKind, SourceLocation,
 };
+use serde::{Deserialize, Serialize};
 use tree_sitter::Node;
 
 use super::registry::Recogniser;
@@ -48,20 +49,21 @@ pub const RECOGNISERS: &[Recogniser] = &[
 ];
 
 /// The facts of this family for one file.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EnvFacts {
     pub reads: Vec<EnvRead>,
 }
 
 /// One read of an environment variable by name.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EnvRead {
     /// The variable's name (never its value).
     pub name: String,
     pub line: u32,
     pub column: u32,
     /// The recogniser (`python-env`, `pydantic-settings`, `js-env`).
-    pub recogniser: &'static str,
+    #[serde(with = "crate::interned")]
+    pub recogniser: crate::interned::Name,
     /// One sentence: how the name is read (`os.environ.get reads DATABASE_URL`).
     pub evidence: String,
     pub provenance: Provenance,

@@ -1,12 +1,13 @@
 //! The facts of the JS route family for one file: apps and routers, route calls, mounts,
 //! exports, NestJS controllers and Next.js handlers, as the walk records them.
 
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 use cartograph_core::HttpMethod;
 
 /// The facts of this family for one file.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JsRouteFacts {
     /// Apps and routers created in this file, kept only when the constructor is imported from
     /// the framework's package.
@@ -45,7 +46,7 @@ pub struct JsRouteFacts {
 }
 
 /// The web framework an app or router belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Framework {
     Express,
     Koa,
@@ -76,7 +77,7 @@ impl Framework {
 }
 
 /// Whether an object serves on its own or only once mounted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ServerKind {
     /// `express()`, `Fastify()`, `new Hono()`, `new Koa()`: serves at its own root unless mounted.
     App,
@@ -85,7 +86,7 @@ pub enum ServerKind {
 }
 
 /// A path or prefix: a literal, or something computed at run time.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum PathValue {
     Literal(String),
     /// A plain name during the walk; replaced after it by the string constant it is bound to in
@@ -107,7 +108,7 @@ impl PathValue {
 }
 
 /// An app or router created in this file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Server {
     /// The local name it is bound to; `default` for `export default new Hono()`.
     pub local: String,
@@ -120,7 +121,7 @@ pub struct Server {
 }
 
 /// What a route or mount is declared on.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Receiver {
     /// The receiver as written: `app`, or a dotted `api.router`.
     pub name: String,
@@ -130,7 +131,7 @@ pub struct Receiver {
 }
 
 /// A route declared on a receiver.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RouteCall {
     pub receiver: Receiver,
     pub methods: Vec<HttpMethod>,
@@ -144,7 +145,7 @@ pub struct RouteCall {
 }
 
 /// Something mounted on a receiver.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Mount {
     pub receiver: Receiver,
     /// `None` when mounted without a prefix.
@@ -159,7 +160,7 @@ pub struct Mount {
 }
 
 /// What a mount names.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum MountTarget {
     /// A name or dotted member: `ordersRouter`, `routes.orders`.
     Name(String),
@@ -172,7 +173,7 @@ pub enum MountTarget {
 }
 
 /// `f(app)`: a server created in this file handed to a function.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Apply {
     pub function: MountTarget,
     /// The server's local name and the argument index it is passed at.
@@ -183,7 +184,7 @@ pub struct Apply {
 }
 
 /// One exported name and the local name (or function key) behind it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Export {
     /// `default` for `export default` and `module.exports =`.
     pub exported: String,
@@ -191,7 +192,7 @@ pub struct Export {
 }
 
 /// A name re-exported from another module.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReExport {
     /// The name exported here; `None` for `export * from "m"` (every name of `m`).
     pub exported: Option<String>,
@@ -201,7 +202,7 @@ pub struct ReExport {
 }
 
 /// A NestJS controller class.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NestController {
     pub class: String,
     pub prefix: PathValue,
@@ -211,7 +212,7 @@ pub struct NestController {
 }
 
 /// A NestJS handler method.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NestRoute {
     pub method: HttpMethod,
     pub path: PathValue,
@@ -221,7 +222,7 @@ pub struct NestRoute {
 }
 
 /// A file that creates a Nest application, with its global prefix.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NestApp {
     /// `None` when no `setGlobalPrefix` call is seen.
     pub prefix: Option<PathValue>,
@@ -234,7 +235,7 @@ pub struct NestApp {
 }
 
 /// A `setGlobalPrefix` call away from `NestFactory.create`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NestPrefix {
     pub prefix: PathValue,
     pub options: bool,
@@ -243,7 +244,7 @@ pub struct NestPrefix {
 }
 
 /// An exported function named after an HTTP method.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NextHandler {
     pub method: HttpMethod,
     /// The local function behind the export (`handler` for `export { handler as GET }`).
@@ -253,7 +254,7 @@ pub struct NextHandler {
 }
 
 /// The file's default export.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DefaultExport {
     /// The function or variable name, when it has one.
     pub name: Option<String>,

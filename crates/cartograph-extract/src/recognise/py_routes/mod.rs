@@ -24,6 +24,7 @@ mod flask;
 mod tests;
 
 use cartograph_core::{EdgeKind, HttpMethod, Language};
+use serde::{Deserialize, Serialize};
 use tree_sitter::Node;
 
 use self::expr::{
@@ -63,7 +64,7 @@ pub const RECOGNISERS: &[Recogniser] = &[
 ];
 
 /// The facts of this family for one file.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PyRouteFacts {
     /// `name = Class(...)` and `name: Class` parameters: candidate apps, routers, DRF routers and
     /// settings objects.
@@ -86,13 +87,13 @@ pub struct PyRouteFacts {
 }
 
 /// A path or prefix as written: literal text and references to names.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PathExpr {
     pub parts: Vec<PathPart>,
 }
 
 /// One piece of a [`PathExpr`].
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum PathPart {
     Literal(String),
     /// A name or dotted attribute (`API_PREFIX`, `settings.API_V1_STR`), resolved when linking.
@@ -120,7 +121,7 @@ impl PathExpr {
 }
 
 /// `name = Class(...)`, with the prefix keyword of routers.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Instance {
     pub name: String,
     /// The callee as written (`APIRouter`, `fastapi.APIRouter`, `CustomRouter`).
@@ -134,7 +135,7 @@ pub struct Instance {
 }
 
 /// `name = target` (`call` false) or `name = target(...)` (`call` true, a lowercase callee).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Alias {
     pub name: String,
     pub target: String,
@@ -143,7 +144,7 @@ pub struct Alias {
 
 /// `def function(...): ... return value` with a dotted `value`, or `return Class(...)` (`call`
 /// true, `value` the class): app factories and cached settings getters.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FunctionReturn {
     pub function: String,
     pub value: String,
@@ -151,7 +152,7 @@ pub struct FunctionReturn {
 }
 
 /// A class definition: bases, methods and literal attributes.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClassDecl {
     pub name: String,
     /// Bases as written (dotted names only).
@@ -167,7 +168,7 @@ pub struct ClassDecl {
 }
 
 /// A name bound to a string expression.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Constant {
     pub name: String,
     pub value: PathExpr,
@@ -176,7 +177,7 @@ pub struct Constant {
 }
 
 /// How a route declaration names its methods.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Methods {
     /// Fixed by the call (`@router.get`).
     Fixed(HttpMethod),
@@ -189,7 +190,7 @@ pub enum Methods {
 }
 
 /// A route declared on an object: a decorator or an `add_api_route` / `add_url_rule` call.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RouteDecl {
     /// The object as written (`router`, `app`, `items.router`).
     pub object: String,
@@ -204,7 +205,7 @@ pub struct RouteDecl {
 }
 
 /// What mounts one router or app under another.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum MountKind {
     /// FastAPI `include_router`.
     IncludeRouter,
@@ -215,7 +216,7 @@ pub enum MountKind {
 }
 
 /// `parent.include_router(child, prefix=...)` and the like.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MountDecl {
     pub parent: String,
     /// The child as written, when it is a dotted name.
@@ -227,14 +228,14 @@ pub struct MountDecl {
 }
 
 /// `path` or `re_path` (`url` is the old name of `re_path`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum UrlFunction {
     Path,
     RePath,
 }
 
 /// What a Django URL entry leads to.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum UrlTarget {
     /// A view: a function, or a class with `.as_view()`.
     View {
@@ -253,7 +254,7 @@ pub enum UrlTarget {
 }
 
 /// One `path(...)`/`re_path(...)` entry of a URL list, or a `urlpatterns += router.urls`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UrlEntry {
     /// The list variable the entry belongs to (`urlpatterns`); empty for inline entries.
     pub list: String,
@@ -269,7 +270,7 @@ pub struct UrlEntry {
 }
 
 /// `router.register(r"items", ItemViewSet)`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Registration {
     pub router: String,
     pub prefix: PathExpr,
@@ -279,14 +280,14 @@ pub struct Registration {
 }
 
 /// A function view restricted to some methods (`@require_http_methods`, `@api_view`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ViewRestriction {
     pub function: String,
     pub methods: Vec<HttpMethod>,
 }
 
 /// A DRF `@action(detail=..., methods=[...], url_path=...)` method of a viewset.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ViewSetAction {
     pub name: String,
     pub detail: bool,

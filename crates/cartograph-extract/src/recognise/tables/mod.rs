@@ -17,6 +17,7 @@ mod sqlalchemy;
 mod sqlmodel;
 mod typeorm;
 
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 use cartograph_core::{Confidence, EdgeKind, Language, Provenance};
@@ -96,7 +97,7 @@ pub const RECOGNISERS: &[Recogniser] = &[
 ];
 
 /// The facts of this family for one file.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TableFacts {
     /// Classes and variables that declare a table.
     pub models: Vec<ModelFact>,
@@ -113,30 +114,36 @@ pub struct TableFacts {
 }
 
 /// A class or variable that declares a table.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ModelFact {
     /// The class name, or the variable a table object is assigned to (`items = Table(...)`).
     pub name: String,
     pub line: u32,
     pub column: u32,
     /// The recogniser (`sqlalchemy`, `sqlmodel`, `django-models`, `typeorm`, `drizzle`).
-    pub framework: &'static str,
+    #[serde(with = "crate::interned")]
+    pub framework: crate::interned::Name,
     pub table: ModelTable,
 }
 
 /// How a model's table name is known.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ModelTable {
     /// Named in the code (`__tablename__ = "items"`, `@Entity("users")`, `pgTable("users")`).
     Declared { name: String, schema: Option<String> },
     /// Derived by the framework's default naming rule; `rule` says which, for evidence.
-    Default { name: String, schema: Option<String>, rule: &'static str },
+    Default {
+        name: String,
+        schema: Option<String>,
+        #[serde(with = "crate::interned")]
+        rule: crate::interned::Name,
+    },
     /// A Django model class; whether it is concrete depends on its bases, resolved at link time.
     Django(DjangoClass),
 }
 
 /// A class in a Django module, with what decides whether and how it maps to a table.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DjangoClass {
     /// The bases as written (`models.Model`, `PrimaryModel`, `base.Named`).
     pub bases: Vec<String>,
@@ -154,7 +161,7 @@ pub struct DjangoClass {
 }
 
 /// Whether a use reads or writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Access {
     Read,
     Write,
@@ -170,7 +177,7 @@ impl Access {
 }
 
 /// A query or mutation through a model's name.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ModelUse {
     /// The model as written: `Item`, `models.Item`.
     pub model: String,
@@ -185,15 +192,17 @@ pub struct ModelUse {
 }
 
 /// A table named directly.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TableAccess {
     pub table: String,
     pub schema: Option<String>,
     pub access: Access,
     /// The recogniser (`raw-sql`, `knex`).
-    pub framework: &'static str,
+    #[serde(with = "crate::interned")]
+    pub framework: crate::interned::Name,
     /// The construct, for evidence: `SELECT … FROM`, `INSERT INTO`, `knex query`.
-    pub via: &'static str,
+    #[serde(with = "crate::interned")]
+    pub via: crate::interned::Name,
     pub provenance: Provenance,
     pub confidence: Confidence,
     pub line: u32,

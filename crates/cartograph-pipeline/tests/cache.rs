@@ -1,0 +1,278 @@
+//! The persistent fact cache: a warm run reads every file's facts from the directory and gives
+//! the same analysis; a change, a damaged entry or another layout is a miss, never an error;
+//! concurrent runs sharing the directory do not corrupt it; the size bound evicts the least
+//! recently used entries.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use cartograph_pipeline::cache::DEFAULT_MAX_BYTES;
+use cartograph_pipeline::{
+    Analysis, AnalysisOptions, CacheStats, DirectorySource, FactCache, analyse_source,
+};
+
+const TREE: &[(&str, &str)] = &[
+    (
+        "app/main.py",
+        "import os\nfrom fastapi import FastAPI\nfrom app import items\n\napp = FastAPI()\napp.include_router(items.router, prefix=\"/items\")\nDB = os.environ[\"DATABASE_URL\"]\n",
+    ),
+    (
+        "app/items.py",
+        "from fastapi import APIRouter\nimport requests\n\nrouter = APIRouter()\n\n@router.get(\"/{item_id}\")\ndef read(item_id: int):\n    return requests.get(\"https://api.example.com/v1/things\").json()\n",
+    ),
+    ("app/__init__.py", ""),
+    ("app/broken.py", "def broken(:\n    pass\nimport importlib\nimportlib.import_module(name)\n"),
+    (
+        "web/src/api.ts",
+        "import axios from \"axios\";\nexport const api = axios.create({ baseURL: \"/api\" });\nexport function load(id: string) { return api.get(`/items/${id}`); }\n",
+    ),
+    (
+        "web/src/server.ts",
+        "import express from \"express\";\nimport { load } from \"./api\";\nconst app = express();\napp.get(\"/health\", (req, res) => res.send(load(\"1\")));\nconst key = process.env.API_KEY;\n",
+    ),
+    (
+        "web/package.json",
+        "{\"name\": \"web\", \"dependencies\": {\"axios\": \"1\", \"express\": \"4\"}}\n",
+    ),
+];
+
+/// The number of source files in [`TREE`] (the manifest is not extracted).
+const SOURCES: u64 = 6;
+
+fn write_tree(root: &Path, files: &[(&str, &str)]) {
+    for (path, text) in files {
+        let full = root.join(path);
+        std::fs::create_dir_all(full.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&full, text).expect("write");
+    }
+}
+
+fn analyse(root: &Path, cache: Option<&FactCache>) -> Analysis {
+    analyse_source(&DirectorySource::new(root), &AnalysisOptions::default(), cache)
+        .expect("analysis")
+}
+
+/// Analyses `root` with a fresh cache on `dir`, finishes the run and returns what it did.
+fn run(root: &Path, dir: &Path, max_bytes: u64) -> (Analysis, CacheStats) {
+    let cache = FactCache::with_dir(dir, max_bytes).expect("cache");
+    let analysis = analyse(root, Some(&cache));
+    let stats = cache.finish();
+    (analysis, stats)
+}
+
+fn assert_same(a: &Analysis, b: &Analysis) {
+    assert_eq!(a.nodes, b.nodes);
+    assert_eq!(a.edges, b.edges);
+    assert_eq!(a.refusals, b.refusals);
+    assert_eq!(a.stats, b.stats);
+}
+
+/// Every file under the cache directory, entries and anything else.
+fn files_in(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(next) = stack.pop() {
+        for entry in std::fs::read_dir(&next).expect("read_dir").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn size_of(files: &[PathBuf]) -> u64 {
+    files.iter().map(|f| std::fs::metadata(f).map_or(0, |m| m.len())).sum()
+}
+
+fn set_age(files: &[PathBuf], age: Duration) {
+    let when = SystemTime::now() - age;
+    for file in files {
+        std::fs::File::options()
+            .write(true)
+            .open(file)
+            .and_then(|f| f.set_modified(when))
+            .expect("set mtime");
+    }
+}
+
+#[test]
+fn a_cold_run_fills_the_directory_and_a_warm_run_extracts_nothing() {
+    let tree = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(tree.path(), TREE);
+    let uncached = analyse(tree.path(), None);
+    assert!(!uncached.edges.is_empty() && !uncached.refusals.is_empty());
+
+    let (cold, stats) = run(tree.path(), dir.path(), DEFAULT_MAX_BYTES);
+    assert_same(&cold, &uncached);
+    assert_eq!((stats.hits, stats.misses, stats.writes), (0, SOURCES, SOURCES));
+    let entries = files_in(dir.path());
+    assert_eq!(entries.len() as u64, SOURCES);
+    assert!(entries.iter().all(|e| e.strip_prefix(dir.path()).unwrap().starts_with("v1")));
+
+    let (warm, stats) = run(tree.path(), dir.path(), DEFAULT_MAX_BYTES);
+    assert_same(&warm, &uncached);
+    assert_eq!(stats.misses, 0);
+    assert_eq!((stats.hits, stats.disk_hits, stats.writes), (SOURCES, SOURCES, 0));
+
+    // An imports-only run extracts other facts: nothing it needs is in the directory yet.
+    let cache = FactCache::with_dir(dir.path(), DEFAULT_MAX_BYTES).unwrap();
+    let options = AnalysisOptions { imports_only: true, ..AnalysisOptions::default() };
+    analyse_source(&DirectorySource::new(tree.path()), &options, Some(&cache)).unwrap();
+    assert_eq!(cache.finish().misses, SOURCES);
+}
+
+#[test]
+fn a_changed_file_misses_exactly_once() {
+    let tree = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(tree.path(), TREE);
+    run(tree.path(), dir.path(), DEFAULT_MAX_BYTES);
+
+    write_tree(
+        tree.path(),
+        &[(
+            "app/items.py",
+            "from fastapi import APIRouter\nrouter = APIRouter()\n\n@router.post(\"/\")\ndef create():\n    return {}\n",
+        )],
+    );
+    let uncached = analyse(tree.path(), None);
+    let (changed, stats) = run(tree.path(), dir.path(), DEFAULT_MAX_BYTES);
+    assert_same(&changed, &uncached);
+    assert_eq!((stats.misses, stats.hits, stats.writes), (1, SOURCES - 1, 1));
+
+    let (_, stats) = run(tree.path(), dir.path(), DEFAULT_MAX_BYTES);
+    assert_eq!(stats.misses, 0);
+}
+
+#[test]
+fn a_damaged_entry_is_a_miss_and_is_written_again() {
+    let tree = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(tree.path(), TREE);
+    let uncached = analyse(tree.path(), None);
+    run(tree.path(), dir.path(), DEFAULT_MAX_BYTES);
+
+    let entries = files_in(dir.path());
+    let truncated = std::fs::read(&entries[0]).unwrap();
+    std::fs::write(&entries[0], &truncated[..truncated.len() / 2]).unwrap();
+    std::fs::write(&entries[1], b"not an entry at all").unwrap();
+    let mut flipped = std::fs::read(&entries[2]).unwrap();
+    let last = flipped.len() - 1;
+    flipped[last] ^= 0x55;
+    std::fs::write(&entries[2], &flipped).unwrap();
+    std::fs::write(&entries[3], b"").unwrap();
+
+    let (repaired, stats) = run(tree.path(), dir.path(), DEFAULT_MAX_BYTES);
+    assert_same(&repaired, &uncached);
+    assert_eq!((stats.misses, stats.corrupt, stats.writes), (4, 4, 4));
+
+    let (warm, stats) = run(tree.path(), dir.path(), DEFAULT_MAX_BYTES);
+    assert_same(&warm, &uncached);
+    assert_eq!((stats.misses, stats.corrupt), (0, 0));
+}
+
+#[test]
+fn the_bound_evicts_the_least_recently_used_entries() {
+    let old_tree = tempfile::tempdir().unwrap();
+    let new_tree = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(old_tree.path(), TREE);
+    write_tree(new_tree.path(), TREE);
+    // The same files with other content: other keys.
+    for (path, text) in TREE {
+        std::fs::write(new_tree.path().join(path), format!("{text}\n# v2\n")).unwrap();
+    }
+    std::fs::write(new_tree.path().join("web/package.json"), TREE[6].1).unwrap();
+
+    run(old_tree.path(), dir.path(), DEFAULT_MAX_BYTES);
+    let old_entries = files_in(dir.path());
+    set_age(&old_entries, Duration::from_secs(2 * 86_400));
+
+    // A warm read refreshes what it reads.
+    run(old_tree.path(), dir.path(), DEFAULT_MAX_BYTES);
+    let day = SystemTime::now() - Duration::from_secs(86_400);
+    for entry in &old_entries {
+        assert!(std::fs::metadata(entry).unwrap().modified().unwrap() > day);
+    }
+    set_age(&old_entries, Duration::from_secs(2 * 86_400));
+
+    // Room for a little more than one tree's entries: the old tree's go.
+    let bound = size_of(&old_entries) * 3 / 2;
+    let (_, stats) = run(new_tree.path(), dir.path(), bound);
+    assert_eq!(stats.writes, SOURCES);
+    assert!(stats.evicted >= SOURCES / 2, "{stats:?}");
+    assert!(size_of(&files_in(dir.path())) <= bound);
+
+    let (_, stats) = run(new_tree.path(), dir.path(), bound);
+    assert_eq!(stats.misses, 0, "the recently used entries stay");
+    let (_, stats) = run(old_tree.path(), dir.path(), bound);
+    assert!(stats.misses >= SOURCES / 2, "{stats:?}");
+}
+
+#[test]
+fn concurrent_runs_share_a_directory_safely() {
+    let tree = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(tree.path(), TREE);
+    let uncached = analyse(tree.path(), None);
+
+    for _ in 0..3 {
+        std::thread::scope(|scope| {
+            let runs: Vec<_> = (0..3)
+                .map(|_| scope.spawn(|| run(tree.path(), dir.path(), DEFAULT_MAX_BYTES).0))
+                .collect();
+            for handle in runs {
+                assert_same(&handle.join().expect("run"), &uncached);
+            }
+        });
+        // Start the next round cold again, so the runs write at the same time.
+        for entry in files_in(dir.path()) {
+            std::fs::remove_file(entry).unwrap();
+        }
+    }
+    std::thread::scope(|scope| {
+        for _ in 0..3 {
+            scope.spawn(|| run(tree.path(), dir.path(), DEFAULT_MAX_BYTES));
+        }
+    });
+    let (warm, stats) = run(tree.path(), dir.path(), DEFAULT_MAX_BYTES);
+    assert_same(&warm, &uncached);
+    assert_eq!((stats.misses, stats.corrupt), (0, 0));
+    let names: Vec<String> = files_in(dir.path())
+        .iter()
+        .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len() as u64, SOURCES, "no temporary file is left: {names:?}");
+}
+
+#[test]
+fn entries_of_another_layout_are_not_read() {
+    let tree = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(tree.path(), TREE);
+    run(tree.path(), dir.path(), DEFAULT_MAX_BYTES);
+    // An entry whose header names another format, in this layout's place, is a miss.
+    let entries = files_in(dir.path());
+    let mut bytes = std::fs::read(&entries[0]).unwrap();
+    bytes[7] = b'9';
+    std::fs::write(&entries[0], &bytes).unwrap();
+    let (_, stats) = run(tree.path(), dir.path(), DEFAULT_MAX_BYTES);
+    assert_eq!((stats.misses, stats.corrupt), (1, 1));
+}
+
+#[test]
+fn an_unusable_directory_is_a_clear_error_without_its_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("plain-file");
+    std::fs::write(&file, "x").unwrap();
+    let error = FactCache::with_dir(&file, DEFAULT_MAX_BYTES).unwrap_err().to_string();
+    assert!(error.contains("cache directory"), "{error}");
+    assert!(!error.contains(dir.path().to_str().unwrap()), "{error}");
+    assert!(!error.contains('/'), "{error}");
+}
