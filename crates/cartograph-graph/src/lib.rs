@@ -8,12 +8,14 @@
 pub mod blast;
 pub mod components;
 mod cycles;
+pub mod diff;
 pub mod map;
 pub mod target;
 pub mod trace;
 
 pub use blast::{Blast, BlastOptions, blast};
 pub use components::{ComponentRule, ComponentSummary, assign_components, summarise_components};
+pub use diff::{Finding, FindingKind, GraphDiff, Severity, diff};
 pub use map::{Map, MapOptions, map};
 pub use target::{TargetError, resolve_target};
 pub use trace::{Trace, TraceOptions, trace};

@@ -4,8 +4,12 @@
 
 use std::collections::BTreeMap;
 
+use cartograph_core::{Edge, NodeKey};
+use cartograph_graph::diff::{EdgeChange, EdgeRef, NodeChange};
+use cartograph_graph::{Finding, FindingKind, GraphDiff, GraphView, ImportCycle, Severity};
 use serde::{Deserialize, Serialize};
 
+use crate::TOOL_VERSION;
 use crate::snapshot::{LocationDoc, NodeDoc, RefusalDoc};
 
 pub const SCHEMA_NAME: &str = "diff";
@@ -164,3 +168,234 @@ pub struct CyclesDiffDoc {
     pub added: Vec<Vec<String>>,
     pub removed: Vec<Vec<String>>,
 }
+
+impl TreeDoc {
+    /// Describes one side: `source` is `directory`, `revision` or `snapshot`; `label` what the
+    /// user named, without any machine path; the counts are read from the view.
+    pub fn from_view(
+        source: &str,
+        label: impl Into<String>,
+        files_analysed: u64,
+        view: GraphView<'_>,
+    ) -> Self {
+        Self {
+            source: source.to_owned(),
+            label: label.into(),
+            files_analysed,
+            nodes: view.nodes.len() as u64,
+            edges: view.edges.len() as u64,
+            refusals: view.refusals.len() as u64,
+        }
+    }
+}
+
+impl DiffDocument {
+    pub fn from_diff(diff: &GraphDiff, base: TreeDoc, head: TreeDoc) -> Self {
+        Self {
+            schema: SCHEMA_NAME.to_owned(),
+            schema_version: SCHEMA_VERSION.to_owned(),
+            tool_version: TOOL_VERSION.to_owned(),
+            base,
+            head,
+            verdict: verdict(diff),
+            summary: DiffSummaryDoc::from_diff(diff),
+            findings: diff.findings.iter().map(FindingDoc::from_finding).collect(),
+            nodes: NodesDiffDoc {
+                added: diff.nodes.added.iter().map(NodeDoc::from_node).collect(),
+                removed: diff.nodes.removed.iter().map(NodeDoc::from_node).collect(),
+                changed: diff.nodes.changed.iter().map(NodeChangeDoc::from_change).collect(),
+            },
+            edges: EdgesDiffDoc {
+                added: diff.edges.added.iter().map(DiffEdgeDoc::from_edge).collect(),
+                removed: diff.edges.removed.iter().map(DiffEdgeDoc::from_edge).collect(),
+                changed: diff.edges.changed.iter().map(EdgeChangeDoc::from_change).collect(),
+            },
+            refusals: RefusalsDiffDoc {
+                by_kind: diff
+                    .refusals
+                    .by_kind
+                    .iter()
+                    .map(|c| RefusalCountDoc {
+                        kind: c.kind.as_str().to_owned(),
+                        base: c.base,
+                        head: c.head,
+                    })
+                    .collect(),
+                added: diff.refusals.added.iter().map(RefusalDoc::from_refusal).collect(),
+                removed: diff.refusals.removed.iter().map(RefusalDoc::from_refusal).collect(),
+            },
+            cycles: CyclesDiffDoc {
+                added: diff.cycles.added.iter().map(cycle_ids).collect(),
+                removed: diff.cycles.removed.iter().map(cycle_ids).collect(),
+            },
+        }
+    }
+}
+
+fn cycle_ids(cycle: &ImportCycle) -> Vec<String> {
+    cycle.modules.iter().map(NodeKey::id).collect()
+}
+
+impl DiffSummaryDoc {
+    pub fn from_diff(diff: &GraphDiff) -> Self {
+        let mut by_severity: BTreeMap<String, u64> =
+            Severity::ALL.iter().map(|s| (s.as_str().to_owned(), 0)).collect();
+        let mut by_kind: BTreeMap<String, u64> =
+            FindingKind::ALL.iter().map(|k| (k.as_str().to_owned(), 0)).collect();
+        for finding in &diff.findings {
+            *by_severity.entry(finding.severity.as_str().to_owned()).or_default() += 1;
+            *by_kind.entry(finding.kind.as_str().to_owned()).or_default() += 1;
+        }
+        let n = |len: usize| len as u64;
+        Self {
+            findings_by_severity: by_severity,
+            findings_by_kind: by_kind,
+            nodes_added: n(diff.nodes.added.len()),
+            nodes_removed: n(diff.nodes.removed.len()),
+            nodes_changed: n(diff.nodes.changed.len()),
+            edges_added: n(diff.edges.added.len()),
+            edges_removed: n(diff.edges.removed.len()),
+            edges_changed: n(diff.edges.changed.len()),
+            refusals_added: n(diff.refusals.added.len()),
+            refusals_removed: n(diff.refusals.removed.len()),
+            cycles_added: n(diff.cycles.added.len()),
+            cycles_removed: n(diff.cycles.removed.len()),
+        }
+    }
+}
+
+impl FindingDoc {
+    pub fn from_finding(finding: &Finding) -> Self {
+        Self {
+            kind: finding.kind.as_str().to_owned(),
+            severity: finding.severity.as_str().to_owned(),
+            subject: finding.subject.id(),
+            message: finding.message.clone(),
+            edges: finding.edges.iter().map(EdgeRefDoc::from_ref).collect(),
+        }
+    }
+}
+
+impl EdgeRefDoc {
+    pub fn from_ref(edge_ref: &EdgeRef) -> Self {
+        let edge = &edge_ref.edge;
+        Self {
+            side: edge_ref.side.as_str().to_owned(),
+            kind: edge.kind.as_str().to_owned(),
+            from: edge.from.id(),
+            to: edge.to.id(),
+            evidence: edge.evidence.as_str().to_owned(),
+            confidence: edge.confidence.as_str().to_owned(),
+            location: LocationDoc::from_location(&edge.location),
+        }
+    }
+}
+
+impl NodeChangeDoc {
+    pub fn from_change(change: &NodeChange) -> Self {
+        Self {
+            id: change.after.key.id(),
+            kind: change.after.key.kind().as_str().to_owned(),
+            moved: change.moved,
+            before: NodeDoc::from_node(&change.before),
+            after: NodeDoc::from_node(&change.after),
+        }
+    }
+}
+
+impl DiffEdgeDoc {
+    pub fn from_edge(edge: &Edge) -> Self {
+        Self {
+            kind: edge.kind.as_str().to_owned(),
+            from: edge.from.id(),
+            to: edge.to.id(),
+            evidence: edge.evidence.as_str().to_owned(),
+            provenance: edge.provenance.as_str().to_owned(),
+            confidence: edge.confidence.as_str().to_owned(),
+            location: LocationDoc::from_location(&edge.location),
+            type_only: edge.type_only,
+            occurrences: edge.occurrences,
+        }
+    }
+}
+
+impl EdgeChangeDoc {
+    pub fn from_change(change: &EdgeChange) -> Self {
+        Self {
+            kind: change.after.kind.as_str().to_owned(),
+            from: change.after.from.id(),
+            to: change.after.to.id(),
+            changed: change.fields.iter().map(|f| f.as_str().to_owned()).collect(),
+            before: DiffEdgeDoc::from_edge(&change.before),
+            after: DiffEdgeDoc::from_edge(&change.after),
+        }
+    }
+}
+
+/// The most findings the verdict names.
+const VERDICT_NAMED: usize = 3;
+
+/// One line for a reviewer: how many findings of which severity and the most severe few by name,
+/// or, without findings, what changed at all.
+///
+/// `3 findings (2 high, 1 low): route removed GET /api/items/{}, call to removed route GET
+/// /api/items/{}, route added POST /api/items.`
+pub fn verdict(diff: &GraphDiff) -> String {
+    if diff.findings.is_empty() {
+        return if diff.is_empty() {
+            "No architectural change.".to_owned()
+        } else {
+            format!("No findings: {}.", change_counts(diff).join(", "))
+        };
+    }
+    let total = diff.findings.len();
+    let severities: Vec<String> = Severity::ALL
+        .iter()
+        .filter_map(|s| {
+            let n = diff.findings.iter().filter(|f| f.severity == *s).count();
+            (n > 0).then(|| format!("{n} {}", s.as_str()))
+        })
+        .collect();
+    let mut named: Vec<String> =
+        diff.findings.iter().take(VERDICT_NAMED).map(verdict_item).collect();
+    if total > VERDICT_NAMED {
+        named.push(format!("and {} more", total - VERDICT_NAMED));
+    }
+    format!("{} ({}): {}.", plural(total, "finding"), severities.join(", "), named.join(", "))
+}
+
+fn verdict_item(finding: &Finding) -> String {
+    let name = finding.subject.name();
+    match finding.kind {
+        FindingKind::NewCycle => format!("new import cycle through {name}"),
+        FindingKind::NewComponentDependency => format!("new dependency of component {name}"),
+        kind => format!("{} {name}", kind.label()),
+    }
+}
+
+fn plural(n: usize, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+}
+
+/// The non-zero change counts of a diff: `2 edges added`, `1 refusal removed`.
+fn change_counts(diff: &GraphDiff) -> Vec<String> {
+    [
+        (diff.nodes.added.len(), "node", "added"),
+        (diff.nodes.removed.len(), "node", "removed"),
+        (diff.nodes.changed.len(), "node", "changed"),
+        (diff.edges.added.len(), "edge", "added"),
+        (diff.edges.removed.len(), "edge", "removed"),
+        (diff.edges.changed.len(), "edge", "changed"),
+        (diff.refusals.added.len(), "refusal", "added"),
+        (diff.refusals.removed.len(), "refusal", "removed"),
+        (diff.cycles.added.len(), "import cycle", "added"),
+        (diff.cycles.removed.len(), "import cycle", "removed"),
+    ]
+    .into_iter()
+    .filter(|(n, _, _)| *n > 0)
+    .map(|(n, noun, verb)| format!("{} {verb}", plural(n, noun)))
+    .collect()
+}
+
+#[cfg(test)]
+mod tests;

@@ -6,6 +6,7 @@ use serde_json::Value;
 
 /// Every document's schema: `(name, schema text)`, in name order.
 pub const SCHEMAS: &[(&str, &str)] = &[
+    ("diff", include_str!("../../../schemas/diff.schema.json")),
     ("snapshot", include_str!("../../../schemas/snapshot.schema.json")),
     ("summary", include_str!("../../../schemas/summary.schema.json")),
 ];

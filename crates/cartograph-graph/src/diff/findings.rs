@@ -1,0 +1,246 @@
+//! Findings: the parts of a diff a reviewer should look at, each naming the edges that justify
+//! it. This file says what a finding is and, on [`FindingKind`], when each kind fires and how
+//! severe it is; `rules.rs` derives them.
+
+use std::collections::BTreeSet;
+
+use cartograph_core::{Edge, NodeKey};
+
+use super::EdgeId;
+
+/// How much a finding deserves a reviewer's attention. Orders from most to least severe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    High,
+    Medium,
+    Low,
+    Info,
+}
+
+impl Severity {
+    pub const ALL: [Severity; 4] =
+        [Severity::High, Severity::Medium, Severity::Low, Severity::Info];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::High => "high",
+            Severity::Medium => "medium",
+            Severity::Low => "low",
+            Severity::Info => "info",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Severity> {
+        Severity::ALL.into_iter().find(|s| s.as_str() == name)
+    }
+}
+
+/// The kinds of finding, in ranking order within a severity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FindingKind {
+    /// High. A route served in base is served by no route in head — not even by a head route of
+    /// the same template whose method serves it (`ANY`, or `GET` for `HEAD`). Subject: the route;
+    /// edges: its base `serves` edges. A possible breaking API change.
+    RouteRemoved,
+    /// High. A removed route (as above) was called in base by a module that still exists in head
+    /// and that, in head, has an `unmatched-call` refusal for the same method and template: the
+    /// call is still there and now reaches nothing. Also, defensively, a head `calls` edge to a
+    /// route that no head module serves. Subject: the route; edges: the base calls (or head
+    /// calls) that show it.
+    CallToRemovedRoute,
+    /// Low. A route served in head and not in base. New API surface (authentication, input
+    /// validation, clients) deserves a look, but it breaks nothing by itself. Subject: the route;
+    /// edges: its head `serves` edges.
+    RouteAdded,
+    /// Medium. A `calls` edge new in head from a module to a route whose every serving module is
+    /// written in another language family (Python, or JavaScript/TypeScript — one family, since
+    /// a TypeScript app calling its own JavaScript handlers does not cross a stack boundary).
+    /// Calls to externals are not this kind. Subject: the route; edges: the call and the head
+    /// `serves` edges that give the server's language.
+    NewCrossLanguageCall,
+    /// Medium. A table node new in head. Subject: the table; edges: its head `defines`, `reads`
+    /// and `writes` edges.
+    NewTable,
+    /// Medium. A `writes` edge new in head, to a table old or new. Subject: the table; edges: the
+    /// write.
+    NewTableWrite,
+    /// Low. An environment variable new in head. Subject: the variable; edges: its head
+    /// `reads_env` edges.
+    NewEnvVar,
+    /// Medium. An external scheme and host that no base external node has. Several paths on one
+    /// new host are one finding. Subject: `external:scheme://host`; edges: the head calls to it.
+    NewExternalService,
+    /// Low. A third-party package (`pypi:` or `npm:`; built-in modules are not third-party) new
+    /// in head with an `imports` edge to it. Subject: the package; edges: the head imports.
+    NewPackage,
+    /// Medium. A runtime import cycle in head that no base cycle equals or contains: a cycle that
+    /// only shrank, or is part of one that existed, adds no new mutual dependency. Subject: the
+    /// cycle's first module; edges: the head runtime imports among its modules, new ones first,
+    /// at most [`MAX_CYCLE_EDGES`].
+    NewCycle,
+    /// Low. A runtime module-to-module import in head between two components, for a (from, to)
+    /// component pair that no base runtime import joins. Subject: the importing component; edges:
+    /// the first [`MAX_COMPONENT_EDGES`] such imports by identity, the total in the message.
+    NewComponentDependency,
+}
+
+/// The most import edges a `new-cycle` finding names.
+pub const MAX_CYCLE_EDGES: usize = 20;
+/// The most import edges a `new-component-dependency` finding names.
+pub const MAX_COMPONENT_EDGES: usize = 5;
+
+impl FindingKind {
+    pub const ALL: [FindingKind; 11] = [
+        FindingKind::RouteRemoved,
+        FindingKind::CallToRemovedRoute,
+        FindingKind::RouteAdded,
+        FindingKind::NewCrossLanguageCall,
+        FindingKind::NewTable,
+        FindingKind::NewTableWrite,
+        FindingKind::NewEnvVar,
+        FindingKind::NewExternalService,
+        FindingKind::NewPackage,
+        FindingKind::NewCycle,
+        FindingKind::NewComponentDependency,
+    ];
+
+    /// The stable name used in documents and in `--fail-on`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FindingKind::RouteRemoved => "route-removed",
+            FindingKind::CallToRemovedRoute => "call-to-removed-route",
+            FindingKind::RouteAdded => "route-added",
+            FindingKind::NewCrossLanguageCall => "new-cross-language-call",
+            FindingKind::NewTable => "new-table",
+            FindingKind::NewTableWrite => "new-table-write",
+            FindingKind::NewEnvVar => "new-env-var",
+            FindingKind::NewExternalService => "new-external-service",
+            FindingKind::NewPackage => "new-package",
+            FindingKind::NewCycle => "new-cycle",
+            FindingKind::NewComponentDependency => "new-component-dependency",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<FindingKind> {
+        FindingKind::ALL.into_iter().find(|k| k.as_str() == name)
+    }
+
+    /// A short phrase for prose: `route removed`, `new table write`.
+    pub fn label(self) -> &'static str {
+        match self {
+            FindingKind::RouteRemoved => "route removed",
+            FindingKind::CallToRemovedRoute => "call to removed route",
+            FindingKind::RouteAdded => "route added",
+            FindingKind::NewCrossLanguageCall => "new cross-language call",
+            FindingKind::NewTable => "new table",
+            FindingKind::NewTableWrite => "new table write",
+            FindingKind::NewEnvVar => "new env var",
+            FindingKind::NewExternalService => "new external service",
+            FindingKind::NewPackage => "new package",
+            FindingKind::NewCycle => "new import cycle",
+            FindingKind::NewComponentDependency => "new component dependency",
+        }
+    }
+
+    pub fn severity(self) -> Severity {
+        match self {
+            FindingKind::RouteRemoved | FindingKind::CallToRemovedRoute => Severity::High,
+            FindingKind::NewCrossLanguageCall
+            | FindingKind::NewTable
+            | FindingKind::NewTableWrite
+            | FindingKind::NewExternalService
+            | FindingKind::NewCycle => Severity::Medium,
+            FindingKind::RouteAdded
+            | FindingKind::NewEnvVar
+            | FindingKind::NewPackage
+            | FindingKind::NewComponentDependency => Severity::Low,
+        }
+    }
+}
+
+/// The side of the diff an edge was found on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Side {
+    Base,
+    Head,
+}
+
+impl Side {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Side::Base => "base",
+            Side::Head => "head",
+        }
+    }
+}
+
+/// An edge that justifies a finding, with the side it exists on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EdgeRef {
+    pub side: Side,
+    pub edge: Edge,
+}
+
+impl EdgeRef {
+    pub(super) fn rank(&self) -> (Side, EdgeId<'_>) {
+        (self.side, self.edge.identity())
+    }
+}
+
+/// What a finding is about: a node, or a component (which is not a node).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Subject {
+    Node(NodeKey),
+    Component(String),
+}
+
+impl Subject {
+    /// The document form: a node id (`route:GET /items/{}`) or `component:NAME`.
+    pub fn id(&self) -> String {
+        match self {
+            Subject::Node(key) => key.id(),
+            Subject::Component(name) => format!("component:{name}"),
+        }
+    }
+
+    /// The name without its kind, for prose.
+    pub fn name(&self) -> &str {
+        match self {
+            Subject::Node(key) => key.name(),
+            Subject::Component(name) => name,
+        }
+    }
+}
+
+/// One thing a reviewer should look at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub kind: FindingKind,
+    /// Always `kind.severity()`; kept beside the kind for readers.
+    pub severity: Severity,
+    pub subject: Subject,
+    /// One sentence naming identities only.
+    pub message: String,
+    /// The edges that justify the finding, never empty, the most telling first: the call before
+    /// the `serves` edges that place its target, a table's `defines` before its uses, a cycle's
+    /// new imports before its old ones; identity order otherwise.
+    pub edges: Vec<EdgeRef>,
+}
+
+impl Finding {
+    /// A finding of `kind`; `edges` in the order given (each rule builds it deterministically),
+    /// duplicates dropped.
+    pub(super) fn new(
+        kind: FindingKind,
+        subject: Subject,
+        message: String,
+        edges: Vec<EdgeRef>,
+    ) -> Self {
+        let mut seen = BTreeSet::new();
+        let edges = edges
+            .into_iter()
+            .filter(|e| seen.insert((e.side, e.edge.kind, e.edge.from.clone(), e.edge.to.clone())))
+            .collect();
+        Self { kind, severity: kind.severity(), subject, message, edges }
+    }
+}

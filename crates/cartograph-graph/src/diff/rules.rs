@@ -1,0 +1,488 @@
+//! The rules that derive findings from a diff, one function per [`FindingKind`], and their
+//! ranking.
+//!
+//! Precision comes first: a reviewer must be able to trust every finding, so each rule fires only
+//! on the exact condition its kind documents, a finding is kept only when at least one edge
+//! justifies it, and messages name identities only (module paths, route, table, variable,
+//! package and host names), never source text.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use cartograph_core::{Edge, EdgeKind, HttpMethod, Language, Node, NodeKey, NodeKind, RefusalKind};
+
+use super::findings::{
+    EdgeRef, Finding, FindingKind, MAX_COMPONENT_EDGES, MAX_CYCLE_EDGES, Side, Subject,
+};
+use super::{CyclesDiff, EdgesDiff, Indexed, NodesDiff};
+
+/// The most names a message lists before saying how many more there are.
+const LISTED: usize = 3;
+
+/// Derives the findings of a diff, ranked.
+pub(super) fn derive(
+    base: &Indexed<'_>,
+    head: &Indexed<'_>,
+    nodes: &NodesDiff,
+    edges: &EdgesDiff,
+    cycles: &CyclesDiff,
+) -> Vec<Finding> {
+    let served = ServedTemplates::new(head);
+    let removed_routes: Vec<&Node> = nodes
+        .removed
+        .iter()
+        .filter(|n| n.key.kind() == NodeKind::Route && !served.still_serves(&n.key))
+        .collect();
+    let mut findings = Vec::new();
+    route_removed(base, &removed_routes, &mut findings);
+    call_to_removed_route(base, head, &served, &removed_routes, &mut findings);
+    route_added(head, nodes, &mut findings);
+    new_cross_language_call(head, edges, &mut findings);
+    new_table(head, nodes, &mut findings);
+    new_table_write(base, edges, &mut findings);
+    new_env_var(head, nodes, &mut findings);
+    new_external_service(base, head, nodes, &mut findings);
+    new_package(head, nodes, &mut findings);
+    new_cycle(base, head, cycles, &mut findings);
+    new_component_dependency(base, head, &mut findings);
+    findings.retain(|f| !f.edges.is_empty());
+    findings.sort_by(|a, b| {
+        (a.severity, a.kind, &a.subject)
+            .cmp(&(b.severity, b.kind, &b.subject))
+            .then_with(|| a.edges.iter().map(EdgeRef::rank).cmp(b.edges.iter().map(EdgeRef::rank)))
+            .then_with(|| a.message.cmp(&b.message))
+    });
+    findings
+}
+
+/// The method and template identity of a route node: `GET /items/{}` → (`GET`, `/items/{}`).
+fn route_parts(key: &NodeKey) -> Option<(HttpMethod, &str)> {
+    let (method, template) = key.name().split_once(' ')?;
+    Some((HttpMethod::parse(method)?, template))
+}
+
+/// The templates head serves, with the methods serving each.
+struct ServedTemplates<'a> {
+    methods: BTreeMap<&'a str, BTreeSet<HttpMethod>>,
+}
+
+impl<'a> ServedTemplates<'a> {
+    fn new(head: &Indexed<'a>) -> Self {
+        let mut methods: BTreeMap<&str, BTreeSet<HttpMethod>> = BTreeMap::new();
+        for edge in head.edges.values() {
+            if edge.kind == EdgeKind::Serves
+                && let Some((method, template)) = route_parts(&edge.to)
+            {
+                methods.entry(template).or_default().insert(method);
+            }
+        }
+        Self { methods }
+    }
+
+    /// True when some head route with the same template serves this route's method.
+    fn still_serves(&self, route: &NodeKey) -> bool {
+        route_parts(route).is_some_and(|(method, template)| {
+            self.methods.get(template).is_some_and(|ms| ms.iter().any(|m| m.serves(method)))
+        })
+    }
+
+    fn serves_exactly(&self, route: &NodeKey) -> bool {
+        route_parts(route).is_some_and(|(method, template)| {
+            self.methods.get(template).is_some_and(|ms| ms.contains(&method))
+        })
+    }
+}
+
+fn refs<'e>(side: Side, edges: impl IntoIterator<Item = &'e Edge>) -> Vec<EdgeRef> {
+    edges.into_iter().map(|edge| EdgeRef { side, edge: edge.clone() }).collect()
+}
+
+/// Up to [`LISTED`] distinct names in order, then how many more: `a, b, c and 2 more`.
+fn list<'s>(names: impl IntoIterator<Item = &'s str>) -> String {
+    let names: BTreeSet<&str> = names.into_iter().collect();
+    let shown: Vec<&str> = names.iter().take(LISTED).copied().collect();
+    let mut text = shown.join(", ");
+    if names.len() > LISTED {
+        text.push_str(&format!(" and {} more", names.len() - LISTED));
+    }
+    text
+}
+
+fn sources<'e>(edges: impl IntoIterator<Item = &'e Edge>) -> String {
+    list(edges.into_iter().map(|e| e.from.name()))
+}
+
+fn route_removed(base: &Indexed<'_>, removed: &[&Node], findings: &mut Vec<Finding>) {
+    for route in removed {
+        let serves: Vec<&Edge> = base.edges_into(&route.key, EdgeKind::Serves).collect();
+        let message = format!(
+            "Route {} is no longer served (it was served by {}): a possible breaking API change.",
+            route.key.name(),
+            sources(serves.iter().copied())
+        );
+        findings.push(Finding::new(
+            FindingKind::RouteRemoved,
+            Subject::Node(route.key.clone()),
+            message,
+            refs(Side::Base, serves),
+        ));
+    }
+}
+
+/// The calls head could not match, by calling file: (method, template identity), read back
+/// from the `unmatched-call` refusal's reason (`call to GET /items/{} matches no served route`).
+fn unmatched_calls<'a>(head: &Indexed<'a>) -> BTreeMap<&'a str, Vec<(HttpMethod, &'a str)>> {
+    let mut calls: BTreeMap<&str, Vec<(HttpMethod, &str)>> = BTreeMap::new();
+    for refusal in head.refusals {
+        if refusal.kind != RefusalKind::UnmatchedCall {
+            continue;
+        }
+        let parsed = refusal
+            .reason
+            .strip_prefix("call to ")
+            .and_then(|r| r.strip_suffix(" matches no served route"))
+            .and_then(|r| r.split_once(' '))
+            .and_then(|(method, template)| Some((HttpMethod::parse(method)?, template)));
+        if let Some(call) = parsed {
+            calls.entry(refusal.location.path.as_str()).or_default().push(call);
+        }
+    }
+    calls
+}
+
+fn call_to_removed_route(
+    base: &Indexed<'_>,
+    head: &Indexed<'_>,
+    served: &ServedTemplates<'_>,
+    removed: &[&Node],
+    findings: &mut Vec<Finding>,
+) {
+    let unmatched = unmatched_calls(head);
+    for route in removed {
+        let Some((method, template)) = route_parts(&route.key) else { continue };
+        let stale: Vec<&Edge> = base
+            .edges_into(&route.key, EdgeKind::Calls)
+            .filter(|call| {
+                call.from.kind() == NodeKind::Module
+                    && head.node(&call.from).is_some()
+                    && unmatched.get(call.from.name()).is_some_and(|calls| {
+                        calls.iter().any(|(m, t)| *t == template && method.serves(*m))
+                    })
+            })
+            .collect();
+        if stale.is_empty() {
+            continue;
+        }
+        let message = if stale.len() == 1 {
+            format!(
+                "Route {} was removed but is still called by {}, whose call now matches no served route.",
+                route.key.name(),
+                sources(stale.iter().copied())
+            )
+        } else {
+            format!(
+                "Route {} was removed but is still called by {} modules ({}), whose calls now match no served route.",
+                route.key.name(),
+                stale.len(),
+                sources(stale.iter().copied())
+            )
+        };
+        findings.push(Finding::new(
+            FindingKind::CallToRemovedRoute,
+            Subject::Node(route.key.clone()),
+            message,
+            refs(Side::Base, stale),
+        ));
+    }
+    // Defensive: the analysis only links calls to served routes, but a snapshot may say otherwise.
+    let mut unserved: BTreeMap<&NodeKey, Vec<&Edge>> = BTreeMap::new();
+    for edge in head.edges.values() {
+        if edge.kind == EdgeKind::Calls
+            && edge.to.kind() == NodeKind::Route
+            && !served.serves_exactly(&edge.to)
+        {
+            unserved.entry(&edge.to).or_default().push(edge);
+        }
+    }
+    for (route, calls) in unserved {
+        let message = format!(
+            "Route {} is called by {} but no module serves it.",
+            route.name(),
+            sources(calls.iter().copied())
+        );
+        findings.push(Finding::new(
+            FindingKind::CallToRemovedRoute,
+            Subject::Node(route.clone()),
+            message,
+            refs(Side::Head, calls),
+        ));
+    }
+}
+
+fn route_added(head: &Indexed<'_>, nodes: &NodesDiff, findings: &mut Vec<Finding>) {
+    for route in nodes.added.iter().filter(|n| n.key.kind() == NodeKind::Route) {
+        let serves: Vec<&Edge> = head.edges_into(&route.key, EdgeKind::Serves).collect();
+        let message = format!(
+            "Route {} is newly served by {}.",
+            route.key.name(),
+            sources(serves.iter().copied())
+        );
+        findings.push(Finding::new(
+            FindingKind::RouteAdded,
+            Subject::Node(route.key.clone()),
+            message,
+            refs(Side::Head, serves),
+        ));
+    }
+}
+
+/// Languages that meet only across a process boundary belong to different families.
+fn family(language: Language) -> &'static str {
+    match language {
+        Language::Python => "python",
+        Language::TypeScript | Language::JavaScript => "javascript",
+    }
+}
+
+fn new_cross_language_call(head: &Indexed<'_>, edges: &EdgesDiff, findings: &mut Vec<Finding>) {
+    let language = |key: &NodeKey| head.node(key).and_then(|n| n.attrs.language);
+    for call in &edges.added {
+        if call.kind != EdgeKind::Calls
+            || call.from.kind() != NodeKind::Module
+            || call.to.kind() != NodeKind::Route
+        {
+            continue;
+        }
+        let Some(caller) = language(&call.from) else { continue };
+        let serves: Vec<&Edge> = head.edges_into(&call.to, EdgeKind::Serves).collect();
+        let Some(servers) = serves.iter().map(|s| language(&s.from)).collect::<Option<Vec<_>>>()
+        else {
+            continue;
+        };
+        if servers.is_empty() || servers.iter().any(|l| family(*l) == family(caller)) {
+            continue;
+        }
+        let server_languages = list(servers.iter().map(|l| l.as_str()));
+        let message = format!(
+            "{} ({}) newly calls route {}, served by {} ({server_languages}).",
+            call.from.name(),
+            caller.as_str(),
+            call.to.name(),
+            sources(serves.iter().copied())
+        );
+        let mut justified = refs(Side::Head, [call]);
+        justified.extend(refs(Side::Head, serves));
+        findings.push(Finding::new(
+            FindingKind::NewCrossLanguageCall,
+            Subject::Node(call.to.clone()),
+            message,
+            justified,
+        ));
+    }
+}
+
+fn new_table(head: &Indexed<'_>, nodes: &NodesDiff, findings: &mut Vec<Finding>) {
+    for table in nodes.added.iter().filter(|n| n.key.kind() == NodeKind::Table) {
+        let mut uses = Vec::new();
+        let mut justified = Vec::new();
+        for (kind, verb) in [
+            (EdgeKind::Defines, "defined"),
+            (EdgeKind::Writes, "written"),
+            (EdgeKind::Reads, "read"),
+        ] {
+            let edges: Vec<&Edge> = head.edges_into(&table.key, kind).collect();
+            if !edges.is_empty() {
+                uses.push(format!("{verb} by {}", sources(edges.iter().copied())));
+                justified.extend(refs(Side::Head, edges));
+            }
+        }
+        let message = format!("Table {} is new: {}.", table.key.name(), uses.join("; "));
+        findings.push(Finding::new(
+            FindingKind::NewTable,
+            Subject::Node(table.key.clone()),
+            message,
+            justified,
+        ));
+    }
+}
+
+fn new_table_write(base: &Indexed<'_>, edges: &EdgesDiff, findings: &mut Vec<Finding>) {
+    for write in edges.added.iter().filter(|e| e.kind == EdgeKind::Writes) {
+        let new = if base.node(&write.to).is_none() { " (a new table)" } else { "" };
+        let message = format!("{} newly writes table {}{new}.", write.from.name(), write.to.name());
+        findings.push(Finding::new(
+            FindingKind::NewTableWrite,
+            Subject::Node(write.to.clone()),
+            message,
+            refs(Side::Head, [write]),
+        ));
+    }
+}
+
+fn new_env_var(head: &Indexed<'_>, nodes: &NodesDiff, findings: &mut Vec<Finding>) {
+    for var in nodes.added.iter().filter(|n| n.key.kind() == NodeKind::EnvVar) {
+        let reads: Vec<&Edge> = head.edges_into(&var.key, EdgeKind::ReadsEnv).collect();
+        let message = format!(
+            "Environment variable {} is newly read by {}.",
+            var.key.name(),
+            sources(reads.iter().copied())
+        );
+        findings.push(Finding::new(
+            FindingKind::NewEnvVar,
+            Subject::Node(var.key.clone()),
+            message,
+            refs(Side::Head, reads),
+        ));
+    }
+}
+
+/// The scheme and host of an external node's name: `https://api.x.com/repos/{}` →
+/// `https://api.x.com`.
+fn service(name: &str) -> &str {
+    let host_start = name.find("://").map_or(0, |i| i + 3);
+    match name[host_start..].find('/') {
+        Some(i) => &name[..host_start + i],
+        None => name,
+    }
+}
+
+fn new_external_service(
+    base: &Indexed<'_>,
+    head: &Indexed<'_>,
+    nodes: &NodesDiff,
+    findings: &mut Vec<Finding>,
+) {
+    let known: BTreeSet<&str> = base
+        .nodes
+        .keys()
+        .filter(|k| k.kind() == NodeKind::External)
+        .map(|k| service(k.name()))
+        .collect();
+    let mut services: BTreeMap<&str, Vec<&Edge>> = BTreeMap::new();
+    for external in nodes.added.iter().filter(|n| n.key.kind() == NodeKind::External) {
+        let host = service(external.key.name());
+        if !known.contains(host) {
+            services
+                .entry(host)
+                .or_default()
+                .extend(head.edges_into(&external.key, EdgeKind::Calls));
+        }
+    }
+    for (host, calls) in services {
+        let message =
+            format!("New external service {host}, called by {}.", sources(calls.iter().copied()));
+        findings.push(Finding::new(
+            FindingKind::NewExternalService,
+            Subject::Node(NodeKey::from_parts(NodeKind::External, host)),
+            message,
+            refs(Side::Head, calls),
+        ));
+    }
+}
+
+fn new_package(head: &Indexed<'_>, nodes: &NodesDiff, findings: &mut Vec<Finding>) {
+    let third_party = |key: &NodeKey| {
+        let name = key.name();
+        !(name.starts_with("python:") || name.starts_with("node:"))
+    };
+    for package in
+        nodes.added.iter().filter(|n| n.key.kind() == NodeKind::Package && third_party(&n.key))
+    {
+        let imports: Vec<&Edge> = head.edges_into(&package.key, EdgeKind::Imports).collect();
+        let message = format!(
+            "Package {} is newly imported by {}.",
+            package.key.name(),
+            sources(imports.iter().copied())
+        );
+        findings.push(Finding::new(
+            FindingKind::NewPackage,
+            Subject::Node(package.key.clone()),
+            message,
+            refs(Side::Head, imports),
+        ));
+    }
+}
+
+fn runtime_module_import(edge: &Edge) -> bool {
+    edge.kind == EdgeKind::Imports
+        && !edge.type_only
+        && edge.from.kind() == NodeKind::Module
+        && edge.to.kind() == NodeKind::Module
+}
+
+fn new_cycle(
+    base: &Indexed<'_>,
+    head: &Indexed<'_>,
+    cycles: &CyclesDiff,
+    findings: &mut Vec<Finding>,
+) {
+    for cycle in &cycles.added {
+        let Some(first) = cycle.modules.first() else { continue };
+        let contained = base
+            .cycles
+            .iter()
+            .any(|b| cycle.modules.iter().all(|m| b.modules.binary_search(m).is_ok()));
+        if contained {
+            continue;
+        }
+        let members: BTreeSet<&NodeKey> = cycle.modules.iter().collect();
+        let mut imports: Vec<&Edge> = cycle
+            .modules
+            .iter()
+            .flat_map(|m| head.edges_into(m, EdgeKind::Imports))
+            .filter(|e| runtime_module_import(e) && members.contains(&e.from))
+            .collect();
+        // The new imports are what closed the cycle: name them first, each group by identity.
+        imports.sort_by(|a, b| {
+            (base.has_edge(a), a.identity()).cmp(&(base.has_edge(b), b.identity()))
+        });
+        let total = imports.len();
+        let new = imports.iter().filter(|e| !base.has_edge(e)).count();
+        let verb = if new == 1 { "is" } else { "are" };
+        let message = format!(
+            "New import cycle among {} modules: {}; {new} of its {total} runtime imports {verb} new.",
+            cycle.modules.len(),
+            list(cycle.modules.iter().map(NodeKey::name))
+        );
+        findings.push(Finding::new(
+            FindingKind::NewCycle,
+            Subject::Node(first.clone()),
+            message,
+            refs(Side::Head, imports.into_iter().take(MAX_CYCLE_EDGES)),
+        ));
+    }
+}
+
+/// Runtime module-to-module imports that cross components, by (from, to) component, each list
+/// in identity order. Modules without a component are left out.
+fn component_imports<'a>(side: &Indexed<'a>) -> BTreeMap<(&'a str, &'a str), Vec<&'a Edge>> {
+    let component = |key: &NodeKey| side.node(key).and_then(|n| n.attrs.component.as_deref());
+    let mut pairs: BTreeMap<(&str, &str), Vec<&Edge>> = BTreeMap::new();
+    for edge in side.edges.values().copied().filter(|e| runtime_module_import(e)) {
+        if let (Some(from), Some(to)) = (component(&edge.from), component(&edge.to))
+            && from != to
+        {
+            pairs.entry((from, to)).or_default().push(edge);
+        }
+    }
+    pairs
+}
+
+fn new_component_dependency(base: &Indexed<'_>, head: &Indexed<'_>, findings: &mut Vec<Finding>) {
+    let known = component_imports(base);
+    for ((from, to), imports) in component_imports(head) {
+        if known.contains_key(&(from, to)) {
+            continue;
+        }
+        let count = imports.len();
+        let plural = if count == 1 { "" } else { "s" };
+        let message = format!(
+            "Component {from} newly depends on component {to} through {count} runtime import{plural}."
+        );
+        findings.push(Finding::new(
+            FindingKind::NewComponentDependency,
+            Subject::Component(from.to_owned()),
+            message,
+            refs(Side::Head, imports.into_iter().take(MAX_COMPONENT_EDGES)),
+        ));
+    }
+}

@@ -1,0 +1,569 @@
+//! Tests of the diff and its findings, on small hand-built trees.
+
+use cartograph_core::{
+    Confidence, Edge, EdgeKind, Evidence, Handler, Language, Node, NodeKey, NodeKind, Provenance,
+    Refusal, RefusalKind, RepoPath, SourceLocation,
+};
+
+use super::*;
+
+fn path(p: &str) -> RepoPath {
+    RepoPath::new(p).unwrap()
+}
+
+fn module_key(p: &str) -> NodeKey {
+    NodeKey::module(&path(p))
+}
+
+fn route_key(name: &str) -> NodeKey {
+    NodeKey::from_parts(NodeKind::Route, name)
+}
+
+fn key(kind: NodeKind, name: &str) -> NodeKey {
+    NodeKey::from_parts(kind, name)
+}
+
+/// A module in the component named by its first directory, its language from its extension.
+fn module(p: &str) -> Node {
+    let mut node = Node::new(module_key(p));
+    node.attrs.language = Some(if p.ends_with(".py") {
+        Language::Python
+    } else if p.ends_with(".js") {
+        Language::JavaScript
+    } else {
+        Language::TypeScript
+    });
+    node.attrs.component = Some(p.split_once('/').map_or(".", |(dir, _)| dir).to_owned());
+    node
+}
+
+fn route(name: &str, handler: &str, function: &str) -> Node {
+    let mut node = Node::new(route_key(name));
+    node.attrs.handler =
+        Some(Handler { module: path(handler), function: Some(function.to_owned()) });
+    node
+}
+
+fn edge(kind: EdgeKind, from: &NodeKey, to: &NodeKey) -> Edge {
+    Edge {
+        kind,
+        from: from.clone(),
+        to: to.clone(),
+        evidence: Evidence::new(format!("{} {kind} {}", from.name(), to.name())),
+        provenance: Provenance::Syntax,
+        confidence: Confidence::Certain,
+        location: SourceLocation::new(path(from.name()), 1, 1),
+        type_only: false,
+        occurrences: 1,
+    }
+}
+
+fn unmatched(file: &str, line: u32, call: &str) -> Refusal {
+    Refusal::new(
+        RefusalKind::UnmatchedCall,
+        SourceLocation::new(path(file), line, 1),
+        format!("call to {call} matches no served route"),
+    )
+}
+
+/// One side of a diff, in any order (the diff must not care).
+#[derive(Default, Clone)]
+struct Tree {
+    nodes: Vec<Node>,
+    edges: Vec<Edge>,
+    refusals: Vec<Refusal>,
+}
+
+impl Tree {
+    fn view(&self) -> GraphView<'_> {
+        GraphView { nodes: &self.nodes, edges: &self.edges, refusals: &self.refusals }
+    }
+
+    fn node(mut self, node: Node) -> Self {
+        self.nodes.push(node);
+        self
+    }
+
+    fn modules(mut self, paths: &[&str]) -> Self {
+        self.nodes.extend(paths.iter().map(|p| module(p)));
+        self
+    }
+
+    /// Adds the edge and a bare node for an end not yet present.
+    fn edge(mut self, kind: EdgeKind, from: &NodeKey, to: &NodeKey) -> Self {
+        for end in [from, to] {
+            if !self.nodes.iter().any(|n| &n.key == end) {
+                self.nodes.push(Node::new(end.clone()));
+            }
+        }
+        self.edges.push(edge(kind, from, to));
+        self
+    }
+
+    fn refusal(mut self, refusal: Refusal) -> Self {
+        self.refusals.push(refusal);
+        self
+    }
+}
+
+fn run(base: &Tree, head: &Tree) -> GraphDiff {
+    diff(base.view(), head.view())
+}
+
+fn kinds(d: &GraphDiff) -> Vec<&'static str> {
+    d.findings.iter().map(|f| f.kind.as_str()).collect()
+}
+
+fn only(d: &GraphDiff, kind: FindingKind) -> Vec<&Finding> {
+    d.findings.iter().filter(|f| f.kind == kind).collect()
+}
+
+/// A backend serving `GET /api/items/{}` and a TypeScript client calling it.
+fn app() -> Tree {
+    let items = module_key("backend/items.py");
+    let client = module_key("web/api.ts");
+    Tree::default()
+        .modules(&["backend/items.py", "web/api.ts"])
+        .node(route("GET /api/items/{}", "backend/items.py", "read_item"))
+        .edge(EdgeKind::Serves, &items, &route_key("GET /api/items/{}"))
+        .edge(EdgeKind::Calls, &client, &route_key("GET /api/items/{}"))
+}
+
+#[test]
+fn identical_trees_have_no_difference() {
+    let tree = app();
+    let d = run(&tree, &tree);
+    assert!(d.is_empty());
+    assert!(d.findings.is_empty());
+    let empty = Tree::default();
+    assert!(run(&empty, &empty).is_empty());
+}
+
+#[test]
+fn nodes_added_removed_and_changed() {
+    let base = Tree::default().modules(&["a/x.py", "a/gone.py"]);
+    let mut head = Tree::default().modules(&["a/x.py", "a/new.py"]);
+    head.nodes[0].attrs.component = Some("elsewhere".to_owned());
+    let d = run(&base, &head);
+    assert_eq!(d.nodes.added.iter().map(|n| n.key.name()).collect::<Vec<_>>(), ["a/new.py"]);
+    assert_eq!(d.nodes.removed.iter().map(|n| n.key.name()).collect::<Vec<_>>(), ["a/gone.py"]);
+    assert_eq!(d.nodes.changed.len(), 1);
+    assert!(!d.nodes.changed[0].moved);
+    assert_eq!(d.nodes.changed[0].after.attrs.component.as_deref(), Some("elsewhere"));
+}
+
+#[test]
+fn a_route_whose_handler_moved_is_moved() {
+    let base = Tree::default().node(route("GET /a", "old.py", "f"));
+    let head = Tree::default().node(route("GET /a", "new.py", "f"));
+    let d = run(&base, &head);
+    assert!(d.nodes.added.is_empty() && d.nodes.removed.is_empty());
+    assert_eq!(d.nodes.changed.len(), 1);
+    assert!(d.nodes.changed[0].moved);
+
+    let renamed = Tree::default().node(route("GET /a", "old.py", "g"));
+    assert!(run(&base, &renamed).nodes.changed[0].moved, "another function is a move");
+
+    // A handler that becomes unknown is a change, not a move.
+    let unknown = Tree::default().node(Node::new(route_key("GET /a")));
+    let d = run(&base, &unknown);
+    assert_eq!(d.nodes.changed.len(), 1);
+    assert!(!d.nodes.changed[0].moved);
+}
+
+#[test]
+fn edges_change_on_confidence_provenance_or_type_only_but_not_on_evidence_or_location() {
+    let a = module_key("a.py");
+    let b = module_key("b.py");
+    let base = Tree::default().edge(EdgeKind::Imports, &a, &b);
+
+    let mut shifted = base.clone();
+    shifted.edges[0].location.line = 40;
+    shifted.edges[0].evidence = Evidence::new("reworded");
+    shifted.edges[0].occurrences = 3;
+    assert!(run(&base, &shifted).is_empty());
+
+    let mut weaker = base.clone();
+    weaker.edges[0].confidence = Confidence::Possible;
+    weaker.edges[0].provenance = Provenance::Heuristic;
+    weaker.edges[0].type_only = true;
+    let d = run(&base, &weaker);
+    assert!(d.edges.added.is_empty() && d.edges.removed.is_empty());
+    assert_eq!(d.edges.changed.len(), 1);
+    assert_eq!(
+        d.edges.changed[0].fields,
+        [EdgeField::Confidence, EdgeField::Provenance, EdgeField::TypeOnly]
+    );
+    assert_eq!(d.edges.changed[0].before.confidence, Confidence::Certain);
+    assert_eq!(d.edges.changed[0].after.confidence, Confidence::Possible);
+
+    let c = module_key("c.py");
+    let other = Tree::default().edge(EdgeKind::Imports, &a, &c);
+    let d = run(&base, &other);
+    assert_eq!(d.edges.added.len(), 1);
+    assert_eq!(d.edges.removed.len(), 1);
+    assert_eq!(d.edges.added[0].to, c);
+}
+
+#[test]
+fn refusals_are_a_multiset_that_ignores_lines() {
+    let r = |kind, file: &str, line, reason: &str| {
+        Refusal::new(kind, SourceLocation::new(path(file), line, 1), reason)
+    };
+    let base = Tree::default()
+        .refusal(r(RefusalKind::DynamicImport, "a.ts", 3, "import of a computed name"))
+        .refusal(r(RefusalKind::DynamicImport, "a.ts", 5, "import of a computed name"))
+        .refusal(r(RefusalKind::ComputedUrl, "b.ts", 1, "fetch call: computed"));
+    let head = Tree::default()
+        // Both moved down: one of the two is gone, the other only shifted.
+        .refusal(r(RefusalKind::DynamicImport, "a.ts", 9, "import of a computed name"))
+        .refusal(r(RefusalKind::ComputedUrl, "b.ts", 7, "fetch call: computed"))
+        .refusal(r(RefusalKind::UnresolvedImport, "c.py", 2, "x resolves to nothing"));
+    let d = run(&base, &head);
+    assert_eq!(d.refusals.removed.len(), 1);
+    assert_eq!(d.refusals.removed[0].location.line, 5, "the last of the surplus is the extra one");
+    assert_eq!(d.refusals.added.len(), 1);
+    assert_eq!(d.refusals.added[0].kind, RefusalKind::UnresolvedImport);
+    let counts: Vec<(RefusalKind, u64, u64)> =
+        d.refusals.by_kind.iter().map(|c| (c.kind, c.base, c.head)).collect();
+    assert_eq!(
+        counts,
+        [
+            (RefusalKind::DynamicImport, 2, 1),
+            (RefusalKind::UnresolvedImport, 0, 1),
+            (RefusalKind::ComputedUrl, 1, 1),
+        ]
+    );
+}
+
+#[test]
+fn route_removed_and_the_call_that_now_matches_nothing() {
+    let base = app();
+    let mut head = app()
+        .refusal(unmatched("web/api.ts", 12, "GET /api/items/{}"))
+        // An unrelated unmatched call in the same file does not count.
+        .refusal(unmatched("web/api.ts", 14, "POST /api/items/{}"));
+    head.nodes.retain(|n| n.key.kind() != NodeKind::Route);
+    head.edges.retain(|e| e.to.kind() != NodeKind::Route);
+    let d = run(&base, &head);
+    assert_eq!(kinds(&d), ["route-removed", "call-to-removed-route"]);
+
+    let removed = &d.findings[0];
+    assert_eq!(removed.severity, Severity::High);
+    assert_eq!(removed.subject.id(), "route:GET /api/items/{}");
+    assert_eq!(
+        removed.message,
+        "Route GET /api/items/{} is no longer served (it was served by backend/items.py): a possible breaking API change."
+    );
+    assert_eq!(removed.edges.len(), 1);
+    assert_eq!((removed.edges[0].side, removed.edges[0].edge.kind), (Side::Base, EdgeKind::Serves));
+
+    let call = &d.findings[1];
+    assert_eq!(call.severity, Severity::High);
+    assert_eq!(
+        call.message,
+        "Route GET /api/items/{} was removed but is still called by web/api.ts, whose call now matches no served route."
+    );
+    assert_eq!((call.edges[0].side, call.edges[0].edge.kind), (Side::Base, EdgeKind::Calls));
+}
+
+#[test]
+fn a_removed_route_whose_callers_were_updated_or_deleted_is_not_a_stale_call() {
+    let base = app();
+    let mut updated = app();
+    updated.nodes.retain(|n| n.key.kind() != NodeKind::Route);
+    updated.edges.retain(|e| e.to.kind() != NodeKind::Route);
+    assert_eq!(kinds(&run(&base, &updated)), ["route-removed"], "no unmatched call left");
+
+    let mut deleted = updated.clone().refusal(unmatched("web/api.ts", 1, "GET /api/items/{}"));
+    deleted.nodes.retain(|n| n.key.name() != "web/api.ts");
+    assert_eq!(kinds(&run(&base, &deleted)), ["route-removed"], "the caller no longer exists");
+}
+
+#[test]
+fn a_route_still_served_by_a_wider_method_is_not_removed() {
+    let base = app();
+    let items = module_key("backend/items.py");
+    let mut head = app();
+    head.nodes.retain(|n| n.key.kind() != NodeKind::Route);
+    head.edges.clear();
+    let head = head.node(route("ANY /api/items/{}", "backend/items.py", "read_item")).edge(
+        EdgeKind::Serves,
+        &items,
+        &route_key("ANY /api/items/{}"),
+    );
+    let d = run(&base, &head);
+    assert_eq!(d.nodes.removed.len(), 1, "the raw diff still shows the node");
+    assert_eq!(kinds(&d), ["route-added"]);
+    assert_eq!(d.findings[0].severity, Severity::Low);
+    assert_eq!(
+        d.findings[0].message,
+        "Route ANY /api/items/{} is newly served by backend/items.py."
+    );
+}
+
+#[test]
+fn a_call_to_a_route_nobody_serves_is_reported_defensively() {
+    let client = module_key("web/api.ts");
+    let base = Tree::default().modules(&["web/api.ts"]);
+    let head = base.clone().edge(EdgeKind::Calls, &client, &route_key("GET /ghost"));
+    let d = run(&base, &head);
+    let found = only(&d, FindingKind::CallToRemovedRoute);
+    assert_eq!(found.len(), 1);
+    assert_eq!(
+        found[0].message,
+        "Route GET /ghost is called by web/api.ts but no module serves it."
+    );
+    assert_eq!(found[0].edges[0].side, Side::Head);
+}
+
+#[test]
+fn new_cross_language_call_needs_another_language_family() {
+    let base = app();
+    let items = module_key("backend/items.py");
+    let route = route_key("GET /api/items");
+    let head = app()
+        .modules(&["web/list.ts", "web/legacy.js"])
+        .node(Node::new(route.clone()))
+        .edge(EdgeKind::Serves, &items, &route)
+        .edge(EdgeKind::Calls, &module_key("web/list.ts"), &route)
+        .edge(EdgeKind::Calls, &module_key("web/legacy.js"), &route_key("GET /api/items/{}"));
+    let d = run(&base, &head);
+    let found = only(&d, FindingKind::NewCrossLanguageCall);
+    assert_eq!(found.len(), 2);
+    assert_eq!(
+        found[0].message,
+        "web/list.ts (typescript) newly calls route GET /api/items, served by backend/items.py (python)."
+    );
+    assert_eq!(found[0].edges.len(), 2, "the call and the serves edge that gives the language");
+    assert_eq!(found[0].edges[0].edge.kind, EdgeKind::Calls);
+    assert_eq!(found[0].edges[1].edge.kind, EdgeKind::Serves);
+
+    // TypeScript calling a JavaScript server is one family; the old call is not new.
+    let server = module_key("web/server.js");
+    let js_route = route_key("GET /local");
+    let head = app().modules(&["web/server.js"]).edge(EdgeKind::Serves, &server, &js_route).edge(
+        EdgeKind::Calls,
+        &module_key("web/api.ts"),
+        &js_route,
+    );
+    assert!(only(&run(&base, &head), FindingKind::NewCrossLanguageCall).is_empty());
+}
+
+#[test]
+fn new_table_and_new_table_writes() {
+    let models = module_key("backend/models.py");
+    let crud = module_key("backend/crud.py");
+    let item = key(NodeKind::Table, "item");
+    let user = key(NodeKind::Table, "user");
+    let base = Tree::default().modules(&["backend/models.py", "backend/crud.py"]).edge(
+        EdgeKind::Reads,
+        &crud,
+        &user,
+    );
+    let head = base
+        .clone()
+        .edge(EdgeKind::Defines, &models, &item)
+        .edge(EdgeKind::Writes, &crud, &item)
+        .edge(EdgeKind::Writes, &crud, &user);
+    let d = run(&base, &head);
+    assert_eq!(kinds(&d), ["new-table", "new-table-write", "new-table-write"]);
+    assert_eq!(
+        d.findings[0].message,
+        "Table item is new: defined by backend/models.py; written by backend/crud.py."
+    );
+    let table_edges: Vec<EdgeKind> = d.findings[0].edges.iter().map(|e| e.edge.kind).collect();
+    assert_eq!(table_edges, [EdgeKind::Defines, EdgeKind::Writes]);
+    assert_eq!(d.findings[1].message, "backend/crud.py newly writes table item (a new table).");
+    assert_eq!(d.findings[2].message, "backend/crud.py newly writes table user.");
+    assert!(d.findings.iter().all(|f| f.severity == Severity::Medium));
+}
+
+#[test]
+fn new_env_var() {
+    let config = module_key("backend/config.py");
+    let base = Tree::default().modules(&["backend/config.py"]);
+    let head = base.clone().edge(EdgeKind::ReadsEnv, &config, &key(NodeKind::EnvVar, "API_KEY"));
+    let d = run(&base, &head);
+    assert_eq!(kinds(&d), ["new-env-var"]);
+    assert_eq!(d.findings[0].severity, Severity::Low);
+    assert_eq!(
+        d.findings[0].message,
+        "Environment variable API_KEY is newly read by backend/config.py."
+    );
+}
+
+#[test]
+fn new_external_service_is_one_finding_per_new_host() {
+    let a = module_key("web/a.ts");
+    let b = module_key("web/b.ts");
+    let base = Tree::default().modules(&["web/a.ts", "web/b.ts"]).edge(
+        EdgeKind::Calls,
+        &a,
+        &key(NodeKind::External, "https://known.example"),
+    );
+    let head = base
+        .clone()
+        .edge(EdgeKind::Calls, &a, &key(NodeKind::External, "https://api.new.example/v1/{}"))
+        .edge(EdgeKind::Calls, &b, &key(NodeKind::External, "https://api.new.example/v2"))
+        .edge(EdgeKind::Calls, &b, &key(NodeKind::External, "https://known.example/other"));
+    let d = run(&base, &head);
+    assert_eq!(kinds(&d), ["new-external-service"]);
+    let f = &d.findings[0];
+    assert_eq!(f.subject.id(), "external:https://api.new.example");
+    assert_eq!(
+        f.message,
+        "New external service https://api.new.example, called by web/a.ts, web/b.ts."
+    );
+    assert_eq!(f.edges.len(), 2);
+}
+
+#[test]
+fn new_third_party_package_but_not_a_builtin() {
+    let a = module_key("app/main.py");
+    let base = Tree::default().modules(&["app/main.py"]);
+    let head = base
+        .clone()
+        .edge(EdgeKind::Imports, &a, &key(NodeKind::Package, "pypi:requests"))
+        .edge(EdgeKind::Imports, &a, &key(NodeKind::Package, "python:os"));
+    let d = run(&base, &head);
+    assert_eq!(kinds(&d), ["new-package"]);
+    assert_eq!(d.findings[0].message, "Package pypi:requests is newly imported by app/main.py.");
+}
+
+#[test]
+fn new_cycle_names_its_imports_new_first_and_ignores_a_shrunk_cycle() {
+    let [a, b, c] = ["pkg/a.py", "pkg/b.py", "pkg/c.py"].map(module_key);
+    let base = Tree::default().modules(&["pkg/a.py", "pkg/b.py", "pkg/c.py"]).edge(
+        EdgeKind::Imports,
+        &a,
+        &b,
+    );
+    let head = base.clone().edge(EdgeKind::Imports, &b, &a);
+    let d = run(&base, &head);
+    assert_eq!(d.cycles.added.len(), 1);
+    assert_eq!(kinds(&d), ["new-cycle"]);
+    let f = &d.findings[0];
+    assert_eq!(f.subject.id(), "module:pkg/a.py");
+    assert_eq!(
+        f.message,
+        "New import cycle among 2 modules: pkg/a.py, pkg/b.py; 1 of its 2 runtime imports is new."
+    );
+    assert_eq!(f.edges.len(), 2);
+    assert_eq!(f.edges[0].edge.from, b, "the new import comes first");
+
+    // A type-only import closes no cycle.
+    let mut typed = base.clone().edge(EdgeKind::Imports, &b, &a);
+    typed.edges[1].type_only = true;
+    assert!(run(&base, &typed).findings.is_empty());
+
+    // a → b → c → a in base, a ↔ b in head: the cycle shrank; nothing new.
+    let big = Tree::default()
+        .modules(&["pkg/a.py", "pkg/b.py", "pkg/c.py"])
+        .edge(EdgeKind::Imports, &a, &b)
+        .edge(EdgeKind::Imports, &b, &c)
+        .edge(EdgeKind::Imports, &c, &a);
+    let d = run(&big, &head);
+    assert_eq!((d.cycles.added.len(), d.cycles.removed.len()), (1, 1));
+    assert!(only(&d, FindingKind::NewCycle).is_empty());
+}
+
+#[test]
+fn new_component_dependency_is_per_component_pair_and_bounded() {
+    let base = Tree::default().modules(&["web/a.ts", "lib/x.ts", "api/y.ts"]).edge(
+        EdgeKind::Imports,
+        &module_key("web/a.ts"),
+        &module_key("lib/x.ts"),
+    );
+    let mut head = base.clone();
+    let mut files = Vec::new();
+    for i in 0..7 {
+        let from = format!("web/p{i}.ts");
+        head = head.modules(&[from.as_str()]).edge(
+            EdgeKind::Imports,
+            &module_key(&from),
+            &module_key("api/y.ts"),
+        );
+        files.push(from);
+    }
+    // An existing pair and a type-only import are not new dependencies.
+    head = head.edge(EdgeKind::Imports, &module_key("web/p0.ts"), &module_key("lib/x.ts"));
+    head = head.edge(EdgeKind::Imports, &module_key("lib/x.ts"), &module_key("web/a.ts"));
+    let last = head.edges.len() - 1;
+    head.edges[last].type_only = true;
+    let d = run(&base, &head);
+    let found = only(&d, FindingKind::NewComponentDependency);
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].subject, Subject::Component("web".to_owned()));
+    assert_eq!(found[0].subject.id(), "component:web");
+    assert_eq!(
+        found[0].message,
+        "Component web newly depends on component api through 7 runtime imports."
+    );
+    assert_eq!(found[0].edges.len(), MAX_COMPONENT_EDGES);
+    assert_eq!(found[0].severity, Severity::Low);
+}
+
+#[test]
+fn findings_are_ranked_by_severity_then_kind_then_subject() {
+    let base = app();
+    let config = module_key("backend/config.py");
+    let items = module_key("backend/items.py");
+    let mut head = app()
+        .modules(&["backend/config.py"])
+        .edge(EdgeKind::ReadsEnv, &config, &key(NodeKind::EnvVar, "B"))
+        .edge(EdgeKind::ReadsEnv, &config, &key(NodeKind::EnvVar, "A"))
+        .edge(EdgeKind::Writes, &items, &key(NodeKind::Table, "t"))
+        .refusal(unmatched("web/api.ts", 3, "GET /api/items/{}"));
+    head.nodes.retain(|n| n.key.kind() != NodeKind::Route);
+    head.edges.retain(|e| e.to.kind() != NodeKind::Route);
+    let d = run(&base, &head);
+    assert_eq!(
+        kinds(&d),
+        [
+            "route-removed",
+            "call-to-removed-route",
+            "new-table",
+            "new-table-write",
+            "new-env-var",
+            "new-env-var"
+        ]
+    );
+    let vars: Vec<String> =
+        only(&d, FindingKind::NewEnvVar).iter().map(|f| f.subject.id()).collect();
+    assert_eq!(vars, ["env_var:A", "env_var:B"]);
+    assert!(d.findings.windows(2).all(|w| w[0].severity <= w[1].severity));
+}
+
+#[test]
+fn the_diff_is_the_same_whatever_the_input_order() {
+    let base = app();
+    let config = module_key("backend/config.py");
+    let mut head = app()
+        .modules(&["backend/config.py"])
+        .edge(EdgeKind::ReadsEnv, &config, &key(NodeKind::EnvVar, "B"))
+        .edge(EdgeKind::Imports, &config, &module_key("web/api.ts"))
+        .refusal(unmatched("web/api.ts", 9, "GET /x"))
+        .refusal(unmatched("web/api.ts", 3, "GET /x"));
+    let forward = run(&base, &head);
+    head.nodes.reverse();
+    head.edges.reverse();
+    head.refusals.reverse();
+    let mut reversed_base = base.clone();
+    reversed_base.nodes.reverse();
+    reversed_base.edges.reverse();
+    assert_eq!(run(&reversed_base, &head), forward);
+    assert_eq!(run(&base, &head), forward);
+}
+
+#[test]
+fn kinds_and_severities_round_trip_through_names() {
+    for kind in FindingKind::ALL {
+        assert_eq!(FindingKind::parse(kind.as_str()), Some(kind));
+        assert!(!kind.label().is_empty());
+    }
+    for severity in Severity::ALL {
+        assert_eq!(Severity::parse(severity.as_str()), Some(severity));
+    }
+    assert_eq!(FindingKind::parse("any"), None);
+}

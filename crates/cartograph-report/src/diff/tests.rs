@@ -1,0 +1,222 @@
+//! Tests of the diff document: every finding kind in one document that validates against the
+//! schema, a deterministic serialisation, and the verdict.
+
+use cartograph_core::{
+    Confidence, Edge, EdgeKind, Evidence, Handler, Language, Node, NodeKey, NodeKind, Provenance,
+    Refusal, RefusalKind, RepoPath, SourceLocation,
+};
+use cartograph_graph::{FindingKind, GraphView, diff};
+
+use super::*;
+use crate::schema;
+
+fn key(kind: NodeKind, name: &str) -> NodeKey {
+    NodeKey::from_parts(kind, name)
+}
+
+fn module(path: &str) -> NodeKey {
+    key(NodeKind::Module, path)
+}
+
+#[derive(Default, Clone)]
+struct Tree {
+    nodes: Vec<Node>,
+    edges: Vec<Edge>,
+    refusals: Vec<Refusal>,
+}
+
+impl Tree {
+    fn view(&self) -> GraphView<'_> {
+        GraphView { nodes: &self.nodes, edges: &self.edges, refusals: &self.refusals }
+    }
+
+    fn module(mut self, path: &str) -> Self {
+        let mut node = Node::new(module(path));
+        node.attrs.language =
+            Some(if path.ends_with(".py") { Language::Python } else { Language::TypeScript });
+        node.attrs.component = path.split_once('/').map(|(dir, _)| dir.to_owned());
+        self.nodes.push(node);
+        self
+    }
+
+    fn route(mut self, name: &str, handler: &str) -> Self {
+        let mut node = Node::new(key(NodeKind::Route, name));
+        node.attrs.handler = Some(Handler {
+            module: RepoPath::new(handler).unwrap(),
+            function: Some("handle".to_owned()),
+        });
+        self.nodes.retain(|n| n.key != node.key);
+        self.nodes.push(node);
+        self
+    }
+
+    fn edge(mut self, kind: EdgeKind, from: &str, to: NodeKey) -> Self {
+        if !self.nodes.iter().any(|n| n.key == to) {
+            self.nodes.push(Node::new(to.clone()));
+        }
+        self.edges.push(Edge {
+            kind,
+            from: module(from),
+            evidence: Evidence::new(format!("{from} {kind} {}", to.name())),
+            to,
+            provenance: Provenance::Syntax,
+            confidence: Confidence::Certain,
+            location: SourceLocation::new(RepoPath::new(from).unwrap(), 3, 1),
+            type_only: false,
+            occurrences: 1,
+        });
+        self
+    }
+
+    fn refusal(mut self, kind: RefusalKind, file: &str, reason: &str) -> Self {
+        let location = SourceLocation::new(RepoPath::new(file).unwrap(), 7, 2);
+        self.refusals.push(Refusal::new(kind, location, reason));
+        self
+    }
+}
+
+const ITEM: &str = "GET /api/items/{}";
+
+fn base() -> Tree {
+    Tree::default()
+        .module("backend/items.py")
+        .module("backend/health.py")
+        .module("backend/models.py")
+        .module("backend/crud.py")
+        .module("backend/config.py")
+        .module("pkg/a.py")
+        .module("pkg/b.py")
+        .module("web/api.ts")
+        .route(ITEM, "backend/items.py")
+        .route("GET /health", "backend/items.py")
+        .edge(EdgeKind::Serves, "backend/items.py", key(NodeKind::Route, ITEM))
+        .edge(EdgeKind::Serves, "backend/items.py", key(NodeKind::Route, "GET /health"))
+        .edge(EdgeKind::Calls, "web/api.ts", key(NodeKind::Route, ITEM))
+        .edge(EdgeKind::Imports, "pkg/a.py", module("pkg/b.py"))
+        .edge(EdgeKind::Imports, "backend/items.py", module("backend/models.py"))
+        .refusal(RefusalKind::DynamicImport, "web/api.ts", "import of a computed name")
+}
+
+/// A head that produces every finding kind, a moved route and a changed edge.
+fn head() -> Tree {
+    let mut head = base()
+        .route("GET /health", "backend/health.py")
+        .route("POST /api/items", "backend/items.py")
+        .edge(EdgeKind::Serves, "backend/health.py", key(NodeKind::Route, "GET /health"))
+        .edge(EdgeKind::Serves, "backend/items.py", key(NodeKind::Route, "POST /api/items"))
+        .edge(EdgeKind::Calls, "web/api.ts", key(NodeKind::Route, "POST /api/items"))
+        .edge(EdgeKind::Defines, "backend/models.py", key(NodeKind::Table, "item"))
+        .edge(EdgeKind::Writes, "backend/crud.py", key(NodeKind::Table, "item"))
+        .edge(EdgeKind::ReadsEnv, "backend/config.py", key(NodeKind::EnvVar, "API_KEY"))
+        .edge(EdgeKind::Calls, "web/api.ts", key(NodeKind::External, "https://api.example.com"))
+        .edge(EdgeKind::Imports, "backend/crud.py", key(NodeKind::Package, "pypi:requests"))
+        .edge(EdgeKind::Imports, "pkg/b.py", module("pkg/a.py"))
+        .edge(EdgeKind::Imports, "backend/crud.py", module("pkg/a.py"))
+        .refusal(
+            RefusalKind::UnmatchedCall,
+            "web/api.ts",
+            &format!("call to {ITEM} matches no served route"),
+        );
+    let route = key(NodeKind::Route, ITEM);
+    let old_health =
+        (EdgeKind::Serves, module("backend/items.py"), key(NodeKind::Route, "GET /health"));
+    head.nodes.retain(|n| n.key != route);
+    head.edges.retain(|e| e.to != route && (e.kind, e.from.clone(), e.to.clone()) != old_health);
+    head.refusals.retain(|r| r.kind != RefusalKind::DynamicImport);
+    for edge in &mut head.edges {
+        if edge.to == module("backend/models.py") {
+            edge.confidence = Confidence::Likely;
+        }
+    }
+    head
+}
+
+fn tree(label: &str, view: GraphView<'_>) -> TreeDoc {
+    TreeDoc::from_view("directory", label, 8, view)
+}
+
+fn document(base: &Tree, head: &Tree) -> DiffDocument {
+    let d = diff(base.view(), head.view());
+    DiffDocument::from_diff(&d, tree("old", base.view()), tree("new", head.view()))
+}
+
+#[test]
+fn a_document_with_every_finding_kind_validates_against_the_schema() {
+    let doc = document(&base(), &head());
+    for kind in FindingKind::ALL {
+        assert!(
+            doc.findings.iter().any(|f| f.kind == kind.as_str()),
+            "{} missing from {:#?}",
+            kind.as_str(),
+            doc.findings
+        );
+        assert!(doc.summary.findings_by_kind[kind.as_str()] >= 1);
+    }
+    assert_eq!(doc.summary.findings_by_kind.len(), FindingKind::ALL.len());
+    assert_eq!(doc.summary.findings_by_severity["info"], 0);
+    assert_eq!(doc.summary.findings_by_severity.len(), 4);
+    assert!(doc.nodes.changed.iter().any(|c| c.moved && c.id == "route:GET /health"));
+    assert_eq!(doc.edges.changed.len(), 1);
+    assert_eq!(doc.edges.changed[0].changed, ["confidence"]);
+    assert_eq!(doc.refusals.removed.len(), 1);
+    assert_eq!(doc.refusals.added.len(), 1);
+    assert_eq!(
+        doc.cycles.added,
+        [vec!["module:pkg/a.py".to_owned(), "module:pkg/b.py".to_owned()]]
+    );
+    let value = serde_json::to_value(&doc).unwrap();
+    schema::validate(&value).unwrap();
+    assert_eq!(
+        doc.verdict,
+        "11 findings (2 high, 5 medium, 4 low): route removed GET /api/items/{}, call to removed route GET /api/items/{}, new cross-language call POST /api/items, and 8 more."
+    );
+}
+
+#[test]
+fn serialisation_is_deterministic_whatever_the_input_order() {
+    let (base, head) = (base(), head());
+    let first = crate::to_json(&document(&base, &head));
+    let (mut base2, mut head2) = (base.clone(), head.clone());
+    base2.nodes.reverse();
+    base2.edges.reverse();
+    head2.nodes.reverse();
+    head2.edges.reverse();
+    head2.refusals.reverse();
+    assert_eq!(crate::to_json(&document(&base2, &head2)), first);
+    assert_eq!(crate::to_json(&document(&base, &head)), first);
+}
+
+#[test]
+fn verdicts_without_findings() {
+    let base = base();
+    let doc = document(&base, &base);
+    assert_eq!(doc.verdict, "No architectural change.");
+    schema::validate(&serde_json::to_value(&doc).unwrap()).unwrap();
+
+    let mut shifted = base.clone();
+    shifted.edges[0].confidence = Confidence::Possible;
+    shifted.refusals.clear();
+    let doc = document(&base, &shifted);
+    assert_eq!(doc.verdict, "No findings: 1 edge changed, 1 refusal removed.");
+    schema::validate(&serde_json::to_value(&doc).unwrap()).unwrap();
+}
+
+#[test]
+fn the_schema_rejects_an_unknown_finding_kind_and_an_absolute_label() {
+    let doc = document(&base(), &head());
+    let mut value = serde_json::to_value(&doc).unwrap();
+    value["findings"][0]["kind"] = "route-renamed".into();
+    assert!(schema::validate(&value).is_err());
+
+    let mut value = serde_json::to_value(&doc).unwrap();
+    value["base"]["label"] = "/home/me/repo".into();
+    assert!(schema::validate(&value).is_err());
+
+    let mut value = serde_json::to_value(&doc).unwrap();
+    value["findings"][0]["edges"][0]["side"] = "both".into();
+    assert!(schema::validate(&value).is_err());
+
+    let mut value = serde_json::to_value(&doc).unwrap();
+    value["summary"]["findings_by_kind"].as_object_mut().unwrap().remove("new-cycle");
+    assert!(schema::validate(&value).is_err());
+}
