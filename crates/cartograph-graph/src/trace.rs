@@ -16,8 +16,9 @@
 //! is in the graph (its own `from` and `to`) and the node it reached, and the path says its
 //! direction.
 //!
-//! Paths are simple (no node twice), enumerated depth-first with neighbours in identity order, so
-//! the output is deterministic. Without `to`, a path is reported where it cannot go further (or
+//! Paths are simple (no node twice), enumerated depth-first, so the output is deterministic: from
+//! each node the steps are tried by edge kind (calls, serves, writes, reads, reads_env, imports),
+//! then by the reached node's identity. Without `to`, a path is reported where it cannot go further (or
 //! where the depth bound stopped it); with `to`, a path is reported when it reaches a `to` node,
 //! and ends there. Bounded by [`TraceOptions::max_depth`] hops and [`TraceOptions::max_paths`]
 //! paths, and by a budget of search steps on very dense graphs; each cut is reported.
@@ -125,12 +126,12 @@ pub struct Trace<'a> {
     /// `None` when any end will do.
     pub to: Option<Vec<NodeKey>>,
     pub options: TraceOptions,
-    /// In enumeration order: by `from` node, then depth-first with neighbours in identity order.
+    /// In enumeration order: by `from` node, then depth-first (see the module documentation).
     pub paths: Vec<TracePath<'a>>,
     pub truncation: TraceTruncation,
 }
 
-/// The steps out of each node, both ways, neighbours in identity order.
+/// The steps out of each node, both ways, in the order they are tried ([`flow_rank`]).
 struct Steps<'a> {
     forward: HashMap<&'a NodeKey, Vec<(&'a NodeKey, &'a Edge)>>,
     backward: HashMap<&'a NodeKey, Vec<(&'a NodeKey, &'a Edge)>>,
@@ -164,7 +165,13 @@ impl<'a> Steps<'a> {
             backward.entry(down).or_default().push((up, edge));
         }
         for list in forward.values_mut().chain(backward.values_mut()) {
-            list.sort_by(|a, b| (a.0, a.1.identity()).cmp(&(b.0, b.1.identity())));
+            list.sort_by(|a, b| {
+                (flow_rank(a.1.kind), a.0, a.1.identity()).cmp(&(
+                    flow_rank(b.1.kind),
+                    b.0,
+                    b.1.identity(),
+                ))
+            });
         }
         Self { forward, backward }
     }
@@ -175,6 +182,21 @@ impl<'a> Steps<'a> {
             Direction::Backward => &self.backward,
         };
         map.get(at).map(Vec::as_slice).unwrap_or_default()
+    }
+}
+
+/// The order steps are tried in: across boundaries first (calls, serves), then data (writes, reads,
+/// reads_env), then imports — so that when `max_paths` cuts, the paths kept are the ones that
+/// cross services rather than chains of imports.
+fn flow_rank(kind: EdgeKind) -> u8 {
+    match kind {
+        EdgeKind::Calls => 0,
+        EdgeKind::Serves => 1,
+        EdgeKind::Writes => 2,
+        EdgeKind::Reads => 3,
+        EdgeKind::ReadsEnv => 4,
+        EdgeKind::Imports => 5,
+        EdgeKind::Defines => 6,
     }
 }
 
@@ -333,9 +355,9 @@ mod tests {
             render(&t),
             [
                 "module:web/page.tsx -imports-> module:web/client.ts -calls-> route:GET /items/{} \
-                 -serves-> module:api/items.py -imports-> module:api/models.py",
-                "module:web/page.tsx -imports-> module:web/client.ts -calls-> route:GET /items/{} \
                  -serves-> module:api/items.py -reads-> table:item",
+                "module:web/page.tsx -imports-> module:web/client.ts -calls-> route:GET /items/{} \
+                 -serves-> module:api/items.py -imports-> module:api/models.py",
             ]
         );
         assert!(!t.truncation.is_truncated());

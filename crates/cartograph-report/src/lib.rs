@@ -7,11 +7,14 @@
 //! written deterministically: fields in a fixed order, collections sorted by identity, two-space
 //! indentation and a final newline.
 
+pub mod blast;
 pub mod diff;
+pub mod map;
 pub mod markdown;
 pub mod schema;
 pub mod snapshot;
 pub mod summary;
+pub mod trace;
 
 use serde::Serialize;
 

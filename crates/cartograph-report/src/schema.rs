@@ -6,9 +6,12 @@ use serde_json::Value;
 
 /// Every document's schema: `(name, schema text)`, in name order.
 pub const SCHEMAS: &[(&str, &str)] = &[
+    ("blast", include_str!("../../../schemas/blast.schema.json")),
     ("diff", include_str!("../../../schemas/diff.schema.json")),
+    ("map", include_str!("../../../schemas/map.schema.json")),
     ("snapshot", include_str!("../../../schemas/snapshot.schema.json")),
     ("summary", include_str!("../../../schemas/summary.schema.json")),
+    ("trace", include_str!("../../../schemas/trace.schema.json")),
 ];
 
 /// The schema text for a document name.

@@ -1,0 +1,179 @@
+//! The `blast`, `trace` and `map` documents of the `fullstack` fixture: each validates against its
+//! schema, is written identically twice, and says what the graph says across languages.
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use cartograph_graph::{BlastOptions, MapOptions, TraceOptions, blast, map, resolve_target, trace};
+use cartograph_pipeline::{Analysis, analyse_tree};
+use cartograph_report::blast::{BlastDocument, render_blast, render_blast_section};
+use cartograph_report::map::{MapDocument, render_map};
+use cartograph_report::trace::{TraceDocument, render_trace};
+use cartograph_report::{schema, to_json};
+
+fn fullstack() -> &'static Analysis {
+    static ANALYSIS: OnceLock<Analysis> = OnceLock::new();
+    ANALYSIS.get_or_init(|| {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/fullstack");
+        analyse_tree(&root, &Default::default()).expect("the fixture analyses")
+    })
+}
+
+fn validated<T: serde::Serialize>(doc: &T) -> String {
+    let text = to_json(doc);
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    if let Err(e) = schema::validate(&value) {
+        panic!("{e}");
+    }
+    text
+}
+
+fn items_blast(options: &BlastOptions) -> BlastDocument {
+    let analysis = fullstack();
+    let targets = resolve_target(analysis.view(), "backend/app/api/routes/items.py").unwrap();
+    BlastDocument::from_blast(&blast(analysis.view(), &targets, options))
+}
+
+#[test]
+fn blast_of_the_fastapi_items_handler_reaches_the_react_client() {
+    let doc = items_blast(&BlastOptions::default());
+    let text = validated(&doc);
+    assert_eq!(text, validated(&items_blast(&BlastOptions::default())), "deterministic");
+    let ids: Vec<&str> = doc.affected.iter().map(|a| a.id.as_str()).collect();
+    assert!(ids.contains(&"route:GET /api/v1/items/{}"), "{ids:?}");
+    let client = doc
+        .affected
+        .iter()
+        .find(|a| a.id == "module:frontend/src/client/services/ItemsService.ts")
+        .expect("the generated client calls the items routes");
+    assert_eq!(client.depth, 2);
+    let kinds: Vec<&str> = client.path.iter().map(|e| e.kind.as_str()).collect();
+    assert_eq!(kinds, ["serves", "calls"]);
+    assert!(ids.contains(&"module:bff/src/routes/orders.ts"), "the BFF calls the items routes too");
+    // Ranked: depth never decreases.
+    assert!(doc.affected.windows(2).all(|w| w[0].depth <= w[1].depth));
+    assert!(!doc.truncation.truncated);
+
+    let markdown = render_blast(&doc);
+    assert!(markdown.starts_with("# Blast radius\n"));
+    assert!(markdown.contains("`module:frontend/src/client/services/ItemsService.ts`"));
+    assert!(!markdown.contains(env!("CARGO_MANIFEST_DIR")));
+}
+
+#[test]
+fn blast_bounds_are_stated_in_json_and_markdown() {
+    let doc = items_blast(&BlastOptions { max_depth: 1, max_nodes: 3 });
+    validated(&doc);
+    assert!(doc.truncation.truncated);
+    assert_eq!(doc.affected.len(), 3);
+    assert!(doc.truncation.beyond_depth > 0 && doc.truncation.beyond_node_limit > 0);
+    assert_eq!(
+        doc.truncation.reachable,
+        doc.truncation.shown + doc.truncation.beyond_depth + doc.truncation.beyond_node_limit
+    );
+    assert!(render_blast(&doc).contains("Truncated: "));
+}
+
+#[test]
+fn the_blast_section_fits_its_budget() {
+    let doc = items_blast(&BlastOptions::default());
+    for max in [0, 40, 200, 600, 1500, 5000, 100_000] {
+        let section = render_blast_section(&doc, max);
+        assert!(section.len() <= max, "{max}: {} chars", section.len());
+        if max >= 1500 {
+            assert!(section.starts_with("### Blast radius"));
+            assert!(section.contains("<details>") && section.contains("</details>"));
+        }
+    }
+    let small = render_blast_section(&doc, 1500);
+    assert!(small.contains("not shown here") || small.contains("not listed here"), "{small}");
+    let full = render_blast_section(&doc, 100_000);
+    assert!(!full.contains("not shown here"));
+    assert_eq!(full, render_blast_section(&items_blast(&BlastOptions::default()), 100_000));
+}
+
+#[test]
+fn trace_from_the_react_client_to_the_item_table() {
+    let analysis = fullstack();
+    let view = analysis.view();
+    let from = resolve_target(view, "frontend/src/client/services/ItemsService.ts").unwrap();
+    let run = |to: Option<&[cartograph_core::NodeKey]>| {
+        TraceDocument::from_trace(&trace(view, &from, to, &TraceOptions::default()))
+    };
+    let all = run(None);
+    let text = validated(&all);
+    assert_eq!(text, validated(&run(None)), "deterministic");
+    assert!(!all.paths.is_empty());
+
+    let tables: Vec<_> = view
+        .nodes
+        .iter()
+        .filter(|n| n.key.kind() == cartograph_core::NodeKind::Table)
+        .map(|n| n.key.clone())
+        .collect();
+    let to_tables = run(Some(&tables));
+    validated(&to_tables);
+    assert!(!to_tables.paths.is_empty(), "the client's calls reach a table");
+    for path in &to_tables.paths {
+        assert!(path.to.starts_with("table:"), "{}", path.to);
+        assert_eq!(path.hops[0].kind, "calls");
+        assert_eq!(path.hops[1].kind, "serves");
+        assert_eq!(path.hops[1].walked, "backward");
+    }
+    let markdown = render_trace(&to_tables);
+    assert!(markdown.starts_with("# Trace\n"));
+    assert!(markdown.contains("## Path 1:"));
+}
+
+#[test]
+fn trace_backward_from_a_table() {
+    let analysis = fullstack();
+    let view = analysis.view();
+    let Some(table) = view.nodes.iter().find(|n| n.key.kind() == cartograph_core::NodeKind::Table)
+    else {
+        panic!("the fixture has tables");
+    };
+    let doc = TraceDocument::from_trace(&trace(
+        view,
+        std::slice::from_ref(&table.key),
+        None,
+        &TraceOptions { max_paths: 5, ..TraceOptions::default() },
+    ));
+    validated(&doc);
+    assert!(doc.paths.iter().all(|p| p.direction == "backward"));
+    assert!(render_trace(&doc).contains("walked backward"));
+}
+
+#[test]
+fn map_of_the_fixture_and_its_truncation() {
+    let analysis = fullstack();
+    let doc = MapDocument::from_map(&map(analysis.view(), &MapOptions::default()));
+    let text = validated(&doc);
+    assert_eq!(
+        text,
+        validated(&MapDocument::from_map(&map(analysis.view(), &MapOptions::default())))
+    );
+    assert!(!doc.truncated);
+    assert!(doc.routes.total > 10);
+    let frontend_to_backend = doc
+        .component_edges
+        .items
+        .iter()
+        .any(|e| e.from.starts_with("frontend") && e.to.starts_with("backend") && e.calls > 0);
+    assert!(frontend_to_backend, "{:?}", doc.component_edges.items);
+    let items = doc.routes.items.iter().find(|r| r.id == "route:GET /api/v1/items/{}").unwrap();
+    assert_eq!(
+        items.handler.as_ref().map(|h| h.module.as_str()),
+        Some("backend/app/api/routes/items.py")
+    );
+    assert!(items.callers >= 2);
+
+    let small = MapOptions { max_routes: 3, max_components: 2, ..MapOptions::default() };
+    let cut = MapDocument::from_map(&map(analysis.view(), &small));
+    validated(&cut);
+    assert!(cut.truncated && cut.routes.truncated && cut.components.truncated);
+    assert_eq!((cut.routes.shown, cut.routes.total), (3, doc.routes.total));
+    let markdown = render_map(&cut);
+    assert!(markdown.contains(&format!("Showing 3 of {} (limit 3)", doc.routes.total)));
+    assert!(render_map(&doc).starts_with("# Architecture map\n"));
+}
