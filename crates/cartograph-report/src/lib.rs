@@ -9,6 +9,7 @@
 
 pub mod blast;
 pub mod diff;
+pub mod diff_markdown;
 pub mod map;
 pub mod markdown;
 pub mod schema;

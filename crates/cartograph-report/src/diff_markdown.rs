@@ -1,0 +1,607 @@
+//! The Markdown pull-request report of a [`DiffDocument`]: a one-line verdict, the findings table
+//! with the edges that justify each finding, collapsible sections per concern (routes, calls,
+//! tables, environment variables, packages, cycles, modules, refusals), a bounded Mermaid diagram of
+//! the changed edges, and refusal counts.
+//!
+//! The report always fits in one GitHub comment. It is first written in full; while it is longer
+//! than the budget, detail is taken away in reverse order of priority (see [`render_diff`]), and
+//! every cut is stated where it happened and summarised under the verdict. Every string that came
+//! from an analysed tree is escaped, so a hostile file name cannot break a table or inject HTML.
+
+mod escape;
+mod mermaid;
+mod rows;
+mod sections;
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use crate::diff::{DiffDocument, FindingDoc};
+use escape::{code, text, thousands};
+use rows::evidence_row;
+use sections::{Section, render_section, sections};
+
+/// The most characters GitHub accepts in one comment.
+pub const GITHUB_COMMENT_LIMIT: usize = 65_536;
+/// The default budget: GitHub's limit less room for what a caller adds around the report (the
+/// Action's hidden marker, a footer).
+pub const DEFAULT_BUDGET: usize = 60_000;
+/// The hidden line a sticky pull-request comment is found by.
+pub const DEFAULT_MARKER: &str = "<!-- cartograph-report -->";
+
+/// How a diff report is written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiffMarkdownOptions {
+    /// The most characters (Unicode scalar values, not bytes) the report may have, marker
+    /// included.
+    pub budget: usize,
+    /// A line written first, such as [`DEFAULT_MARKER`]; `None` writes none.
+    pub marker: Option<String>,
+    /// The most edges the diagram draws.
+    pub diagram_max_edges: usize,
+    /// The most nodes the diagram draws.
+    pub diagram_max_nodes: usize,
+}
+
+impl Default for DiffMarkdownOptions {
+    fn default() -> Self {
+        Self { budget: DEFAULT_BUDGET, marker: None, diagram_max_edges: 60, diagram_max_nodes: 80 }
+    }
+}
+
+/// Renders the report of a diff.
+///
+/// When the full report is longer than `options.budget`, detail goes in this order until it fits:
+/// 1. the diagram shrinks to 30 edges, then goes;
+/// 2. each section's lists shrink to 25 rows per list, lowest-priority section first (refusal
+///    lists, modules and imports, cycles, packages, environment variables, tables, calls,
+///    routes), and the blast radius to 40 lines;
+/// 3. each finding shows at most 3 of its edges (10 for a high-severity one);
+/// 4. section lists shrink to 5 rows, in the same order;
+/// 5. info and low findings lose their evidence, medium ones keep 1 edge, high ones 3;
+/// 6. section lists go (their counts stay), then the blast radius;
+/// 7. medium findings lose their evidence, high ones keep 1 edge;
+/// 8. info findings leave the table, then low, then medium ones;
+/// 9. high findings lose their evidence, then the table keeps as many rows as fit.
+///
+/// The verdict, the counts and the findings table's header always stay; each cut says what it
+/// left out, and a note under the verdict sums them up.
+pub fn render_diff(doc: &DiffDocument, options: &DiffMarkdownOptions) -> String {
+    render_diff_with_blast(doc, options, None)
+}
+
+/// [`render_diff`] with a blast-radius section: `blast` is that section's Markdown body, without a
+/// heading (lists or tables, one item per line), placed in a collapsible section after the others.
+/// Under budget pressure it is cut by lines, then left out, and the report says so. With `None`
+/// the report has no blast-radius section at all.
+pub fn render_diff_with_blast(
+    doc: &DiffDocument,
+    options: &DiffMarkdownOptions,
+    blast: Option<&str>,
+) -> String {
+    let prepared = Prepared::new(doc, blast);
+    let candidates = mermaid::candidates(doc);
+    let mut diagrams = DiagramCache {
+        doc,
+        candidates,
+        max_nodes: options.diagram_max_nodes,
+        by_size: BTreeMap::new(),
+    };
+    let full = Plan::full(&prepared, options.diagram_max_edges);
+    let fits = |s: &str| s.chars().count() <= options.budget;
+
+    let mut last = full.clone();
+    for plan in prepared.degradations(&full) {
+        let out = prepared.render(&plan, &full, options, &mut diagrams);
+        if fits(&out) {
+            return out;
+        }
+        last = plan;
+    }
+    // Keep as many findings rows as fit.
+    let (mut lo, mut hi) = (0, last.finding_rows);
+    let mut best = None;
+    while lo <= hi {
+        let mid = lo + (hi - lo) / 2;
+        let plan = Plan { finding_rows: mid, ..last.clone() };
+        let out = prepared.render(&plan, &full, options, &mut diagrams);
+        if fits(&out) {
+            best = Some(out);
+            lo = mid + 1;
+        } else if mid == 0 {
+            break;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    if let Some(out) = best {
+        return out;
+    }
+    let plan = Plan { finding_rows: 0, ..last };
+    hard_cut(&prepared.render(&plan, &full, options, &mut diagrams), options.budget)
+}
+
+/// The last resort when even the shortest report is over budget (a budget of a few hundred
+/// characters): cut at a line and say so.
+fn hard_cut(report: &str, budget: usize) -> String {
+    const NOTE: &str = "\n… cut here to fit the size limit; the JSON report has everything.\n";
+    let room = budget.saturating_sub(NOTE.chars().count());
+    let kept: String = report.chars().take(room).collect();
+    let kept = match kept.rfind('\n') {
+        Some(i) => &kept[..i],
+        None => "",
+    };
+    let out = format!("{kept}{NOTE}");
+    out.chars().take(budget).collect()
+}
+
+/// How much of each part a rendering shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Plan {
+    diagram_edges: usize,
+    /// Per section (in [`Prepared::sections`] order): rows shown per list.
+    rows: Vec<usize>,
+    /// Per severity (high, medium, low, info): evidence edges shown per finding.
+    evidence: [usize; 4],
+    finding_rows: usize,
+    blast_lines: usize,
+}
+
+impl Plan {
+    fn full(prepared: &Prepared, diagram_edges: usize) -> Self {
+        Self {
+            diagram_edges,
+            rows: vec![usize::MAX; prepared.sections.len()],
+            evidence: [usize::MAX; 4],
+            finding_rows: prepared.findings.len(),
+            blast_lines: usize::MAX,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Severity {
+    High = 0,
+    Medium = 1,
+    Low = 2,
+    Info = 3,
+}
+
+impl Severity {
+    fn parse(s: &str) -> Self {
+        match s {
+            "high" => Self::High,
+            "medium" => Self::Medium,
+            "low" => Self::Low,
+            _ => Self::Info,
+        }
+    }
+}
+
+fn glyph(severity: &str) -> &'static str {
+    match severity {
+        "high" => "🔴",
+        "medium" => "🟠",
+        "low" => "🟡",
+        _ => "🔵",
+    }
+}
+
+/// Everything rendered once; a plan only chooses how much of it to show.
+struct Prepared {
+    head: String,
+    findings: Vec<PreparedFinding>,
+    /// In document order; `priority` orders the cuts.
+    sections: Vec<Section>,
+    blast: Option<Vec<String>>,
+}
+
+struct PreparedFinding {
+    severity: Severity,
+    row: String,
+    evidence_title: String,
+    evidence: Vec<String>,
+}
+
+/// What a rendering left out to fit the budget.
+#[derive(Debug, Default)]
+struct Omitted {
+    findings: usize,
+    evidence_edges: usize,
+    rows: usize,
+    diagram_edges: usize,
+    blast_lines: usize,
+}
+
+struct DiagramCache<'a> {
+    doc: &'a DiffDocument,
+    candidates: Vec<mermaid::Candidate<'a>>,
+    max_nodes: usize,
+    by_size: BTreeMap<usize, mermaid::Diagram>,
+}
+
+impl DiagramCache<'_> {
+    fn get(&mut self, max_edges: usize) -> &mermaid::Diagram {
+        let Self { doc, candidates, max_nodes, by_size } = self;
+        by_size
+            .entry(max_edges)
+            .or_insert_with(|| mermaid::render(doc, candidates, max_edges, *max_nodes))
+    }
+}
+
+impl Prepared {
+    fn new(doc: &DiffDocument, blast: Option<&str>) -> Self {
+        let findings =
+            doc.findings.iter().enumerate().map(|(i, f)| prepare_finding(i, f)).collect();
+        Self {
+            head: head(doc),
+            findings,
+            sections: sections(doc),
+            blast: blast.map(|b| b.lines().map(str::to_owned).collect()),
+        }
+    }
+
+    /// The successive plans tried, each taking away more than the one before.
+    fn degradations(&self, full: &Plan) -> Vec<Plan> {
+        let mut order: Vec<usize> = (0..self.sections.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(self.sections[i].priority));
+        let mut plans = vec![full.clone()];
+        let mut plan = full.clone();
+        let mut step = |plans: &mut Vec<Plan>, change: &dyn Fn(&mut Plan)| {
+            change(&mut plan);
+            if plans.last() != Some(&plan) {
+                plans.push(plan.clone());
+            }
+        };
+        step(&mut plans, &|p| p.diagram_edges = p.diagram_edges.min(30));
+        step(&mut plans, &|p| p.diagram_edges = 0);
+        for &s in &order {
+            step(&mut plans, &|p| p.rows[s] = p.rows[s].min(25));
+        }
+        step(&mut plans, &|p| p.blast_lines = p.blast_lines.min(40));
+        step(&mut plans, &|p| p.evidence = cap(p.evidence, [10, 3, 3, 3]));
+        for &s in &order {
+            step(&mut plans, &|p| p.rows[s] = p.rows[s].min(5));
+        }
+        step(&mut plans, &|p| p.evidence = cap(p.evidence, [3, 1, 0, 0]));
+        for &s in &order {
+            step(&mut plans, &|p| p.rows[s] = 0);
+        }
+        step(&mut plans, &|p| p.blast_lines = 0);
+        step(&mut plans, &|p| p.evidence = cap(p.evidence, [1, 0, 0, 0]));
+        for below in [Severity::Info, Severity::Low, Severity::Medium] {
+            let keep = self.findings.iter().filter(|f| f.severity < below).count();
+            step(&mut plans, &|p| p.finding_rows = p.finding_rows.min(keep));
+        }
+        step(&mut plans, &|p| p.evidence = [0; 4]);
+        plans
+    }
+
+    fn render(
+        &self,
+        plan: &Plan,
+        full: &Plan,
+        options: &DiffMarkdownOptions,
+        diagrams: &mut DiagramCache<'_>,
+    ) -> String {
+        let mut omitted = Omitted::default();
+        let mut body = String::new();
+        self.render_findings(plan, &mut body, &mut omitted);
+        for (i, section) in self.sections.iter().enumerate() {
+            if !section.trailing {
+                render_section(section, plan.rows[i], &mut body, &mut omitted);
+            }
+        }
+        if let Some(lines) = &self.blast {
+            render_blast(lines, plan.blast_lines, &mut body, &mut omitted);
+        }
+        let full_drawn = diagrams.get(full.diagram_edges).drawn;
+        let diagram = diagrams.get(plan.diagram_edges);
+        omitted.diagram_edges = full_drawn.saturating_sub(diagram.drawn);
+        render_diagram(diagram, &mut body);
+        for (i, section) in self.sections.iter().enumerate() {
+            if section.trailing {
+                render_section(section, plan.rows[i], &mut body, &mut omitted);
+            }
+        }
+
+        let mut out = String::with_capacity(body.len() + self.head.len() + 512);
+        if let Some(marker) = &options.marker {
+            out.push_str(marker);
+            out.push('\n');
+        }
+        out.push_str(&self.head);
+        out.push_str(&omission_note(&omitted));
+        out.push_str(&body);
+        out
+    }
+
+    fn render_findings(&self, plan: &Plan, out: &mut String, omitted: &mut Omitted) {
+        if self.findings.is_empty() {
+            out.push_str("No findings: nothing a reviewer needs to look at first.\n\n");
+            return;
+        }
+        out.push_str(
+            "| # | severity | finding | subject | what changed |\n|---:|---|---|---|---|\n",
+        );
+        let shown = plan.finding_rows.min(self.findings.len());
+        for f in &self.findings[..shown] {
+            out.push_str(&f.row);
+        }
+        if shown < self.findings.len() {
+            let mut left: BTreeMap<Severity, usize> = BTreeMap::new();
+            for f in &self.findings[shown..] {
+                *left.entry(f.severity).or_default() += 1;
+            }
+            let by: Vec<String> = left
+                .iter()
+                .map(|(s, n)| format!("{} {}", thousands(*n), severity_name(*s)))
+                .collect();
+            let n = self.findings.len() - shown;
+            let _ = writeln!(
+                out,
+                "\n… {} more finding{} ({}) left out to fit one GitHub comment; the JSON report \
+                 lists them.",
+                thousands(n),
+                plural(n),
+                by.join(", ")
+            );
+            omitted.findings += n;
+        }
+        out.push('\n');
+
+        let mut evidence = String::new();
+        let mut edges_shown = 0;
+        for f in &self.findings[..shown] {
+            let cap = plan.evidence[f.severity as usize];
+            if f.evidence.is_empty() || cap == 0 {
+                omitted.evidence_edges += f.evidence.len();
+                continue;
+            }
+            let _ = writeln!(evidence, "{}", f.evidence_title);
+            let take = cap.min(f.evidence.len());
+            for row in &f.evidence[..take] {
+                evidence.push_str(row);
+            }
+            edges_shown += take;
+            if take < f.evidence.len() {
+                let n = f.evidence.len() - take;
+                let _ = writeln!(evidence, "- … {} more edge{}", thousands(n), plural(n));
+                omitted.evidence_edges += n;
+            }
+            evidence.push('\n');
+        }
+        if edges_shown > 0 {
+            let _ = writeln!(
+                out,
+                "<details><summary><b>Evidence</b>: the {} edge{} behind the findings</summary>\n\n\
+                 {evidence}</details>\n",
+                thousands(edges_shown),
+                plural(edges_shown)
+            );
+        }
+    }
+}
+
+fn cap(current: [usize; 4], limit: [usize; 4]) -> [usize; 4] {
+    let mut out = current;
+    for (o, l) in out.iter_mut().zip(limit) {
+        *o = (*o).min(l);
+    }
+    out
+}
+
+fn severity_name(s: Severity) -> &'static str {
+    match s {
+        Severity::High => "high",
+        Severity::Medium => "medium",
+        Severity::Low => "low",
+        Severity::Info => "info",
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// The verdict, the two trees and the counts: never cut.
+fn head(doc: &DiffDocument) -> String {
+    let s = &doc.summary;
+    let worst = ["high", "medium", "low", "info"]
+        .into_iter()
+        .find(|k| s.findings_by_severity.get(*k).copied().unwrap_or(0) > 0);
+    let glyph = worst.map_or("✅", glyph);
+    let mut out = String::new();
+    let _ = writeln!(out, "### {glyph} {}\n", text(&doc.verdict));
+    let _ = writeln!(
+        out,
+        "Architecture diff of {} → {}\n",
+        code(&doc.base.label),
+        code(&doc.head.label)
+    );
+
+    let total: u64 = s.findings_by_severity.values().sum();
+    let mut parts = Vec::new();
+    if total > 0 {
+        let mut by: Vec<String> = Vec::new();
+        let known = ["high", "medium", "low", "info"];
+        for k in known {
+            if let Some(n) = s.findings_by_severity.get(k).filter(|n| **n > 0) {
+                by.push(format!("{} {k}", thousands(*n as usize)));
+            }
+        }
+        for (k, n) in &s.findings_by_severity {
+            if !known.contains(&k.as_str()) && *n > 0 {
+                by.push(format!("{} {}", thousands(*n as usize), text(k)));
+            }
+        }
+        let total = total as usize;
+        parts.push(format!(
+            "**{} finding{}** ({})",
+            thousands(total),
+            plural(total),
+            by.join(", ")
+        ));
+    } else {
+        parts.push("**no findings**".to_owned());
+    }
+    let counts = |what: &str, numbers: [(u64, &str); 3]| {
+        let bits: Vec<String> = numbers
+            .iter()
+            .filter(|(n, _)| *n > 0)
+            .map(|(n, word)| format!("{} {word}", thousands(*n as usize)))
+            .collect();
+        (!bits.is_empty()).then(|| format!("{what}: {}", bits.join(", ")))
+    };
+    let changes = |a, r, c| [(a, "added"), (r, "removed"), (c, "changed")];
+    parts.extend(counts("edges", changes(s.edges_added, s.edges_removed, s.edges_changed)));
+    parts.extend(counts("nodes", changes(s.nodes_added, s.nodes_removed, s.nodes_changed)));
+    let new_gone = |a, r| [(a, "new"), (r, "gone"), (0, "")];
+    parts.extend(counts("import cycles", new_gone(s.cycles_added, s.cycles_removed)));
+    parts.extend(counts("refusals", new_gone(s.refusals_added, s.refusals_removed)));
+    if parts.len() == 1 && total == 0 {
+        parts.push("no architectural change".to_owned());
+    }
+    let _ = writeln!(out, "{}\n", parts.join(" · "));
+    out
+}
+
+fn omission_note(o: &Omitted) -> String {
+    let mut parts = Vec::new();
+    if o.findings > 0 {
+        parts.push(format!("{} finding{}", thousands(o.findings), plural(o.findings)));
+    }
+    if o.evidence_edges > 0 {
+        parts.push(format!(
+            "{} evidence edge{} of the findings",
+            thousands(o.evidence_edges),
+            plural(o.evidence_edges)
+        ));
+    }
+    if o.rows > 0 {
+        parts.push(format!("{} listed change{}", thousands(o.rows), plural(o.rows)));
+    }
+    if o.blast_lines > 0 {
+        parts.push(format!(
+            "{} line{} of the blast radius",
+            thousands(o.blast_lines),
+            plural(o.blast_lines)
+        ));
+    }
+    if o.diagram_edges > 0 {
+        parts.push(format!(
+            "{} edge{} of the diagram",
+            thousands(o.diagram_edges),
+            plural(o.diagram_edges)
+        ));
+    }
+    if parts.is_empty() {
+        return String::new();
+    }
+    format!(
+        "> ✂️ **Shortened to fit one GitHub comment.** Left out: {}. The JSON report \
+         (`--json`) has everything.\n\n",
+        parts.join(", ")
+    )
+}
+
+fn prepare_finding(index: usize, f: &FindingDoc) -> PreparedFinding {
+    let n = index + 1;
+    let label = finding_label(&f.kind);
+    let row = format!(
+        "| {n} | {}&nbsp;{} | {label} | {} | {} |\n",
+        glyph(&f.severity),
+        text(&f.severity),
+        code(node_name(&f.subject)),
+        text(&f.message)
+    );
+    let evidence_title = format!("**{n}. {label}** {}", code(node_name(&f.subject)));
+    let evidence = f.edges.iter().map(evidence_row).collect();
+    PreparedFinding { severity: Severity::parse(&f.severity), row, evidence_title, evidence }
+}
+
+/// A finding kind as a reader says it.
+fn finding_label(kind: &str) -> String {
+    match kind {
+        "route-removed" => "route removed".to_owned(),
+        "call-to-removed-route" => "call to removed route".to_owned(),
+        "route-added" => "route added".to_owned(),
+        "new-cross-language-call" => "new cross-language call".to_owned(),
+        "new-table" => "new table".to_owned(),
+        "new-table-write" => "new table write".to_owned(),
+        "new-env-var" => "new env var".to_owned(),
+        "new-external-service" => "new external service".to_owned(),
+        "new-package" => "new package".to_owned(),
+        "new-cycle" => "new import cycle".to_owned(),
+        "new-component-dependency" => "new component dependency".to_owned(),
+        other => text(&other.replace('-', " ")),
+    }
+}
+
+/// A node id without its kind: `route:GET /items/{}` is shown as `GET /items/{}`.
+pub(crate) fn node_name(id: &str) -> &str {
+    const KINDS: [&str; 7] =
+        ["module:", "package:", "route:", "table:", "env_var:", "external:", "component:"];
+    KINDS.iter().find_map(|k| id.strip_prefix(k)).unwrap_or(id)
+}
+
+fn render_blast(lines: &[String], cap: usize, out: &mut String, omitted: &mut Omitted) {
+    out.push_str("<details><summary><b>Blast radius</b> of the changed files</summary>\n\n");
+    let take = cap.min(lines.len());
+    let mut fences = 0usize;
+    for line in &lines[..take] {
+        if line.trim_start().starts_with("```") {
+            fences += 1;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    if !fences.is_multiple_of(2) {
+        out.push_str("```\n");
+    }
+    let left = lines.len() - take;
+    if left > 0 {
+        let _ = writeln!(
+            out,
+            "\n… {} more line{} left out to fit one GitHub comment; see the JSON report.",
+            thousands(left),
+            plural(left)
+        );
+        omitted.blast_lines += left;
+    }
+    out.push_str("\n</details>\n\n");
+}
+
+fn render_diagram(diagram: &mermaid::Diagram, out: &mut String) {
+    if diagram.total == 0 {
+        return;
+    }
+    if diagram.drawn == 0 {
+        let _ = writeln!(
+            out,
+            "The diagram of the {} changed edge{} was left out to fit one GitHub comment.\n",
+            thousands(diagram.total),
+            plural(diagram.total)
+        );
+        return;
+    }
+    let shown = if diagram.drawn < diagram.total {
+        format!(
+            "{} of the {} changed edges ({} more edges not drawn)",
+            thousands(diagram.drawn),
+            thousands(diagram.total),
+            thousands(diagram.total - diagram.drawn)
+        )
+    } else {
+        format!("the {} changed edge{}", thousands(diagram.total), plural(diagram.total))
+    };
+    let _ = writeln!(
+        out,
+        "<details open><summary><b>Diagram</b>: {shown}</summary>\n\n{}\n\
+         <sub>Green solid arrows were added, red dashed ones removed, amber thick ones changed \
+         (confidence, provenance or type-only). Boxes are modules, rounded boxes routes, \
+         cylinders tables, hexagons environment variables, double-edged boxes packages, slanted \
+         boxes external services.</sub>\n\n</details>\n",
+        diagram.text
+    );
+}

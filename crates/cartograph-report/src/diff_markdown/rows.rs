@@ -1,0 +1,175 @@
+//! One line of the report per edge, node, refusal or cycle: identities as code, the edge's kind
+//! as a verb between its endpoints, then its evidence, confidence and place.
+
+use super::escape::{code, text};
+use super::node_name;
+use crate::diff::{DiffEdgeDoc, EdgeChangeDoc, EdgeRefDoc, NodeChangeDoc};
+use crate::snapshot::{HandlerDoc, LocationDoc, NodeDoc, RefusalDoc};
+
+/// An edge kind as a verb between its endpoints.
+fn verb(kind: &str) -> String {
+    match kind {
+        "reads_env" => "reads".to_owned(),
+        "imports" | "serves" | "calls" | "reads" | "writes" | "defines" => kind.to_owned(),
+        other => text(other),
+    }
+}
+
+/// Where an edge was found: its line when it is in the `from` module's own file, else the path.
+fn place(location: &LocationDoc, from: &str) -> String {
+    let same_file = from.strip_prefix("module:") == Some(location.path.as_str());
+    match (same_file, location.line) {
+        (true, 0) => "whole file".to_owned(),
+        (true, line) => format!("line {line}"),
+        (false, 0) => code(&location.path),
+        (false, line) => code(&format!("{}:{line}", location.path)),
+    }
+}
+
+struct EdgeLine<'a> {
+    kind: &'a str,
+    from: &'a str,
+    to: &'a str,
+    evidence: &'a str,
+    confidence: &'a str,
+    location: &'a LocationDoc,
+}
+
+fn edge_line(e: &EdgeLine<'_>, extra: &[String]) -> String {
+    let mut notes = vec![text(e.confidence), place(e.location, e.from)];
+    notes.extend(extra.iter().cloned());
+    format!(
+        "- {} <b>{}</b> {} — {} <sub>({})</sub>\n",
+        code(node_name(e.from)),
+        verb(e.kind),
+        code(node_name(e.to)),
+        text(e.evidence),
+        notes.join(" · ")
+    )
+}
+
+pub(super) fn evidence_row(e: &EdgeRefDoc) -> String {
+    let side = if e.side == "base" { vec!["in base".to_owned()] } else { Vec::new() };
+    edge_line(
+        &EdgeLine {
+            kind: &e.kind,
+            from: &e.from,
+            to: &e.to,
+            evidence: &e.evidence,
+            confidence: &e.confidence,
+            location: &e.location,
+        },
+        &side,
+    )
+}
+
+pub(super) fn diff_edge_row(e: &DiffEdgeDoc) -> String {
+    let mut extra = Vec::new();
+    if e.type_only {
+        extra.push("type-only".to_owned());
+    }
+    if e.occurrences > 1 {
+        extra.push(format!("{} occurrences", e.occurrences));
+    }
+    edge_line(
+        &EdgeLine {
+            kind: &e.kind,
+            from: &e.from,
+            to: &e.to,
+            evidence: &e.evidence,
+            confidence: &e.confidence,
+            location: &e.location,
+        },
+        &extra,
+    )
+}
+
+pub(super) fn changed_edge_row(c: &EdgeChangeDoc) -> String {
+    let (b, a) = (&c.before, &c.after);
+    let yes_no = |v: bool| if v { "yes" } else { "no" };
+    let mut extra = Vec::new();
+    for field in &c.changed {
+        let what = match field.as_str() {
+            "confidence" => format!("confidence was {}", text(&b.confidence)),
+            "provenance" => format!("provenance {} → {}", text(&b.provenance), text(&a.provenance)),
+            "type_only" => format!("type-only {} → {}", yes_no(b.type_only), yes_no(a.type_only)),
+            other => format!("{} changed", text(other)),
+        };
+        extra.push(what);
+    }
+    edge_line(
+        &EdgeLine {
+            kind: &a.kind,
+            from: &a.from,
+            to: &a.to,
+            evidence: &a.evidence,
+            confidence: &a.confidence,
+            location: &a.location,
+        },
+        &extra,
+    )
+}
+
+pub(super) fn node_row(n: &NodeDoc) -> String {
+    let mut notes = Vec::new();
+    if let Some(c) = &n.component {
+        notes.push(format!("component {}", code(c)));
+    }
+    if let Some(h) = &n.handler {
+        notes.push(format!("handler {}", handler(h)));
+    }
+    if notes.is_empty() {
+        format!("- {}\n", code(node_name(&n.id)))
+    } else {
+        format!("- {} <sub>({})</sub>\n", code(node_name(&n.id)), notes.join(" · "))
+    }
+}
+
+fn handler(h: &HandlerDoc) -> String {
+    match &h.function {
+        Some(f) => format!("{} in {}", code(f), code(&h.module)),
+        None => code(&h.module),
+    }
+}
+
+pub(super) fn node_change_row(c: &NodeChangeDoc) -> String {
+    let (b, a) = (&c.before, &c.after);
+    let mut bits = Vec::new();
+    let opt = |v: &Option<String>| v.as_deref().map_or("none".to_owned(), code);
+    let handler_text = |h: &Option<HandlerDoc>| h.as_ref().map_or("none".to_owned(), handler);
+    if b.handler != a.handler {
+        bits.push(format!("handler {} → {}", handler_text(&b.handler), handler_text(&a.handler)));
+    }
+    for (what, before, after) in [
+        ("component", &b.component, &a.component),
+        ("language", &b.language, &a.language),
+        ("Python module", &b.python_module, &a.python_module),
+        ("path", &b.display_path, &a.display_path),
+        ("framework", &b.framework, &a.framework),
+    ] {
+        if before != after {
+            bits.push(format!("{what} {} → {}", opt(before), opt(after)));
+        }
+    }
+    if bits.is_empty() {
+        bits.push("attributes changed".to_owned());
+    }
+    format!("- {}: {}\n", code(node_name(&c.id)), bits.join("; "))
+}
+
+pub(super) fn refusal_row(r: &RefusalDoc) -> String {
+    let at = if r.location.line > 0 {
+        format!("{}:{}", r.location.path, r.location.line)
+    } else {
+        r.location.path.clone()
+    };
+    format!("- {} {} — {}\n", code(&r.kind), code(&at), text(&r.reason))
+}
+
+pub(super) fn cycle_row(cycle: &[String]) -> String {
+    const SHOWN: usize = 8;
+    let names: Vec<String> = cycle.iter().take(SHOWN).map(|m| code(node_name(m))).collect();
+    let more = cycle.len().saturating_sub(SHOWN);
+    let tail = if more > 0 { format!(" and {more} more") } else { String::new() };
+    format!("- {} modules: {}{tail}\n", cycle.len(), names.join(", "))
+}

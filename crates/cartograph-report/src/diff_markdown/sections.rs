@@ -1,0 +1,278 @@
+//! The collapsible sections of the report, one per concern (routes, calls, tables, environment
+//! variables, packages, cycles, modules and imports, refusals): which change goes where, and how a
+//! section is written when its lists are cut.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+use super::Omitted;
+use super::escape::{code, thousands};
+use super::rows::{
+    changed_edge_row, cycle_row, diff_edge_row, node_change_row, node_row, refusal_row,
+};
+use crate::diff::DiffDocument;
+
+pub(super) struct Section {
+    pub(super) title: &'static str,
+    /// 0 is kept longest.
+    pub(super) priority: u8,
+    /// Shown after the diagram (the refusals).
+    pub(super) trailing: bool,
+    /// Written in the summary before the group counts (the refusal totals).
+    pub(super) lead: String,
+    /// Shown whole whatever the plan (the refusal counts table).
+    pub(super) preamble: String,
+    pub(super) groups: Vec<Group>,
+}
+
+pub(super) struct Group {
+    pub(super) label: String,
+    pub(super) rows: Vec<String>,
+}
+
+/// Which section an edge kind belongs to, given its target.
+fn section_of_edge(kind: &str, to: &str) -> SectionKey {
+    match kind {
+        "serves" => SectionKey::Routes,
+        "calls" => SectionKey::Calls,
+        "reads" | "writes" | "defines" => SectionKey::Tables,
+        "reads_env" => SectionKey::EnvVars,
+        "imports" if to.starts_with("package:") => SectionKey::Packages,
+        _ => SectionKey::Modules,
+    }
+}
+
+fn section_of_node(kind: &str) -> SectionKey {
+    match kind {
+        "route" => SectionKey::Routes,
+        "external" => SectionKey::Calls,
+        "table" => SectionKey::Tables,
+        "env_var" => SectionKey::EnvVars,
+        "package" => SectionKey::Packages,
+        _ => SectionKey::Modules,
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum SectionKey {
+    Routes,
+    Calls,
+    Tables,
+    EnvVars,
+    Packages,
+    Cycles,
+    Modules,
+    Refusals,
+}
+
+/// Every section, in document order; its priority is its position.
+pub(super) fn sections(doc: &DiffDocument) -> Vec<Section> {
+    let keys = [
+        (SectionKey::Routes, "Routes"),
+        (SectionKey::Calls, "Calls"),
+        (SectionKey::Tables, "Tables"),
+        (SectionKey::EnvVars, "Environment variables"),
+        (SectionKey::Packages, "Third-party packages"),
+        (SectionKey::Cycles, "Import cycles"),
+        (SectionKey::Modules, "Modules and imports"),
+        (SectionKey::Refusals, "Refusals"),
+    ];
+    let mut rows: BTreeMap<(SectionKey, u8), (String, Vec<String>)> = BTreeMap::new();
+    let mut add = |key: SectionKey, order: u8, label: &str, row: String| {
+        rows.entry((key, order)).or_insert_with(|| (label.to_owned(), Vec::new())).1.push(row);
+    };
+
+    // Nodes of a section's kind that no listed edge already shows.
+    let mut endpoints: BTreeSet<&str> = BTreeSet::new();
+    for e in doc.edges.added.iter().chain(&doc.edges.removed) {
+        endpoints.insert(&e.from);
+        endpoints.insert(&e.to);
+    }
+    for n in &doc.nodes.added {
+        if n.kind == "module" {
+            add(SectionKey::Modules, 0, "files added", node_row(n));
+        } else if !endpoints.contains(n.id.as_str()) {
+            add(section_of_node(&n.kind), 0, "added", node_row(n));
+        }
+    }
+    for n in &doc.nodes.removed {
+        if n.kind == "module" {
+            add(SectionKey::Modules, 1, "files removed", node_row(n));
+        } else if !endpoints.contains(n.id.as_str()) {
+            add(section_of_node(&n.kind), 1, "removed", node_row(n));
+        }
+    }
+    for e in &doc.edges.added {
+        let key = section_of_edge(&e.kind, &e.to);
+        let label = if key == SectionKey::Modules { "imports added" } else { "added" };
+        add(key, 2, label, diff_edge_row(e));
+    }
+    for e in &doc.edges.removed {
+        let key = section_of_edge(&e.kind, &e.to);
+        let label = if key == SectionKey::Modules { "imports removed" } else { "removed" };
+        add(key, 3, label, diff_edge_row(e));
+    }
+    for c in &doc.nodes.changed {
+        if c.moved {
+            add(SectionKey::Routes, 4, "moved", node_change_row(c));
+        } else {
+            add(section_of_node(&c.kind), 5, "changed", node_change_row(c));
+        }
+    }
+    for c in &doc.edges.changed {
+        let key = section_of_edge(&c.kind, &c.to);
+        let label = if key == SectionKey::Modules { "imports changed" } else { "changed" };
+        add(key, 6, label, changed_edge_row(c));
+    }
+    for c in &doc.cycles.added {
+        add(SectionKey::Cycles, 0, "new", cycle_row(c));
+    }
+    for c in &doc.cycles.removed {
+        add(SectionKey::Cycles, 1, "gone", cycle_row(c));
+    }
+    for r in &doc.refusals.added {
+        add(SectionKey::Refusals, 0, "new", refusal_row(r));
+    }
+    for r in &doc.refusals.removed {
+        add(SectionKey::Refusals, 1, "gone", refusal_row(r));
+    }
+
+    let mut out = Vec::new();
+    for (priority, (key, title)) in keys.into_iter().enumerate() {
+        let mut groups: Vec<Group> = Vec::new();
+        // Rows of one label from different orders (node rows and edge rows) join one list.
+        for ((k, _), (label, list)) in rows.range((key, 0)..=(key, u8::MAX)) {
+            debug_assert_eq!(*k, key);
+            match groups.iter_mut().find(|g| &g.label == label) {
+                Some(g) => g.rows.extend(list.iter().cloned()),
+                None => groups.push(Group { label: label.clone(), rows: list.clone() }),
+            }
+        }
+        let (lead, preamble) =
+            if key == SectionKey::Refusals { refusal_counts(doc) } else { Default::default() };
+        if groups.is_empty() && preamble.is_empty() {
+            continue;
+        }
+        out.push(Section {
+            title,
+            priority: u8::try_from(priority).unwrap_or(u8::MAX),
+            trailing: key == SectionKey::Refusals,
+            lead,
+            preamble,
+            groups,
+        });
+    }
+    out
+}
+
+/// Refusals per kind on both sides, with the change: the totals for the summary, and the table.
+fn refusal_counts(doc: &DiffDocument) -> (String, String) {
+    let kinds = &doc.refusals.by_kind;
+    if kinds.iter().all(|k| k.base == 0 && k.head == 0) {
+        return Default::default();
+    }
+    let mut table = String::from("| refusal kind | base | head | change |\n|---|---:|---:|---:|\n");
+    let (mut base, mut head) = (0u64, 0u64);
+    for k in kinds {
+        base += k.base;
+        head += k.head;
+        let _ = writeln!(
+            table,
+            "| {} | {} | {} | {} |",
+            code(&k.kind),
+            k.base,
+            k.head,
+            delta(k.base, k.head)
+        );
+    }
+    let _ = writeln!(table, "| **all** | **{base}** | **{head}** | **{}** |", delta(base, head));
+    let lead = if base == head {
+        format!("{base} in base and head")
+    } else {
+        format!("{base} → {head} ({})", delta(base, head))
+    };
+    (lead, table)
+}
+
+fn delta(base: u64, head: u64) -> String {
+    match head.cmp(&base) {
+        std::cmp::Ordering::Greater => format!("+{}", head - base),
+        std::cmp::Ordering::Less => format!("−{}", base - head),
+        std::cmp::Ordering::Equal => "0".to_owned(),
+    }
+}
+
+pub(super) fn render_section(
+    section: &Section,
+    cap: usize,
+    out: &mut String,
+    omitted: &mut Omitted,
+) {
+    let mut summary: Vec<String> = Vec::new();
+    if !section.lead.is_empty() {
+        summary.push(section.lead.clone());
+    }
+    for g in &section.groups {
+        summary.push(counted(g.rows.len(), &g.label));
+    }
+    let _ = writeln!(
+        out,
+        "<details><summary><b>{}</b> · {}</summary>\n",
+        section.title,
+        summary.join(" · ")
+    );
+    if !section.preamble.is_empty() {
+        out.push_str(&section.preamble);
+        out.push('\n');
+    }
+    let rows: usize = section.groups.iter().map(|g| g.rows.len()).sum();
+    if cap == 0 && rows > 0 {
+        let _ = writeln!(
+            out,
+            "{}; the JSON report lists every one.\n",
+            if rows == 1 {
+                "This change is left out to fit one GitHub comment".to_owned()
+            } else {
+                format!("These {} changes are left out to fit one GitHub comment", thousands(rows))
+            }
+        );
+        omitted.rows += rows;
+    } else {
+        for g in &section.groups {
+            let take = cap.min(g.rows.len());
+            let left = g.rows.len() - take;
+            let _ = writeln!(out, "**{}** ({})\n", capitalise(&g.label), thousands(g.rows.len()));
+            for row in &g.rows[..take] {
+                out.push_str(row);
+            }
+            if left > 0 {
+                let _ = writeln!(
+                    out,
+                    "\n… {} more left out to fit one GitHub comment; the JSON report lists every one.",
+                    thousands(left)
+                );
+                omitted.rows += left;
+            }
+            out.push('\n');
+        }
+    }
+    out.push_str("</details>\n\n");
+}
+
+/// `3 files added`, `1 file added`, `2 new`.
+fn counted(n: usize, label: &str) -> String {
+    match label.split_once(' ') {
+        Some((noun, rest)) if n == 1 && noun.ends_with('s') => {
+            format!("1 {} {rest}", &noun[..noun.len() - 1])
+        }
+        _ => format!("{} {label}", thousands(n)),
+    }
+}
+
+fn capitalise(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
