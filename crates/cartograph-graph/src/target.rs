@@ -14,7 +14,8 @@
 //!
 //! A word that matches in more than one of the last three readings (a directory `items/`, a Python
 //! module `items` and a table `items`) is ambiguous and reported with the candidates' ids, never
-//! guessed. No match is an error that suggests up to three close names.
+//! guessed. No match is an error that suggests up to three close names. A target written as an
+//! absolute file path is refused, and the error repeats only its file name.
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -34,6 +35,9 @@ const MAX_ECHO: usize = 120;
 pub enum TargetError {
     /// The target is empty or blank.
     Empty,
+    /// The target is an absolute file path; `file` is its last component only, so the error never
+    /// repeats a machine path.
+    AbsolutePath { file: String },
     /// Nothing matches; `suggestions` are close node ids (at most three).
     NotFound { target: String, suggestions: Vec<String> },
     /// The word matches nodes of different readings; `candidates` are their ids (bounded).
@@ -46,6 +50,11 @@ impl fmt::Display for TargetError {
             TargetError::Empty => f.write_str(
                 "the target is empty; name a file, directory, \
                  route (METHOD /path), table, environment variable, package or node id",
+            ),
+            TargetError::AbsolutePath { file } => write!(
+                f,
+                "the target `…/{file}` is an absolute path; name files relative to the root of \
+                 the analysed tree"
             ),
             TargetError::NotFound { target, suggestions } => {
                 write!(f, "no node matches the target `{target}`")?;
@@ -86,8 +95,16 @@ pub fn resolve_target(view: GraphView<'_>, spec: &str) -> Result<Vec<NodeKey>, T
     if let Some(found) = by_node_id(view.nodes, spec) {
         return found.ok_or_else(|| not_found(view.nodes, &echo, spec));
     }
-    if let Some(found) = by_route(view.nodes, spec) {
-        return if found.is_empty() { Err(not_found(view.nodes, &echo, spec)) } else { Ok(found) };
+    let route = by_route(view.nodes, spec);
+    if let Some(found) = route.as_ref().filter(|found| !found.is_empty()) {
+        return Ok(found.clone());
+    }
+    // Not a route that exists: a path like `/home/…/x.py` is a machine path, never repeated.
+    if let Some(file) = absolute_file(spec) {
+        return Err(TargetError::AbsolutePath { file });
+    }
+    if route.is_some() {
+        return Err(not_found(view.nodes, &echo, spec));
     }
 
     let path = normalise_path(spec);
@@ -132,6 +149,20 @@ pub fn resolve_target(view: GraphView<'_>, spec: &str) -> Result<Vec<NodeKey>, T
         },
         _ => Err(ambiguous(&echo, readings.into_iter().flatten().collect())),
     }
+}
+
+/// The last component of a target written as an absolute file path (`/home/…/x.py`, `C:\…`,
+/// `~/…`). Asked only once no route matched: `/bundle.js` may be a route.
+fn absolute_file(spec: &str) -> Option<String> {
+    let path = spec.replace('\\', "/");
+    let bytes = path.as_bytes();
+    let drive = bytes.len() > 2 && bytes[0].is_ascii_alphabetic() && &bytes[1..3] == b":/";
+    let file = path.rsplit('/').next().unwrap_or_default();
+    let source_file = [".py", ".pyi", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"]
+        .iter()
+        .any(|ext| file.ends_with(ext));
+    let absolute = drive || path.starts_with("~/") || (path.starts_with('/') && source_file);
+    absolute.then(|| file.to_owned())
 }
 
 /// `kind:name`: `Some(Some(keys))` found, `Some(None)` a node id that names nothing, `None` not a
@@ -384,6 +415,10 @@ mod tests {
         assert!(text.starts_with("no node matches the target `backend/app/modles.py`"), "{text}");
         assert!(!text.contains('\n'));
         assert_eq!(resolve("   "), Err(TargetError::Empty));
+        let err = resolve("/home/someone/project/backend/app/models.py").unwrap_err();
+        assert_eq!(err, TargetError::AbsolutePath { file: "models.py".to_owned() });
+        assert!(!err.to_string().contains("/home"), "{err}");
+        assert!(matches!(resolve("C:\\work\\a.ts"), Err(TargetError::AbsolutePath { .. })));
         let err = resolve("zzz").unwrap_err();
         assert!(
             matches!(&err, TargetError::NotFound { suggestions, .. } if suggestions.is_empty())
