@@ -307,15 +307,12 @@ pub fn trace<'a>(
         let direction = Direction::from_kind(start.kind());
         // The walk borrows node keys from the graph's edges; a start that is on no edge has no
         // paths.
-        let Some(at) = view.edges.iter().find_map(|e| {
-            if &e.from == start {
-                Some(&e.from)
-            } else if &e.to == start {
-                Some(&e.to)
-            } else {
-                None
-            }
-        }) else {
+        let Some(at) = steps
+            .forward
+            .get_key_value(start)
+            .or_else(|| steps.backward.get_key_value(start))
+            .map(|(key, _)| *key)
+        else {
             continue;
         };
         let mut on_path = BTreeSet::from([at]);

@@ -177,3 +177,17 @@ fn map_of_the_fixture_and_its_truncation() {
     assert!(markdown.contains(&format!("Showing 3 of {} (limit 3)", doc.routes.total)));
     assert!(render_map(&doc).starts_with("# Architecture map\n"));
 }
+
+#[test]
+fn the_schemas_are_strict() {
+    let doc = items_blast(&BlastOptions { max_depth: 1, max_nodes: 2 });
+    let mut value = serde_json::to_value(&doc).unwrap();
+    value["affected"][0]["surprise"] = serde_json::Value::Bool(true);
+    assert!(schema::validate(&value).is_err(), "an unknown field is rejected");
+    let mut value = serde_json::to_value(&doc).unwrap();
+    value["affected"][0]["path"][0]["kind"] = "depends".into();
+    assert!(schema::validate(&value).is_err(), "an unknown edge kind is rejected");
+    let mut value = serde_json::to_value(&doc).unwrap();
+    value["targets"][0] = "items.py".into();
+    assert!(schema::validate(&value).is_err(), "targets are node ids");
+}
