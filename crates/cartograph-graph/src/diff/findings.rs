@@ -43,10 +43,13 @@ pub enum FindingKind {
     /// edges: its base `serves` edges. A possible breaking API change.
     RouteRemoved,
     /// High. A removed route (as above) was called in base by a module that still exists in head
-    /// and that, in head, has an `unmatched-call` refusal for the same method and template: the
-    /// call is still there and now reaches nothing. Also, defensively, a head `calls` edge to a
-    /// route that no head module serves. Subject: the route; edges: the base calls (or head
-    /// calls) that show it.
+    /// and whose call is evidently still there: in head the module has an `unmatched-call`
+    /// refusal for the same method and template (the call reaches nothing), or a `possible` call
+    /// to a route the removed path meets only by a literal segment meeting a parameter (the call
+    /// `GET /orders/export` now lands on `GET /orders/{}` by accident) — that edge new in head,
+    /// or its evidence naming the removed path. One finding per route and calling module. Also,
+    /// defensively, a head `calls` edge to a route that no head module serves. Subject: the
+    /// route; edges: the base call, and the head call that lands by accident.
     CallToRemovedRoute,
     /// Low. A route served in head and not in base. New API surface (authentication, input
     /// validation, clients) deserves a look, but it breaks nothing by itself. Subject: the route;
@@ -55,8 +58,9 @@ pub enum FindingKind {
     /// Medium. A `calls` edge new in head from a module to a route whose every serving module is
     /// written in another language family (Python, or JavaScript/TypeScript — one family, since
     /// a TypeScript app calling its own JavaScript handlers does not cross a stack boundary).
-    /// Calls to externals are not this kind. Subject: the route; edges: the call and the head
-    /// `serves` edges that give the server's language.
+    /// Calls to externals are not this kind, nor is a stale call already reported as
+    /// `call-to-removed-route`. Subject: the route; edges: the call and the head `serves` edges
+    /// that give the server's language.
     NewCrossLanguageCall,
     /// Medium. A table node new in head. Subject: the table; edges: its head `defines`, `reads`
     /// and `writes` edges.

@@ -8,7 +8,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use cartograph_core::{Edge, EdgeKind, HttpMethod, Language, Node, NodeKey, NodeKind, RefusalKind};
+use cartograph_core::{
+    Confidence, Edge, EdgeKind, HttpMethod, Language, Node, NodeKey, NodeKind, RefusalKind,
+    RouteTemplate, TemplateMatch,
+};
 
 use super::findings::{
     EdgeRef, Finding, FindingKind, MAX_COMPONENT_EDGES, MAX_CYCLE_EDGES, Side, Subject,
@@ -35,8 +38,17 @@ pub(super) fn derive(
     let mut findings = Vec::new();
     route_removed(base, &removed_routes, &mut findings);
     call_to_removed_route(base, head, &served, &removed_routes, &mut findings);
+    // A stale call that now lands on another route by accident is reported once, as the stale
+    // call it is, not again as a new call.
+    let stale: BTreeSet<(EdgeKind, NodeKey, NodeKey)> = findings
+        .iter()
+        .filter(|f| f.kind == FindingKind::CallToRemovedRoute)
+        .flat_map(|f| &f.edges)
+        .filter(|e| e.side == Side::Head)
+        .map(|e| (e.edge.kind, e.edge.from.clone(), e.edge.to.clone()))
+        .collect();
     route_added(head, nodes, &mut findings);
-    new_cross_language_call(head, edges, &mut findings);
+    new_cross_language_call(head, edges, &stale, &mut findings);
     new_table(head, nodes, &mut findings);
     new_table_write(base, edges, &mut findings);
     new_env_var(head, nodes, &mut findings);
@@ -149,6 +161,24 @@ fn unmatched_calls<'a>(head: &Indexed<'a>) -> BTreeMap<&'a str, Vec<(HttpMethod,
     calls
 }
 
+/// True when a head call edge (`possible`) is where a call to the removed route `method
+/// template` lands now: the route it reaches serves the method, and the removed route's path
+/// meets it only by a literal segment meeting a parameter (`/orders/export` → `/orders/{}`). The
+/// edge must be new in head, or its evidence must name the removed route's path: an old edge
+/// that names another path may be another call folded into the same edge.
+fn reaches_by_accident(
+    base: &Indexed<'_>,
+    edge: &Edge,
+    method: HttpMethod,
+    template: &str,
+) -> bool {
+    let Some((near_method, near_template)) = route_parts(&edge.to) else { return false };
+    near_method.serves(method)
+        && RouteTemplate::parse(template).matches_route(&RouteTemplate::parse(near_template))
+            == Some(TemplateMatch::LiteralMeetsParam)
+        && (!base.has_edge(edge) || edge.evidence.as_str().contains(&format!("\"{template}\"")))
+}
+
 fn call_to_removed_route(
     base: &Indexed<'_>,
     head: &Indexed<'_>,
@@ -157,41 +187,52 @@ fn call_to_removed_route(
     findings: &mut Vec<Finding>,
 ) {
     let unmatched = unmatched_calls(head);
+    // Head calls that reach a route only by accident, by calling module.
+    let mut possible: BTreeMap<&NodeKey, Vec<&Edge>> = BTreeMap::new();
+    for edge in head.edges.values() {
+        if edge.kind == EdgeKind::Calls
+            && edge.to.kind() == NodeKind::Route
+            && edge.confidence == Confidence::Possible
+        {
+            possible.entry(&edge.from).or_default().push(edge);
+        }
+    }
     for route in removed {
         let Some((method, template)) = route_parts(&route.key) else { continue };
-        let stale: Vec<&Edge> = base
-            .edges_into(&route.key, EdgeKind::Calls)
-            .filter(|call| {
-                call.from.kind() == NodeKind::Module
-                    && head.node(&call.from).is_some()
-                    && unmatched.get(call.from.name()).is_some_and(|calls| {
-                        calls.iter().any(|(m, t)| *t == template && method.serves(*m))
-                    })
-            })
-            .collect();
-        if stale.is_empty() {
-            continue;
+        for call in base.edges_into(&route.key, EdgeKind::Calls) {
+            if call.from.kind() != NodeKind::Module || head.node(&call.from).is_none() {
+                continue;
+            }
+            let caller = call.from.name();
+            let unmatched_now = unmatched.get(caller).is_some_and(|calls| {
+                calls.iter().any(|(m, t)| *t == template && method.serves(*m))
+            });
+            let (clause, justified) = if unmatched_now {
+                ("the call now matches no served route".to_owned(), refs(Side::Base, [call]))
+            } else if let Some(near) = possible.get(&call.from).and_then(|edges| {
+                edges.iter().find(|e| reaches_by_accident(base, e, method, template))
+            }) {
+                let clause = format!(
+                    "the call now reaches route {} only by a literal segment meeting a route parameter",
+                    near.to.name()
+                );
+                let mut justified = refs(Side::Base, [call]);
+                justified.extend(refs(Side::Head, [*near]));
+                (clause, justified)
+            } else {
+                continue;
+            };
+            let message = format!(
+                "Route {} was removed but {caller} still calls it: {clause}.",
+                route.key.name()
+            );
+            findings.push(Finding::new(
+                FindingKind::CallToRemovedRoute,
+                Subject::Node(route.key.clone()),
+                message,
+                justified,
+            ));
         }
-        let message = if stale.len() == 1 {
-            format!(
-                "Route {} was removed but is still called by {}, whose call now matches no served route.",
-                route.key.name(),
-                sources(stale.iter().copied())
-            )
-        } else {
-            format!(
-                "Route {} was removed but is still called by {} modules ({}), whose calls now match no served route.",
-                route.key.name(),
-                stale.len(),
-                sources(stale.iter().copied())
-            )
-        };
-        findings.push(Finding::new(
-            FindingKind::CallToRemovedRoute,
-            Subject::Node(route.key.clone()),
-            message,
-            refs(Side::Base, stale),
-        ));
     }
     // Defensive: the analysis only links calls to served routes, but a snapshot may say otherwise.
     let mut unserved: BTreeMap<&NodeKey, Vec<&Edge>> = BTreeMap::new();
@@ -243,12 +284,18 @@ fn family(language: Language) -> &'static str {
     }
 }
 
-fn new_cross_language_call(head: &Indexed<'_>, edges: &EdgesDiff, findings: &mut Vec<Finding>) {
+fn new_cross_language_call(
+    head: &Indexed<'_>,
+    edges: &EdgesDiff,
+    stale: &BTreeSet<(EdgeKind, NodeKey, NodeKey)>,
+    findings: &mut Vec<Finding>,
+) {
     let language = |key: &NodeKey| head.node(key).and_then(|n| n.attrs.language);
     for call in &edges.added {
         if call.kind != EdgeKind::Calls
             || call.from.kind() != NodeKind::Module
             || call.to.kind() != NodeKind::Route
+            || stale.contains(&(call.kind, call.from.clone(), call.to.clone()))
         {
             continue;
         }

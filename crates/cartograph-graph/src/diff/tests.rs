@@ -262,7 +262,7 @@ fn route_removed_and_the_call_that_now_matches_nothing() {
     assert_eq!(call.severity, Severity::High);
     assert_eq!(
         call.message,
-        "Route GET /api/items/{} was removed but is still called by web/api.ts, whose call now matches no served route."
+        "Route GET /api/items/{} was removed but web/api.ts still calls it: the call now matches no served route."
     );
     assert_eq!((call.edges[0].side, call.edges[0].edge.kind), (Side::Base, EdgeKind::Calls));
 }
@@ -278,6 +278,54 @@ fn a_removed_route_whose_callers_were_updated_or_deleted_is_not_a_stale_call() {
     let mut deleted = updated.clone().refusal(unmatched("web/api.ts", 1, "GET /api/items/{}"));
     deleted.nodes.retain(|n| n.key.name() != "web/api.ts");
     assert_eq!(kinds(&run(&base, &deleted)), ["route-removed"], "the caller no longer exists");
+}
+
+#[test]
+fn a_stale_call_that_now_lands_on_a_parameter_route_by_accident() {
+    // Base: the client calls GET /orders/export, served beside GET /orders/{}. Head: the export
+    // route is gone and the same call meets GET /orders/{} by a literal meeting a parameter.
+    let orders = module_key("backend/orders.py");
+    let client = module_key("web/api.ts");
+    let export = route_key("GET /orders/export");
+    let by_id = route_key("GET /orders/{}");
+    let base = Tree::default()
+        .modules(&["backend/orders.py", "web/api.ts"])
+        .edge(EdgeKind::Serves, &orders, &export)
+        .edge(EdgeKind::Serves, &orders, &by_id)
+        .edge(EdgeKind::Calls, &client, &export);
+    let mut head = Tree::default()
+        .modules(&["backend/orders.py", "web/api.ts"])
+        .edge(EdgeKind::Serves, &orders, &by_id)
+        .edge(EdgeKind::Calls, &client, &by_id);
+    head.edges[1].confidence = Confidence::Possible;
+    let d = run(&base, &head);
+    let found = only(&d, FindingKind::CallToRemovedRoute);
+    assert_eq!(found.len(), 1);
+    assert_eq!(
+        found[0].message,
+        "Route GET /orders/export was removed but web/api.ts still calls it: the call now reaches route GET /orders/{} only by a literal segment meeting a route parameter."
+    );
+    let sides: Vec<(Side, &NodeKey)> =
+        found[0].edges.iter().map(|e| (e.side, &e.edge.to)).collect();
+    assert_eq!(sides, [(Side::Base, &export), (Side::Head, &by_id)]);
+    // The accidental edge is new and crosses languages, but it is the stale call, reported once.
+    assert!(only(&d, FindingKind::NewCrossLanguageCall).is_empty());
+
+    // A certain edge is a proper call, not an accident.
+    let mut proper = head.clone();
+    proper.edges[1].confidence = Confidence::Certain;
+    assert!(only(&run(&base, &proper), FindingKind::CallToRemovedRoute).is_empty());
+
+    // An edge that already existed and names another path may be another call: not enough.
+    let mut base_with_other = base.edge(EdgeKind::Calls, &client, &by_id);
+    base_with_other.edges[3].evidence =
+        Evidence::new("fetch GET \"/orders/summary\" matches route");
+    let mut head_other = head.clone();
+    head_other.edges[1].evidence = Evidence::new("fetch GET \"/orders/summary\" matches route");
+    assert!(only(&run(&base_with_other, &head_other), FindingKind::CallToRemovedRoute).is_empty());
+    // ...unless its evidence names the removed path.
+    head_other.edges[1].evidence = Evidence::new("fetch GET \"/orders/export\" matches route");
+    assert_eq!(only(&run(&base_with_other, &head_other), FindingKind::CallToRemovedRoute).len(), 1);
 }
 
 #[test]
