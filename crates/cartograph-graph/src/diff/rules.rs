@@ -462,6 +462,7 @@ fn new_cycle(
     cycles: &CyclesDiff,
     findings: &mut Vec<Finding>,
 ) {
+    let cyclic_in_base: BTreeSet<&NodeKey> = base.cycles.iter().flat_map(|c| &c.modules).collect();
     for cycle in &cycles.added {
         let Some(first) = cycle.modules.first() else { continue };
         let contained = base
@@ -485,8 +486,15 @@ fn new_cycle(
         let total = imports.len();
         let new = imports.iter().filter(|e| !base.has_edge(e)).count();
         let verb = if new == 1 { "is" } else { "are" };
+        // A cycle that grew out of base cycles says so: the reviewer looks for what joined it.
+        let already = cycle.modules.iter().filter(|m| cyclic_in_base.contains(m)).count();
+        let grown = if already > 0 {
+            format!(", and {already} of its modules were already in a base cycle")
+        } else {
+            String::new()
+        };
         let message = format!(
-            "New import cycle among {} modules: {}; {new} of its {total} runtime imports {verb} new.",
+            "New import cycle among {} modules: {}; {new} of its {total} runtime imports {verb} new{grown}.",
             cycle.modules.len(),
             list(cycle.modules.iter().map(NodeKey::name))
         );

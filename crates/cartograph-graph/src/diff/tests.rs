@@ -514,6 +514,19 @@ fn new_cycle_names_its_imports_new_first_and_ignores_a_shrunk_cycle() {
     let d = run(&big, &head);
     assert_eq!((d.cycles.added.len(), d.cycles.removed.len()), (1, 1));
     assert!(only(&d, FindingKind::NewCycle).is_empty());
+
+    // a ↔ b in base, c joins in head: a new cycle that says it grew.
+    let pair = head.clone();
+    let grown = head.edge(EdgeKind::Imports, &b, &c).edge(EdgeKind::Imports, &c, &a);
+    let d = run(&pair, &grown);
+    let found = only(&d, FindingKind::NewCycle);
+    assert_eq!(found.len(), 1);
+    assert_eq!(
+        found[0].message,
+        "New import cycle among 3 modules: pkg/a.py, pkg/b.py, pkg/c.py; 2 of its 4 runtime imports are new, and 2 of its modules were already in a base cycle."
+    );
+    let first_two: Vec<&NodeKey> = found[0].edges.iter().take(2).map(|e| &e.edge.from).collect();
+    assert_eq!(first_two, [&b, &c], "the new imports come first");
 }
 
 #[test]
