@@ -37,7 +37,10 @@ pub(crate) fn text(sentence: &str) -> String {
         let linkable = word.contains(['@', '#']) || word.contains("://") || word.contains("www.");
         if linkable {
             // Sentence punctuation after the word stays outside the code.
-            let core = word.trim_end_matches(['.', ',', ';', ':', '!', '?', ')']);
+            let mut core = word.trim_end_matches(['.', ',', ';', ':', '!', '?']);
+            if core.ends_with(')') && core.matches(')').count() > core.matches('(').count() {
+                core = &core[..core.len() - 1];
+            }
             out.push_str("<code>");
             out.push_str(&entities(core));
             out.push_str("</code>");
@@ -172,6 +175,8 @@ mod tests {
         assert_eq!(text("import of @angular/core"), "import of <code>@angular/core</code>");
         assert_eq!(text("see #12 now"), "see <code>#12</code> now");
         assert_eq!(text("calls https://e.com."), "calls <code>https&#58;//e.com</code>.");
+        assert_eq!(text("(see @a/b)"), "(see <code>@a/b</code>)");
+        assert_eq!(text("from @get(\"/x\") on f"), "from <code>@get(\"/x\")</code> on f");
         assert_eq!(
             text("post to \"https://e.com/x\" now"),
             "post to <code>\"https&#58;//e.com/x\"</code> now"

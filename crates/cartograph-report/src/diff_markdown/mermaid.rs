@@ -230,33 +230,44 @@ fn node_status(doc: &DiffDocument) -> BTreeMap<&str, Change> {
     status
 }
 
-/// The component of every module the document describes.
-fn components(doc: &DiffDocument) -> BTreeMap<&str, &str> {
+/// What the document says about components: the component of every module it describes, and
+/// every component it names (a module's, or a finding's subject).
+struct Components<'a> {
+    of_module: BTreeMap<&'a str, &'a str>,
+    known: BTreeSet<&'a str>,
+}
+
+fn components(doc: &DiffDocument) -> Components<'_> {
     let changed = doc.nodes.changed.iter().flat_map(|c| [&c.before, &c.after]);
-    doc.nodes
+    let of_module: BTreeMap<&str, &str> = doc
+        .nodes
         .added
         .iter()
         .chain(doc.nodes.removed.iter())
         .chain(changed)
         .filter_map(|n| Some((n.name.as_str(), n.component.as_deref()?)))
-        .collect()
+        .collect();
+    let mut known: BTreeSet<&str> = of_module.values().copied().collect();
+    known.extend(doc.findings.iter().filter_map(|f| f.subject.strip_prefix("component:")));
+    Components { of_module, known }
 }
 
 /// A module's group: its component when the document names it, else the longest component the
-/// document names that holds its path, else its top directory.
-fn group_of(path: &str, components: &BTreeMap<&str, &str>) -> String {
-    if let Some(c) = components.get(path) {
+/// document names that holds its path, else its directory.
+fn group_of(path: &str, components: &Components<'_>) -> String {
+    if let Some(c) = components.of_module.get(path) {
         return (*c).to_owned();
     }
     let holder = components
-        .values()
+        .known
+        .iter()
         .filter(|c| path.strip_prefix(**c).is_some_and(|rest| rest.starts_with('/')))
         .max_by_key(|c| c.len());
     if let Some(c) = holder {
         return (*c).to_owned();
     }
-    match path.split_once('/') {
-        Some((top, _)) => top.to_owned(),
+    match path.rsplit_once('/') {
+        Some((dir, _)) => dir.to_owned(),
         None => "(root)".to_owned(),
     }
 }
