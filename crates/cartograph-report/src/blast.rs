@@ -282,59 +282,49 @@ pub fn render_blast(doc: &BlastDocument) -> String {
     out
 }
 
-/// A bounded fragment (at most `max_chars` bytes) for embedding in another report: a level-3
-/// heading, the headline, the component table and as many affected rows as fit, in a collapsible
-/// section that says how many rows were left out. Parts that do not fit are dropped whole,
-/// least important first; when not even the heading and headline fit, the result is empty.
+/// A bounded fragment (at most `max_chars` bytes, so at most that many characters) for the body
+/// of another report's blast-radius section, as `render_diff_with_blast` takes it: no heading and
+/// no collapsible block of its own (the host supplies both), one item per line, most important
+/// first — the headline, the component table, then the affected nodes in rank order — so that a
+/// host cutting it by lines keeps valid tables. Parts that do not fit are dropped whole, least
+/// important first, and a last line says how many affected nodes are not listed; when not even
+/// the headline fits, the result is empty.
 pub fn render_blast_section(doc: &BlastDocument, max_chars: usize) -> String {
-    let mut out = format!("### Blast radius\n\n{}\n\n", headline(doc));
+    let mut out = format!("{}\n", headline(doc));
     if out.len() > max_chars {
         return String::new();
     }
     if doc.affected.is_empty() {
         return out;
     }
-    let table = format!("{}\n", component_table(doc));
-    if out.len() + table.len() <= max_chars {
+    // Room for the closing sentence about nodes left out.
+    let reserve = 64;
+    let table = format!("\n{}", component_table(doc));
+    if out.len() + table.len() + reserve <= max_chars {
         out.push_str(&table);
     }
-    let summary = format!("{} affected nodes", doc.affected.len());
-    let open = details_open(&summary);
-    let close = details_close();
-    // Reserve room for the closing tag and the sentence about rows left out.
-    let left_out_reserve = 80;
-    let budget = max_chars.saturating_sub(out.len() + close.len() + left_out_reserve);
-    let mut rows = String::new();
     let mut listed = 0usize;
-    if open.len() + AFFECTED_HEADER.len() < budget {
-        rows.push_str(&open);
-        rows.push_str(AFFECTED_HEADER);
+    let header = format!("\n{AFFECTED_HEADER}");
+    if out.len() + header.len() + reserve < max_chars {
+        let mut rows = header;
         for a in &doc.affected {
             let row = affected_row(a);
-            if rows.len() + row.len() > budget {
+            if out.len() + rows.len() + row.len() + reserve > max_chars {
                 break;
             }
             rows.push_str(&row);
             listed += 1;
         }
-    }
-    if listed == 0 {
-        rows.clear();
-    } else {
-        out.push_str(&rows);
-        let omitted = doc.affected.len() - listed;
-        if omitted > 0 {
-            let _ = writeln!(
-                out,
-                "\n{omitted} more affected node{} not shown here.",
-                plural(omitted as u64)
-            );
+        if listed > 0 {
+            out.push_str(&rows);
         }
-        out.push_str(&close);
     }
-    if listed == 0 {
-        let omitted = doc.affected.len();
-        let line = format!("{omitted} affected node{} not listed here.\n", plural(omitted as u64));
+    let omitted = doc.affected.len() - listed;
+    if omitted > 0 {
+        let line = format!(
+            "\n{omitted} affected node{} not listed here; see the blast report.\n",
+            plural(omitted as u64)
+        );
         if out.len() + line.len() <= max_chars {
             out.push_str(&line);
         }
