@@ -2,7 +2,7 @@
 //! cache directory, a warm one, and the warm run's parts (discovery, read and hash; cache load;
 //! the rest, resolution and linking). Also compares the entry encodings.
 //!
-//! `cargo run --release -p cartograph-pipeline --example cache_bench -- TREE [RUNS]`
+//! `cargo run --release -p cartograph-pipeline --example cache_bench -- TREE [RUNS [warm]]`
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -38,18 +38,35 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let source = DirectorySource::new(&tree);
     let options = AnalysisOptions::default();
     let dir = tempfile::tempdir()?;
+    if let Some(profile) = args.next() {
+        // `cache_bench TREE RUNS warm`: fill a cache, then only warm runs, for a profiler.
+        let fill = FactCache::with_dir(dir.path(), DEFAULT_MAX_BYTES)?;
+        analyse_source(&source, &options, Some(&fill))?;
+        drop(fill);
+        let (warm, _) = best(runs, || {
+            let cache = FactCache::with_dir(dir.path(), DEFAULT_MAX_BYTES).expect("cache");
+            analyse_source(&source, &options, Some(&cache)).expect("analysis");
+        });
+        println!("{profile}: best warm run {}", ms(warm));
+        return Ok(());
+    }
 
     let (cold, analysis) = best(runs, || analyse_source(&source, &options, None));
     let analysis = analysis?;
     println!("files analysed: {}", analysis.stats.files_analysed);
     println!("cold, no cache:            {}", ms(cold));
 
-    let start = Instant::now();
-    let filling = FactCache::with_dir(dir.path(), DEFAULT_MAX_BYTES)?;
-    analyse_source(&source, &options, Some(&filling))?;
-    let stats = filling.finish();
-    println!("cold, filling the cache:   {} ({stats:?})", ms(start.elapsed()));
-    drop(filling);
+    let (filling, stats) = best(runs, || {
+        let fresh = tempfile::tempdir().expect("tempdir");
+        let cache = FactCache::with_dir(fresh.path(), DEFAULT_MAX_BYTES).expect("cache");
+        analyse_source(&source, &options, Some(&cache)).expect("analysis");
+        (cache.finish(), cache, fresh)
+    });
+    let stats = stats.0;
+    println!("cold, filling the cache:   {} ({stats:?})", ms(filling));
+    let fill = FactCache::with_dir(dir.path(), DEFAULT_MAX_BYTES)?;
+    analyse_source(&source, &options, Some(&fill))?;
+    drop(fill);
 
     let (warm, stats) = best(runs, || {
         let cache = FactCache::with_dir(dir.path(), DEFAULT_MAX_BYTES).expect("cache");
@@ -66,6 +83,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         cache.finish()
     });
     println!("warm, the same tree twice on one cache (a diff's two analyses): {}", ms(warm_two));
+
+    // The same warm run without the recognisers' linking: what linking costs.
+    let imports_only = AnalysisOptions { imports_only: true, ..AnalysisOptions::default() };
+    let imports_dir = tempfile::tempdir()?;
+    let fill = FactCache::with_dir(imports_dir.path(), DEFAULT_MAX_BYTES)?;
+    analyse_source(&source, &imports_only, Some(&fill))?;
+    drop(fill);
+    let (warm_imports, _) = best(runs, || {
+        let cache = FactCache::with_dir(imports_dir.path(), DEFAULT_MAX_BYTES).expect("cache");
+        analyse_source(&source, &imports_only, Some(&cache)).expect("analysis");
+    });
+    println!("warm, imports only (no linking): {}", ms(warm_imports));
 
     let inventory = source.discover(&options.discovery)?;
     let texts = |source: &DirectorySource| -> Vec<(FactKey, usize)> {
@@ -94,6 +123,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "  the rest (resolve, link, merge), by difference: {}",
         ms(warm.saturating_sub(discover + read_hash + load))
     );
+
+    let (write, _) = best(runs, || {
+        let fresh = tempfile::tempdir().expect("tempdir");
+        let cache = FactCache::with_dir(fresh.path(), DEFAULT_MAX_BYTES).expect("cache");
+        keys.par_iter().zip(facts.par_iter()).for_each(|((key, _), f)| cache.put(*key, f));
+        cache.finish();
+        // Removed after the timing.
+        (cache, fresh)
+    });
+    println!("  writing every entry to an empty directory (parallel): {}", ms(write));
 
     // Encodings, decoded on one thread.
     let postcard: Vec<Vec<u8>> =
