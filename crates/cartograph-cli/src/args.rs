@@ -6,12 +6,22 @@ use clap::{Args, Parser, Subcommand};
 
 const EXAMPLES: &str = "\
 Examples:
+  cartograph diff main HEAD                What this branch did to the architecture (Markdown)
+  cartograph diff ./old ./new --json d.json --markdown d.md --fail-on route-removed
+  cartograph blast backend/app/models.py   What depends on a file, across languages
+  cartograph trace web/src/api.ts          Where a client's calls go: routes, handlers, tables
+  cartograph map                           Components, routes, tables, env vars, externals
   cartograph snapshot                      Snapshot the current directory to stdout
   cartograph snapshot ./repo -o graph.json Write the full graph of ./repo to graph.json
   cartograph summary ./repo                Counts, cycles and components as Markdown
   cartograph summary ./repo --json         The same as a JSON document
   cartograph schema snapshot               Print the JSON Schema of the snapshot document
   cartograph recognisers                   What Cartograph recognises, per framework
+
+A TREE is a directory, a git revision of the repository at hand (`main`, `HEAD~3`, a tag, a SHA;
+read from the object store, no checkout) or a snapshot file written by `cartograph snapshot`. When a
+word names both a directory and a revision, write `./main` for the directory or `rev:main` for the
+revision (`dir:` and `snapshot:` prefixes also force a reading).
 
 Exit codes: 0 success, 1 a --fail-on condition met, 2 bad usage or bad input.";
 
@@ -28,9 +38,9 @@ pub enum Command {
     /// Write the full graph of a tree (nodes, edges with evidence, refusals) as JSON.
     #[command(after_help = "Example:\n  cartograph snapshot ./repo -o graph.json")]
     Snapshot {
-        /// The tree to analyse.
-        #[arg(default_value = ".")]
-        path: PathBuf,
+        /// The tree to analyse: a directory, a git revision or a snapshot file.
+        #[arg(default_value = ".", value_name = "TREE")]
+        tree: String,
         /// Where to write the JSON; `-` is stdout.
         #[arg(short, long, value_name = "FILE", default_value = "-")]
         output: String,
@@ -43,9 +53,9 @@ pub enum Command {
         after_help = "Examples:\n  cartograph summary ./repo\n  cartograph summary ./repo --json -o summary.json"
     )]
     Summary {
-        /// The tree to analyse.
-        #[arg(default_value = ".")]
-        path: PathBuf,
+        /// The tree to analyse: a directory, a git revision or a snapshot file.
+        #[arg(default_value = ".", value_name = "TREE")]
+        tree: String,
         /// Write the summary as a JSON document.
         #[arg(long, conflicts_with = "markdown")]
         json: bool,
@@ -58,6 +68,108 @@ pub enum Command {
         #[command(flatten)]
         analysis: AnalysisArgs,
     },
+    /// What a change did to the architecture: nodes and edges added, removed and changed, and the
+    /// findings a reviewer should look at, ranked by severity.
+    #[command(after_help = "Examples:
+  cartograph diff main HEAD
+  cartograph diff v2.0.0 HEAD --markdown report.md --json report.json
+  cartograph diff ./old ./new --fail-on route-removed,call-to-removed-route
+  cartograph diff base.snapshot.json . --cache ~/.cache/cartograph
+
+Finding kinds for --fail-on: route-removed, call-to-removed-route, route-added,
+new-cross-language-call, new-table, new-table-write, new-env-var, new-external-service,
+new-package, new-cycle, new-component-dependency, or `any`.")]
+    Diff {
+        /// The tree before the change.
+        #[arg(value_name = "BASE")]
+        base: String,
+        /// The tree after the change.
+        #[arg(value_name = "HEAD")]
+        head: String,
+        #[command(flatten)]
+        outputs: OutputArgs,
+        /// Exit 1 (after writing the reports) when a finding of one of these kinds is present;
+        /// comma-separated, or `any`.
+        #[arg(long, value_name = "KIND[,KIND...]", value_delimiter = ',')]
+        fail_on: Vec<String>,
+        /// How many import/call hops the blast radius of the changed files follows.
+        #[arg(long, value_name = "N", default_value_t = 3)]
+        blast_depth: usize,
+        #[command(flatten)]
+        cache: CacheArgs,
+        #[command(flatten)]
+        analysis: AnalysisArgs,
+    },
+    /// What depends on files, modules, routes or tables: reverse reachability over imports and
+    /// calls, grouped by component, each with the path that explains why.
+    #[command(after_help = "Examples:
+  cartograph blast backend/app/models.py
+  cartograph blast 'GET /api/items/{id}' --in main
+  cartograph blast table:orders airflow.models.dag --json blast.json")]
+    Blast {
+        /// Files, directories, Python modules, routes (`METHOD /path`), tables, env vars or node
+        /// ids (`kind:name`).
+        #[arg(required = true, value_name = "TARGET")]
+        targets: Vec<String>,
+        /// The tree to read.
+        #[arg(long = "in", value_name = "TREE", default_value = ".")]
+        tree: String,
+        /// How many hops to follow.
+        #[arg(long, value_name = "N", default_value_t = 6)]
+        depth: usize,
+        /// At most this many affected nodes are listed (the rest are counted).
+        #[arg(long, value_name = "N", default_value_t = 500)]
+        limit: usize,
+        #[command(flatten)]
+        outputs: OutputArgs,
+        #[command(flatten)]
+        cache: CacheArgs,
+        #[command(flatten)]
+        analysis: AnalysisArgs,
+    },
+    /// Where a flow goes: from a client module through the routes it calls, their handlers, and
+    /// the tables they read and write.
+    #[command(after_help = "Examples:
+  cartograph trace web/src/api.ts
+  cartograph trace web/src/api.ts --to table:orders
+  cartograph trace 'POST /api/v1/items' --in HEAD~1 --json trace.json")]
+    Trace {
+        /// Where paths start: a file, module, route, table or node id.
+        #[arg(value_name = "FROM")]
+        from: String,
+        /// Keep only paths that end here.
+        #[arg(long, value_name = "TO")]
+        to: Option<String>,
+        /// The tree to read.
+        #[arg(long = "in", value_name = "TREE", default_value = ".")]
+        tree: String,
+        /// The longest path, in edges.
+        #[arg(long, value_name = "N", default_value_t = 8)]
+        depth: usize,
+        /// At most this many paths (the rest are counted).
+        #[arg(long, value_name = "N", default_value_t = 50)]
+        max_paths: usize,
+        #[command(flatten)]
+        outputs: OutputArgs,
+        #[command(flatten)]
+        cache: CacheArgs,
+        #[command(flatten)]
+        analysis: AnalysisArgs,
+    },
+    /// The aggregated view of a system: components and the weighted dependencies between them,
+    /// routes, tables, environment variables, external services and packages.
+    #[command(after_help = "Examples:\n  cartograph map\n  cartograph map HEAD --json map.json")]
+    Map {
+        /// The tree to read.
+        #[arg(default_value = ".", value_name = "TREE")]
+        tree: String,
+        #[command(flatten)]
+        outputs: OutputArgs,
+        #[command(flatten)]
+        cache: CacheArgs,
+        #[command(flatten)]
+        analysis: AnalysisArgs,
+    },
     /// List the recognisers: what each finds (routes, calls, tables, environment variables), in
     /// which languages, and which edges it yields.
     Recognisers,
@@ -67,6 +179,29 @@ pub enum Command {
         /// A document name (`snapshot`, `summary`).
         name: Option<String>,
     },
+}
+
+/// Where a report goes. With neither flag, Markdown goes to stdout; both may be given at once.
+#[derive(Debug, Args)]
+pub struct OutputArgs {
+    /// Write the JSON document to FILE (`-` is stdout).
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
+    pub json: Option<String>,
+    /// Write the Markdown report to FILE (`-`, or no value, is stdout).
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
+    pub markdown: Option<String>,
+}
+
+/// The persistent extraction cache.
+#[derive(Debug, Args)]
+pub struct CacheArgs {
+    /// Keep extraction results in DIR, keyed by file content and tool version, so a later run
+    /// re-parses only what changed. Safe to share between concurrent runs.
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<PathBuf>,
+    /// The most the cache directory may hold, in MiB; least recently used entries go first.
+    #[arg(long, value_name = "MIB", default_value_t = 512)]
+    pub cache_max_mib: u64,
 }
 
 /// Options shared by every command that analyses a tree.

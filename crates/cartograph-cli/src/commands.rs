@@ -1,31 +1,75 @@
 //! One function per subcommand.
 
+use std::collections::BTreeSet;
 use std::io::IsTerminal;
-use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Result, anyhow, bail};
-use cartograph_pipeline::discover::DiscoverError;
-use cartograph_pipeline::{AnalysisOptions, DiscoveryOptions, analyse::AnalyseError};
+use cartograph_core::{Confidence, Edge, EdgeKind, NodeKey, Provenance};
+use cartograph_graph::{BlastOptions, FindingKind, GraphView, MapOptions, TraceOptions};
+use cartograph_pipeline::{Analysis, AnalysisOptions, DiscoveryOptions, FactCache};
+use cartograph_report::blast::{self, BlastDocument};
+use cartograph_report::diff::DiffDocument;
+use cartograph_report::diff_markdown::{self, DiffMarkdownOptions};
+use cartograph_report::map::{self, MapDocument};
 use cartograph_report::snapshot::SnapshotDocument;
 use cartograph_report::summary::SummaryDocument;
+use cartograph_report::trace::{self, TraceDocument};
 use cartograph_report::{markdown, schema, to_json};
 
-use crate::args::{AnalysisArgs, Cli, Command};
+use crate::args::{AnalysisArgs, CacheArgs, Cli, Command, OutputArgs};
 use crate::output::{shown, write_output};
+use crate::trees::load_tree;
 
 pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Snapshot { path, output, analysis } => {
-            let analysis = analyse(&path, &analysis)?;
-            write_output(&output, &to_json(&SnapshotDocument::from_analysis(&analysis)))?;
+        Command::Snapshot { tree, output, analysis } => {
+            let tree = load_tree(&tree, &analysis, None)?;
+            write_output(&output, &to_json(&SnapshotDocument::from_analysis(&tree.analysis)))?;
         }
-        Command::Summary { path, json, markdown: _, output, analysis } => {
-            let analysis = analyse(&path, &analysis)?;
-            let doc = SummaryDocument::from_analysis(&analysis);
+        Command::Summary { tree, json, markdown: _, output, analysis } => {
+            let tree = load_tree(&tree, &analysis, None)?;
+            let doc = SummaryDocument::from_analysis(&tree.analysis);
             let text = if json { to_json(&doc) } else { markdown::render_summary(&doc) };
             write_output(&output, &text)?;
+        }
+        Command::Diff { base, head, outputs, fail_on, blast_depth, cache, analysis } => {
+            return diff(&base, &head, &outputs, &fail_on, blast_depth, &cache, &analysis);
+        }
+        Command::Blast { targets, tree, depth, limit, outputs, cache, analysis } => {
+            let cache = open_cache(&cache)?;
+            let tree = load_tree(&tree, &analysis, cache.as_ref())?;
+            finish_cache(cache);
+            let view = tree.analysis.view();
+            let keys = resolve_targets(view, &targets)?;
+            let options = BlastOptions { max_depth: depth, max_nodes: limit };
+            let result = cartograph_graph::blast(view, &keys, &options);
+            let doc = BlastDocument::from_blast(&result);
+            write_reports(&outputs, &to_json(&doc), || blast::render_blast(&doc))?;
+        }
+        Command::Trace { from, to, tree, depth, max_paths, outputs, cache, analysis } => {
+            let cache = open_cache(&cache)?;
+            let tree = load_tree(&tree, &analysis, cache.as_ref())?;
+            finish_cache(cache);
+            let view = tree.analysis.view();
+            let from = resolve_targets(view, std::slice::from_ref(&from))?;
+            let to = match &to {
+                Some(to) => Some(resolve_targets(view, std::slice::from_ref(to))?),
+                None => None,
+            };
+            let options = TraceOptions { max_depth: depth, max_paths, ..TraceOptions::default() };
+            let result = cartograph_graph::trace(view, &from, to.as_deref(), &options);
+            let doc = TraceDocument::from_trace(&result);
+            write_reports(&outputs, &to_json(&doc), || trace::render_trace(&doc))?;
+        }
+        Command::Map { tree, outputs, cache, analysis } => {
+            let cache = open_cache(&cache)?;
+            let tree = load_tree(&tree, &analysis, cache.as_ref())?;
+            finish_cache(cache);
+            let result = cartograph_graph::map(tree.analysis.view(), &MapOptions::default());
+            let doc = MapDocument::from_map(&result);
+            write_reports(&outputs, &to_json(&doc), || map::render_map(&doc))?;
         }
         Command::Recognisers => write_output("-", &markdown::render_recognisers())?,
         Command::Schema { name: None } => {
@@ -43,7 +87,158 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn options(args: &AnalysisArgs) -> Result<AnalysisOptions> {
+fn diff(
+    base: &str,
+    head: &str,
+    outputs: &OutputArgs,
+    fail_on: &[String],
+    blast_depth: usize,
+    cache: &CacheArgs,
+    analysis: &AnalysisArgs,
+) -> Result<ExitCode> {
+    let gate = parse_fail_on(fail_on)?;
+    // Always content-addressed within the run: a file unchanged between the trees is parsed once.
+    let cache = open_cache(cache)?.unwrap_or_else(FactCache::in_memory);
+    let base = load_tree(base, analysis, Some(&cache))?;
+    let head = load_tree(head, analysis, Some(&cache))?;
+    finish_cache(Some(cache));
+    let result = cartograph_graph::diff(base.analysis.view(), head.analysis.view());
+    let doc = DiffDocument::from_diff(&result, base.doc(), head.doc());
+    let changed = changed_modules(&base.analysis, &head.analysis);
+    let blast_options = BlastOptions { max_depth: blast_depth, ..BlastOptions::default() };
+    let blast = cartograph_graph::blast(head.analysis.view(), &changed, &blast_options);
+    let blast_doc = BlastDocument::from_blast(&blast);
+    let render = || {
+        let section = blast::render_blast_section(&blast_doc, BLAST_SECTION_CHARS);
+        diff_markdown::render_diff_with_blast(&doc, &DiffMarkdownOptions::default(), Some(&section))
+    };
+    write_reports(outputs, &to_json(&doc), render)?;
+    let met: Vec<&str> =
+        doc.findings.iter().filter(|f| gate.matches(&f.kind)).map(|f| f.kind.as_str()).collect();
+    if !met.is_empty() {
+        let mut kinds: Vec<&str> = met.clone();
+        kinds.sort_unstable();
+        kinds.dedup();
+        eprintln!(
+            "cartograph: --fail-on met: {} finding{} of kind {}",
+            met.len(),
+            if met.len() == 1 { "" } else { "s" },
+            kinds.join(", ")
+        );
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The budget for the blast-radius section inside the diff report.
+const BLAST_SECTION_CHARS: usize = 8_000;
+
+/// Modules whose file content differs between the trees, plus modules only in head. Without
+/// content keys (a snapshot side), the modules an added, removed or changed edge starts from.
+fn changed_modules(base: &Analysis, head: &Analysis) -> Vec<NodeKey> {
+    let mut changed: Vec<NodeKey> = if !base.file_keys.is_empty() && !head.file_keys.is_empty() {
+        head.file_keys
+            .iter()
+            .filter(|(path, key)| base.file_keys.get(*path) != Some(*key))
+            .map(|(path, _)| NodeKey::module(path))
+            .collect()
+    } else {
+        let before: BTreeSet<_> = base.edges.iter().map(edge_signature).collect();
+        let after: BTreeSet<_> = head.edges.iter().map(edge_signature).collect();
+        before
+            .symmetric_difference(&after)
+            .filter(|(_, from, ..)| from.kind() == cartograph_core::NodeKind::Module)
+            .map(|(_, from, ..)| (*from).clone())
+            .collect()
+    };
+    changed.sort();
+    changed.dedup();
+    changed.retain(|key| head.nodes.binary_search_by(|n| n.key.cmp(key)).is_ok());
+    changed
+}
+
+fn edge_signature(edge: &Edge) -> (EdgeKind, &NodeKey, &NodeKey, Confidence, Provenance) {
+    (edge.kind, &edge.from, &edge.to, edge.confidence, edge.provenance)
+}
+
+/// The finding kinds `--fail-on` names.
+struct Gate {
+    any: bool,
+    kinds: BTreeSet<String>,
+}
+
+impl Gate {
+    fn matches(&self, kind: &str) -> bool {
+        self.any || self.kinds.contains(kind)
+    }
+}
+
+fn parse_fail_on(values: &[String]) -> Result<Gate> {
+    let mut gate = Gate { any: false, kinds: BTreeSet::new() };
+    for value in values.iter().map(|v| v.trim()).filter(|v| !v.is_empty()) {
+        if value == "any" {
+            gate.any = true;
+        } else if FindingKind::parse(value).is_some() {
+            gate.kinds.insert(value.to_owned());
+        } else {
+            let known: Vec<&str> = FindingKind::ALL.iter().map(|k| k.as_str()).collect();
+            bail!(
+                "--fail-on `{value}` is not a finding kind; use `any` or one of: {}",
+                known.join(", ")
+            );
+        }
+    }
+    Ok(gate)
+}
+
+fn resolve_targets(view: GraphView<'_>, specs: &[String]) -> Result<Vec<NodeKey>> {
+    let mut keys = Vec::new();
+    for spec in specs {
+        keys.extend(cartograph_graph::resolve_target(view, spec).map_err(|e| anyhow!("{e}"))?);
+    }
+    keys.sort();
+    keys.dedup();
+    Ok(keys)
+}
+
+/// Writes the JSON and Markdown reports where asked; Markdown to stdout when neither is asked.
+fn write_reports(
+    outputs: &OutputArgs,
+    json: &str,
+    markdown: impl FnOnce() -> String,
+) -> Result<()> {
+    if let (Some(a), Some(b)) = (&outputs.json, &outputs.markdown)
+        && a == "-"
+        && b == "-"
+    {
+        bail!("--json and --markdown cannot both write to stdout; give one of them a FILE");
+    }
+    if let Some(target) = &outputs.json {
+        write_output(target, json)?;
+    }
+    match &outputs.markdown {
+        Some(target) => write_output(target, &markdown())?,
+        None if outputs.json.is_none() => write_output("-", &markdown())?,
+        None => {}
+    }
+    Ok(())
+}
+
+fn open_cache(args: &CacheArgs) -> Result<Option<FactCache>> {
+    let Some(dir) = &args.cache else { return Ok(None) };
+    let bytes = args.cache_max_mib.saturating_mul(1024 * 1024);
+    FactCache::with_dir(dir, bytes)
+        .map(Some)
+        .map_err(|e| anyhow!("cache directory {} {e}", shown(dir)))
+}
+
+fn finish_cache(cache: Option<FactCache>) {
+    if let Some(cache) = cache {
+        cache.finish();
+    }
+}
+
+pub(crate) fn options(args: &AnalysisArgs) -> Result<AnalysisOptions> {
     let components = component_rule(&args.components)?;
     let mut discovery =
         DiscoveryOptions { max_file_size: args.max_file_size, ..Default::default() };
@@ -68,33 +263,8 @@ fn component_rule(spec: &str) -> Result<cartograph_pipeline::ComponentRule> {
     })
 }
 
-fn analyse(path: &Path, args: &AnalysisArgs) -> Result<cartograph_pipeline::Analysis> {
-    let options = options(args)?;
-    let spinner = progress_spinner();
-    let result = cartograph_pipeline::analyse_tree(path, &options);
-    if let Some(spinner) = spinner {
-        spinner.finish_and_clear();
-    }
-    let analysis = result.map_err(|error| match error {
-        AnalyseError::Discover(DiscoverError::NotADirectory) => {
-            anyhow!("PATH {} is not a directory", shown(path))
-        }
-        AnalyseError::Discover(DiscoverError::Unreadable(std::io::ErrorKind::NotFound)) => {
-            anyhow!("PATH {} does not exist", shown(path))
-        }
-        AnalyseError::Discover(DiscoverError::Unreadable(kind)) => {
-            anyhow!("PATH {} cannot be read ({kind})", shown(path))
-        }
-        other => anyhow!("{other}"),
-    })?;
-    if analysis.stats.files_analysed == 0 {
-        eprintln!("note: no analysable source files were found in {}", shown(path));
-    }
-    Ok(analysis)
-}
-
 /// A spinner on stderr while a tree is analysed, only when stderr is a terminal.
-fn progress_spinner() -> Option<indicatif::ProgressBar> {
+pub(crate) fn progress_spinner() -> Option<indicatif::ProgressBar> {
     if !std::io::stderr().is_terminal() {
         return None;
     }

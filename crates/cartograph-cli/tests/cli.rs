@@ -23,7 +23,11 @@ fn missing_path_is_one_sentence_exit_2_naming_the_argument() {
     let output = run(&["snapshot", "no/such/dir"]);
     assert_eq!(output.status.code(), Some(2));
     let err = stderr(&output);
-    assert_eq!(err.trim_end(), "error: PATH `no/such/dir` does not exist");
+    assert_eq!(
+        err.trim_end(),
+        "error: `no/such/dir` is neither a directory, a snapshot file nor a revision of the \
+         repository at hand"
+    );
     assert!(stdout(&output).is_empty());
 }
 
@@ -34,16 +38,20 @@ fn absolute_missing_path_is_not_echoed_whole() {
     let output = run(&["summary", missing.to_str().expect("utf-8")]);
     assert_eq!(output.status.code(), Some(2));
     let err = stderr(&output);
-    assert!(err.contains("gone") && err.contains("does not exist"), "{err}");
+    assert!(err.contains("gone") && err.contains("is neither a directory"), "{err}");
     assert_no_absolute_paths(&err);
     assert!(!err.contains(dir.path().to_str().expect("utf-8")));
 }
 
 #[test]
-fn a_file_as_path_is_bad_input() {
+fn a_file_that_is_not_a_snapshot_is_bad_input() {
     let output = run(&["snapshot", "Cargo.toml"]);
     assert_eq!(output.status.code(), Some(2));
-    assert_eq!(stderr(&output).trim_end(), "error: PATH `Cargo.toml` is not a directory");
+    assert_eq!(
+        stderr(&output).trim_end(),
+        "error: snapshot `Cargo.toml` is not a snapshot document: it is not valid JSON (line 1, \
+         column 2)"
+    );
 }
 
 #[test]
@@ -60,8 +68,8 @@ fn bad_usage_exits_2() {
 fn schema_lists_and_prints_schemas() {
     let list = run(&["schema"]);
     assert!(list.status.success());
-    assert_eq!(stdout(&list), "snapshot\nsummary\n");
-    for name in ["snapshot", "summary"] {
+    assert_eq!(stdout(&list), "blast\ndiff\nmap\nsnapshot\nsummary\ntrace\n");
+    for name in ["blast", "diff", "map", "snapshot", "summary", "trace"] {
         let output = run(&["schema", name]);
         assert!(output.status.success());
         let printed: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("json");

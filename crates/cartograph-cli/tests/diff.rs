@@ -48,8 +48,12 @@ fn the_fixture_pair_produces_every_finding_kind() {
     let text = stdout(&output);
     assert_no_absolute_paths(&text);
     let doc = valid_document(&text);
-    let kinds: BTreeSet<&str> =
-        doc["findings"].as_array().expect("findings").iter().filter_map(|f| f["kind"].as_str()).collect();
+    let kinds: BTreeSet<&str> = doc["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter_map(|f| f["kind"].as_str())
+        .collect();
     let every: BTreeSet<&str> = EVERY_KIND.iter().copied().collect();
     assert_eq!(kinds, every, "finding kinds");
     for finding in doc["findings"].as_array().expect("findings") {
@@ -94,13 +98,8 @@ fn json_and_markdown_in_one_run_and_fail_on_gates_after_writing() {
     let output = fixture_diff(&["--json", "-", "--fail-on", "route-added-nowhere"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("is not a finding kind"), "{}", stderr(&output));
-    let same = run(&[
-        "diff",
-        "tests/fixtures/diff/base",
-        "tests/fixtures/diff/base",
-        "--fail-on",
-        "any",
-    ]);
+    let same =
+        run(&["diff", "tests/fixtures/diff/base", "tests/fixtures/diff/base", "--fail-on", "any"]);
     assert_eq!(same.status.code(), Some(0), "{}", stderr(&same));
     assert!(stdout(&same).contains("No architectural change"), "{}", stdout(&same));
 }
@@ -110,17 +109,19 @@ fn markdown_is_the_default_output() {
     let output = fixture_diff(&[]);
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
-    assert!(text.contains("route-removed") || text.contains("Route removed"), "{text}");
-    assert!(text.contains("GET /api/orders/export"));
+    assert!(text.contains("route removed"), "{text}");
+    assert!(text.contains("/api/orders/export"), "{text}");
 }
 
 #[test]
 fn a_snapshot_file_is_a_tree_too() {
     let dir = tempfile::tempdir().expect("temp dir");
     let snapshot = dir.path().join("base.json");
-    let written = run(&["snapshot", "tests/fixtures/diff/base", "-o", snapshot.to_str().expect("utf-8")]);
+    let written =
+        run(&["snapshot", "tests/fixtures/diff/base", "-o", snapshot.to_str().expect("utf-8")]);
     assert!(written.status.success(), "{}", stderr(&written));
-    let from_snapshot = run(&["diff", snapshot.to_str().expect("utf-8"), "tests/fixtures/diff/head", "--json"]);
+    let from_snapshot =
+        run(&["diff", snapshot.to_str().expect("utf-8"), "tests/fixtures/diff/head", "--json"]);
     assert!(from_snapshot.status.success(), "{}", stderr(&from_snapshot));
     let from_dirs = fixture_diff(&["--json"]);
     let a = comparable(&valid_document(&stdout(&from_snapshot)));
@@ -226,9 +227,14 @@ fn two_commits_diff_by_revision_like_two_directories() {
 fn bad_input_is_one_sentence_and_exit_2() {
     let dir = tempfile::tempdir().expect("temp dir");
     let newer = dir.path().join("newer.json");
-    std::fs::write(&newer, "{\"schema\": \"snapshot\", \"schema_version\": \"9.0\"}").expect("write");
+    std::fs::write(&newer, "{\"schema\": \"snapshot\", \"schema_version\": \"9.0\"}")
+        .expect("write");
     let corrupt = dir.path().join("corrupt.json");
-    std::fs::write(&corrupt, "{\"schema\": \"snapshot\", \"schema_version\": \"1.1\", \"nodes\": [").expect("write");
+    std::fs::write(
+        &corrupt,
+        "{\"schema\": \"snapshot\", \"schema_version\": \"1.1\", \"nodes\": [",
+    )
+    .expect("write");
     let not_json = dir.path().join("env.json");
     std::fs::write(&not_json, "SECRET_TOKEN=hunter2\n").expect("write");
     for (base, needle) in [
@@ -247,7 +253,8 @@ fn bad_input_is_one_sentence_and_exit_2() {
 
     // An empty tree and two unrelated trees are valid input: an honest report.
     let empty = tempfile::tempdir().expect("temp dir");
-    let output = run(&["diff", empty.path().to_str().expect("utf-8"), "tests/fixtures/diff/head", "--json"]);
+    let output =
+        run(&["diff", empty.path().to_str().expect("utf-8"), "tests/fixtures/diff/head", "--json"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let doc = valid_document(&stdout(&output));
     assert_eq!(doc["base"]["files_analysed"], 0);

@@ -14,6 +14,22 @@ const CASES: &[(&str, &[&str])] = &[
     ("polyglot.snapshot.json", &["snapshot", "polyglot"]),
     ("polyglot.summary.json", &["summary", "polyglot", "--json"]),
     ("polyglot.summary.md", &["summary", "polyglot"]),
+    ("diff.json", &["diff", "diff/base", "diff/head", "--json"]),
+    ("diff.md", &["diff", "diff/base", "diff/head"]),
+    ("fullstack.map.json", &["map", "fullstack", "--json"]),
+    ("fullstack.map.md", &["map", "fullstack"]),
+    ("fullstack.blast.md", &["blast", "backend/app/models.py", "--in", "fullstack"]),
+    (
+        "fullstack.trace.md",
+        &[
+            "trace",
+            "frontend/src/features/orders/useOrders.ts",
+            "--to",
+            "table:item",
+            "--in",
+            "fullstack",
+        ],
+    ),
 ];
 
 fn produce(args: &[&str], threads: &str) -> String {

@@ -67,6 +67,9 @@ pub struct Analysis {
     /// Directories that are package roots: Python source roots and folders holding a
     /// `package.json`. The component rule may group by them.
     pub package_roots: Vec<String>,
+    /// The content key of every analysed file, when the analysis ran with a [`FactCache`]: two
+    /// analyses hold the same key for a path exactly when the file's content is the same.
+    pub file_keys: BTreeMap<RepoPath, FactKey>,
 }
 
 impl Analysis {
@@ -231,6 +234,7 @@ struct FileResult {
     facts: Option<FileFacts>,
     bindings: Vec<ResolvedBinding>,
     python_module: Option<String>,
+    key: Option<FactKey>,
 }
 
 fn analyse_file(
@@ -254,6 +258,7 @@ fn analyse_file(
         facts: None,
         bindings: Vec::new(),
         python_module: None,
+        key: None,
     };
     let (text, lossy) = match text {
         SourceText::Text { text, lossy } => (text, lossy),
@@ -273,6 +278,7 @@ fn analyse_file(
     let mut facts: FileFacts = match cache {
         Some(cache) => {
             let key = FactKey::new(&candidate.path, candidate.grammar, options.imports_only, &text);
+            result.key = Some(key);
             match cache.get(&key) {
                 Some(facts) => facts,
                 None => {
@@ -459,6 +465,7 @@ struct AnalysisBuilder {
     edges: BTreeMap<(EdgeKind, NodeKey, NodeKey), Edge>,
     refusals: Vec<Refusal>,
     stats: AnalysisStats,
+    file_keys: BTreeMap<RepoPath, FactKey>,
 }
 
 impl AnalysisBuilder {
@@ -481,6 +488,9 @@ impl AnalysisBuilder {
         self.stats.error_regions += u64::from(result.error_regions);
         self.stats.files_with_error_regions += u64::from(result.error_regions > 0);
         self.stats.builtin_imports += result.builtin_imports;
+        if let Some(key) = result.key {
+            self.file_keys.insert(result.path.clone(), key);
+        }
 
         let key = NodeKey::module(&result.path);
         let node = self.nodes.entry(key).or_insert_with_key(|k| Node::new(k.clone()));
@@ -537,6 +547,7 @@ impl AnalysisBuilder {
             refusals: self.refusals,
             stats: self.stats,
             package_roots,
+            file_keys: self.file_keys,
         }
     }
 }

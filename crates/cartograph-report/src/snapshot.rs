@@ -3,7 +3,10 @@
 
 use std::collections::BTreeMap;
 
-use cartograph_core::{Edge, Node, Refusal, SourceLocation};
+use cartograph_core::{
+    Confidence, Edge, EdgeKind, Evidence, Handler, Language, Node, NodeKey, NodeKind, Provenance,
+    Refusal, RefusalKind, RepoPath, SourceLocation,
+};
 use cartograph_graph::ArchitectureGraph;
 use cartograph_pipeline::{Analysis, AnalysisStats};
 use serde::{Deserialize, Serialize};
@@ -215,5 +218,228 @@ impl RefusalDoc {
             location: LocationDoc::from_location(&refusal.location),
             reason: refusal.reason.clone(),
         }
+    }
+}
+
+/// Why a snapshot file cannot be read back. Messages never quote the file's content: a file given
+/// as a snapshot by mistake may hold anything.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum SnapshotError {
+    #[error("is not a snapshot document: it is not valid JSON (line {line}, column {column})")]
+    NotJson { line: usize, column: usize },
+    #[error(
+        "is not a snapshot document: its structure does not match the snapshot schema (line {line}, column {column})"
+    )]
+    Shape { line: usize, column: usize },
+    #[error("is a `{0}` document, not a snapshot")]
+    WrongDocument(String),
+    #[error(
+        "was written with snapshot schema {found}, newer than this Cartograph reads ({SCHEMA_VERSION}); use a newer Cartograph"
+    )]
+    NewerMajor { found: String },
+    #[error("has an unreadable schema_version `{0}`")]
+    BadVersion(String),
+    #[error("holds an invalid {what}: {detail}")]
+    Invalid { what: &'static str, detail: String },
+}
+
+fn major(version: &str) -> Option<u64> {
+    let (major, minor) = version.split_once('.')?;
+    minor.parse::<u64>().ok()?;
+    major.parse().ok()
+}
+
+impl SnapshotDocument {
+    /// Reads a snapshot written by `cartograph snapshot`: the same major schema version (any
+    /// minor), every identity and location re-validated.
+    pub fn from_json(text: &str) -> Result<Self, SnapshotError> {
+        let value: serde_json::Value = serde_json::from_str(text)
+            .map_err(|e| SnapshotError::NotJson { line: e.line(), column: e.column() })?;
+        match value.get("schema").and_then(serde_json::Value::as_str) {
+            Some(SCHEMA_NAME) => {}
+            Some(other) => {
+                let shown: String = other.chars().take(40).filter(|c| !c.is_control()).collect();
+                return Err(SnapshotError::WrongDocument(shown));
+            }
+            None => return Err(SnapshotError::Shape { line: 1, column: 1 }),
+        }
+        let version = value.get("schema_version").and_then(serde_json::Value::as_str).unwrap_or("");
+        let ours = major(SCHEMA_VERSION).unwrap_or(1);
+        match major(version) {
+            Some(found) if found == ours => {}
+            Some(found) if found > ours => {
+                return Err(SnapshotError::NewerMajor { found: version.to_owned() });
+            }
+            _ => {
+                let shown: String = version.chars().take(20).filter(|c| !c.is_control()).collect();
+                return Err(SnapshotError::BadVersion(shown));
+            }
+        }
+        serde_json::from_str(text)
+            .map_err(|e| SnapshotError::Shape { line: e.line(), column: e.column() })
+    }
+
+    /// Rebuilds the analysis the snapshot was written from: nodes, edges, refusals and counts.
+    /// Package roots are not part of a snapshot; the nodes carry their components already.
+    pub fn into_analysis(self) -> Result<Analysis, SnapshotError> {
+        let nodes = self.nodes.iter().map(node_from_doc).collect::<Result<Vec<_>, _>>()?;
+        let edges = self.edges.iter().map(edge_from_doc).collect::<Result<Vec<_>, _>>()?;
+        let refusals = self.refusals.iter().map(refusal_from_doc).collect::<Result<Vec<_>, _>>()?;
+        let mut files_by_language = BTreeMap::new();
+        for (name, count) in &self.stats.files_by_language {
+            let language = Language::parse(name).ok_or_else(|| invalid("language", name))?;
+            files_by_language.insert(language, *count);
+        }
+        let excluded_dirs = self
+            .stats
+            .excluded_dirs
+            .iter()
+            .map(|d| RepoPath::new(d).map_err(|_| invalid("path", d)))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut analysis = Analysis {
+            nodes,
+            edges,
+            refusals,
+            stats: AnalysisStats {
+                files_seen: self.stats.files_seen,
+                files_analysed: self.stats.files_analysed,
+                files_skipped: self.stats.files_skipped,
+                bytes_analysed: self.stats.bytes_analysed,
+                files_by_language,
+                error_regions: self.stats.error_regions,
+                files_with_error_regions: self.stats.files_with_error_regions,
+                builtin_imports: self.stats.builtin_imports,
+                excluded_dirs,
+            },
+            package_roots: Vec::new(),
+            file_keys: BTreeMap::new(),
+        };
+        // Documents are written sorted; a hand-edited one may not be.
+        analysis.nodes.sort_by(|a, b| a.key.cmp(&b.key));
+        analysis.nodes.dedup_by(|a, b| a.key == b.key);
+        analysis.edges.sort_by(|a, b| a.identity().cmp(&b.identity()));
+        analysis.edges.dedup_by(|a, b| a.identity() == b.identity());
+        analysis.refusals.sort();
+        Ok(analysis)
+    }
+}
+
+fn invalid(what: &'static str, value: &str) -> SnapshotError {
+    let detail: String =
+        value.chars().take(60).map(|c| if c.is_control() { '?' } else { c }).collect();
+    SnapshotError::Invalid { what, detail: format!("`{detail}`") }
+}
+
+fn key_from_id(id: &str) -> Result<NodeKey, SnapshotError> {
+    let (kind, name) = id.split_once(':').ok_or_else(|| invalid("node id", id))?;
+    let kind = NodeKind::parse(kind).ok_or_else(|| invalid("node kind", kind))?;
+    if name.is_empty() {
+        return Err(invalid("node id", id));
+    }
+    if kind == NodeKind::Module {
+        RepoPath::new(name).map_err(|_| invalid("module path", name))?;
+    }
+    Ok(NodeKey::from_parts(kind, name))
+}
+
+fn location_from_doc(doc: &LocationDoc) -> Result<SourceLocation, SnapshotError> {
+    let path = RepoPath::new(&doc.path).map_err(|_| invalid("location path", &doc.path))?;
+    Ok(SourceLocation::new(path, doc.line, doc.column))
+}
+
+fn node_from_doc(doc: &NodeDoc) -> Result<Node, SnapshotError> {
+    let key = key_from_id(&doc.id)?;
+    if key.kind().as_str() != doc.kind || key.name() != doc.name {
+        return Err(invalid("node", &doc.id));
+    }
+    let mut node = Node::new(key);
+    node.attrs.language = match &doc.language {
+        Some(name) => Some(Language::parse(name).ok_or_else(|| invalid("language", name))?),
+        None => None,
+    };
+    node.attrs.component.clone_from(&doc.component);
+    node.attrs.python_module.clone_from(&doc.python_module);
+    node.attrs.display_path.clone_from(&doc.display_path);
+    node.attrs.framework.clone_from(&doc.framework);
+    node.attrs.handler = match &doc.handler {
+        Some(handler) => Some(Handler {
+            module: RepoPath::new(&handler.module)
+                .map_err(|_| invalid("handler path", &handler.module))?,
+            function: handler.function.clone(),
+        }),
+        None => None,
+    };
+    Ok(node)
+}
+
+fn edge_from_doc(doc: &EdgeDoc) -> Result<Edge, SnapshotError> {
+    Ok(Edge {
+        kind: EdgeKind::parse(&doc.kind).ok_or_else(|| invalid("edge kind", &doc.kind))?,
+        from: key_from_id(&doc.from)?,
+        to: key_from_id(&doc.to)?,
+        evidence: Evidence::new(doc.evidence.as_str()),
+        provenance: Provenance::parse(&doc.provenance)
+            .ok_or_else(|| invalid("provenance", &doc.provenance))?,
+        confidence: Confidence::parse(&doc.confidence)
+            .ok_or_else(|| invalid("confidence", &doc.confidence))?,
+        location: location_from_doc(&doc.location)?,
+        type_only: doc.type_only,
+        occurrences: doc.occurrences.max(1),
+    })
+}
+
+fn refusal_from_doc(doc: &RefusalDoc) -> Result<Refusal, SnapshotError> {
+    Ok(Refusal::new(
+        RefusalKind::parse(&doc.kind).ok_or_else(|| invalid("refusal kind", &doc.kind))?,
+        location_from_doc(&doc.location)?,
+        doc.reason.as_str(),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture_snapshot() -> SnapshotDocument {
+        let root =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/diff/head");
+        let analysis = cartograph_pipeline::analyse_tree(&root, &Default::default())
+            .expect("fixture analyses");
+        SnapshotDocument::from_analysis(&analysis)
+    }
+
+    #[test]
+    fn a_snapshot_reads_back_to_the_same_document() {
+        let doc = fixture_snapshot();
+        let text = crate::to_json(&doc);
+        let back =
+            SnapshotDocument::from_json(&text).expect("reads").into_analysis().expect("valid");
+        assert_eq!(crate::to_json(&SnapshotDocument::from_analysis(&back)), text);
+    }
+
+    #[test]
+    fn bad_snapshots_get_one_sentence_without_content() {
+        let secret =
+            "{\"schema\": \"snapshot\", \"schema_version\": \"1.1\", \"nodes\": \"hunter2\"}";
+        let error = SnapshotDocument::from_json(secret).expect_err("shape");
+        assert!(!error.to_string().contains("hunter2"), "{error}");
+        assert!(matches!(
+            SnapshotDocument::from_json("DATABASE_URL=postgres://u:pw@h/db"),
+            Err(SnapshotError::NotJson { .. })
+        ));
+        let newer = "{\"schema\": \"snapshot\", \"schema_version\": \"2.0\"}";
+        assert!(matches!(
+            SnapshotDocument::from_json(newer),
+            Err(SnapshotError::NewerMajor { .. })
+        ));
+        let summary = "{\"schema\": \"summary\", \"schema_version\": \"1.1\"}";
+        assert_eq!(
+            SnapshotDocument::from_json(summary),
+            Err(SnapshotError::WrongDocument("summary".into()))
+        );
+        let mut doc = fixture_snapshot();
+        doc.edges[0].location.path = "/etc/passwd".into();
+        let error = doc.into_analysis().expect_err("absolute path refused");
+        assert!(matches!(error, SnapshotError::Invalid { what: "location path", .. }));
     }
 }
