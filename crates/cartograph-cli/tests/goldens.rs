@@ -26,6 +26,8 @@ const CASES: &[(&str, &[&str])] = &[
             "frontend/src/features/orders/useOrders.ts",
             "--to",
             "table:item",
+            "--max-paths",
+            "6",
             "--in",
             "fullstack",
         ],
