@@ -99,10 +99,15 @@ fn diff(
     let gate = parse_fail_on(fail_on)?;
     // Always content-addressed within the run: a file unchanged between the trees is parsed once.
     let cache = open_cache(cache)?.unwrap_or_else(FactCache::in_memory);
+    let started = std::time::Instant::now();
     let base = load_tree(base, analysis, Some(&cache))?;
+    tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "base analysed");
     let head = load_tree(head, analysis, Some(&cache))?;
+    tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "head analysed");
     finish_cache(Some(cache));
+    tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "cache finished");
     let result = cartograph_graph::diff(base.analysis.view(), head.analysis.view());
+    tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "diffed");
     let doc = DiffDocument::from_diff(&result, base.doc(), head.doc());
     let changed = changed_modules(&base.analysis, &head.analysis);
     let blast_options = BlastOptions { max_depth: blast_depth, ..BlastOptions::default() };
@@ -113,6 +118,7 @@ fn diff(
         diff_markdown::render_diff_with_blast(&doc, &DiffMarkdownOptions::default(), Some(&section))
     };
     write_reports(outputs, &to_json(&doc), render)?;
+    tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "reports written");
     let met: Vec<&str> =
         doc.findings.iter().filter(|f| gate.matches(&f.kind)).map(|f| f.kind.as_str()).collect();
     if !met.is_empty() {

@@ -121,7 +121,13 @@ fn analyse_in_pool(
     options: &AnalysisOptions,
     cache: Option<&FactCache>,
 ) -> Result<Analysis, AnalyseError> {
+    let started = std::time::Instant::now();
     let inventory = source.discover(&options.discovery)?;
+    tracing::debug!(
+        elapsed_ms = started.elapsed().as_millis() as u64,
+        files = inventory.sources.len(),
+        "discovered"
+    );
     let max_config = options.discovery.max_file_size;
     let read_config = |path: &RepoPath| -> Option<String> {
         if !inventory.index.is_file(path.as_str()) {
@@ -149,6 +155,7 @@ fn analyse_in_pool(
         )
         .collect();
 
+    tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "extracted and resolved");
     let mut builder = AnalysisBuilder::default();
     builder.stats.files_seen = inventory.entries_seen;
     builder.stats.excluded_dirs = inventory.excluded_dirs.clone();
@@ -174,7 +181,9 @@ fn analyse_in_pool(
     if !options.imports_only {
         let mut link_input = LinkInput::new(views, &inventory.index);
         link_input.prisma = read_prisma_schemas(source, &inventory.prisma_schemas, &mut builder);
+        tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "merged");
         builder.add_linked(link_all(&link_input));
+        tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "linked");
     }
     let mut package_roots: BTreeSet<String> = python.roots().iter().cloned().collect();
     for file in inventory.index.files() {
@@ -182,7 +191,9 @@ fn analyse_in_pool(
             package_roots.insert(crate::tree::dir_of(file));
         }
     }
-    Ok(builder.finish(package_roots.into_iter().collect(), &options.components))
+    let analysis = builder.finish(package_roots.into_iter().collect(), &options.components);
+    tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "analysed");
+    Ok(analysis)
 }
 
 /// Reads the Prisma schema files (few and small; read in turn), recording the unreadable ones.
