@@ -32,6 +32,10 @@ CORPORA = WORK / "corpora"
 OUT = WORK / "out"
 
 AIRFLOW = CORPORA / "apache-airflow-core-3.3.2"
+AIRFLOW_PREV = CORPORA / "apache-airflow-core-3.3.1"
+# A copy of 3.3.2 with one file changed, for the warm-cache diff (made by prepare_edit()).
+AIRFLOW_EDIT = WORK / "tmp" / "airflow-3.3.2-one-file-changed"
+EDITED_FILE = "src/airflow/models/dag.py"
 EFFECT = CORPORA / "effect-4.1.0" / "package"
 VENV_PY = BENCH / ".venv" / "bin" / "python"
 NODE_BIN = BENCH / "node_modules" / ".bin"
@@ -97,6 +101,22 @@ def tool_list(args: argparse.Namespace, corpus: str) -> list[Tool]:
             tools.append(Tool("cartograph-io", "cartograph snapshot --imports-only",
                               [carto, "snapshot", ".", "--imports-only", "-o", "/dev/null"], "cartograph",
                               once_argv=[carto, "snapshot", ".", "--imports-only", "-o", out_io]))
+            if AIRFLOW_PREV.exists():
+                out_diff = str(OUT / "airflow-diff.json")
+                tools.append(Tool("diff", "cartograph diff 3.3.1 → 3.3.2 (cold)",
+                                  [carto, "diff", str(AIRFLOW_PREV), ".", "--json", "/dev/null"], "cartograph-diff",
+                                  once_argv=[carto, "diff", str(AIRFLOW_PREV), ".", "--json", out_diff]))
+            else:
+                log("skip the release diff: apache-airflow-core-3.3.1 missing (run bench/corpora.sh)")
+            prepare_edit()
+            cache = str(OUT / "cartograph-cache")
+            shutil.rmtree(cache, ignore_errors=True)
+            out_warm = str(OUT / "airflow-diff-warm.json")
+            tools.append(Tool("diff-warm", "cartograph diff after a one-file change, warm --cache",
+                              [carto, "diff", ".", str(AIRFLOW_EDIT), "--cache", cache, "--json", "/dev/null"],
+                              "cartograph-diff", prime=True,
+                              once_argv=[carto, "diff", ".", str(AIRFLOW_EDIT), "--cache", cache, "--json", out_warm],
+                              note=f"{EDITED_FILE} gains one line; the cache is primed by one untimed run"))
         if floor:
             tools.append(Tool("floor", "parse floor, 2 threads", [floor, "--threads", "2", "."], "floor"))
             tools.append(Tool("floor-py", "parse floor, .py only, 2 threads",
@@ -137,6 +157,14 @@ def tool_list(args: argparse.Namespace, corpus: str) -> list[Tool]:
         else:
             log("skip madge: bench/node_modules missing (run bench/peers.sh)")
     return tools
+
+
+def prepare_edit() -> None:
+    """A fresh copy of Airflow 3.3.2 with one line added to one file."""
+    shutil.rmtree(AIRFLOW_EDIT, ignore_errors=True)
+    shutil.copytree(AIRFLOW, AIRFLOW_EDIT, symlinks=True)
+    with open(AIRFLOW_EDIT / EDITED_FILE, "a") as f:
+        f.write("\n# a one-line change for the warm-cache diff benchmark\n")
 
 
 def run_once(corpus: Corpus, tool: Tool) -> None:
@@ -184,6 +212,15 @@ def count(corpus: Corpus, tool: Tool, stdout: Path) -> None:
         tool.edges = len(internal)
         tool.edges_note = (f"module→module imports ({split}; {type_only} type-only); "
                            f"+{external} to packages; {len(imports)} imports edges in all")
+    elif tool.kind == "cartograph-diff":
+        doc = json.loads(Path(tool.once_argv[-1]).read_text())
+        if doc.get("schema") != "diff":
+            raise ValueError("not a diff document")
+        tool.files = doc["head"]["files_analysed"]
+        summary = doc["summary"]
+        tool.edges = summary["edges_added"] + summary["edges_removed"] + summary["edges_changed"]
+        kinds = ", ".join(f"{k} {v}" for k, v in sorted(summary["findings_by_kind"].items()) if v)
+        tool.edges_note = f"edges added+removed+changed; {len(doc['findings'])} findings ({kinds or 'none'})"
     elif tool.kind == "floor":
         line = stdout.read_text().strip().splitlines()[-1]
         fields = dict(kv.split("=", 1) for kv in line.split())
@@ -329,6 +366,9 @@ def report(corpora: list[Corpus], runs: int, skipped: list[str]) -> str:
                 ratio("cartograph", "grimp", "cartograph / grimp cache off"),
                 ratio("cartograph-io", "grimp", "cartograph --imports-only / grimp cache off"),
                 ratio("cartograph", "grimp-warm", "cartograph / grimp warm cache"),
+                ratio("diff", "cartograph", "diff 3.3.1 → 3.3.2 / one cold snapshot of 3.3.2 (bar ≤ 1.2×; RSS < 2×)"),
+                ratio("diff-warm", "cartograph", "warm-cache diff after a one-file change / cold snapshot (bar ≤ 0.3×)"),
+                ratio("diff-warm", "grimp-warm", "warm-cache diff / grimp warm-cache build"),
                 ratio("floor-py", "grimp", "parse floor .py / grimp cache off"),
                 ratio("floor", "floor-py", "parse floor all / parse floor .py"),
             ]
