@@ -274,3 +274,26 @@ fn a_warm_cache_gives_the_same_report() {
     assert_eq!(stdout(&cold), stdout(&warm));
     assert_eq!(stdout(&cold), stdout(&fixture_diff(&["--json"])));
 }
+
+#[test]
+fn two_processes_share_one_cache_directory() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let cache = cache.path().to_str().expect("utf-8");
+    let spawn = || {
+        Command::new(env!("CARGO_BIN_EXE_cartograph"))
+            .args(["diff", "tests/fixtures/diff/base", "tests/fixtures/diff/head", "--json"])
+            .args(["--cache", cache])
+            .current_dir(common::workspace())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("cartograph starts")
+    };
+    let (a, b) = (spawn(), spawn());
+    let a = a.wait_with_output().expect("first run");
+    let b = b.wait_with_output().expect("second run");
+    assert!(a.status.success() && b.status.success(), "{}{}", stderr(&a), stderr(&b));
+    assert_eq!(stdout(&a), stdout(&b));
+    let warm = fixture_diff(&["--json", "--cache", cache]);
+    assert_eq!(stdout(&warm), stdout(&a), "a warm run after concurrent writers reads sound entries");
+}
