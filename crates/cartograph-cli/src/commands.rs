@@ -20,7 +20,7 @@ use cartograph_report::{markdown, schema, to_json};
 
 use crate::args::{AnalysisArgs, CacheArgs, Cli, Command, OutputArgs};
 use crate::output::{shown, write_output};
-use crate::trees::load_tree;
+use crate::trees::{load_pair, load_tree};
 
 pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
@@ -100,10 +100,8 @@ fn diff(
     // Always content-addressed within the run: a file unchanged between the trees is parsed once.
     let cache = open_cache(cache)?.unwrap_or_else(FactCache::in_memory);
     let started = std::time::Instant::now();
-    let base = load_tree(base, analysis, Some(&cache))?;
-    tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "base analysed");
-    let head = load_tree(head, analysis, Some(&cache))?;
-    tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "head analysed");
+    let (base, head) = load_pair(base, head, analysis, &cache)?;
+    tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "trees analysed");
     finish_cache(Some(cache));
     tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "cache finished");
     let result = cartograph_graph::diff(base.analysis.view(), head.analysis.view());

@@ -1,13 +1,15 @@
 //! Turning a TREE argument into an analysis: a directory, a git revision of the repository at hand,
 //! or a snapshot file.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use anyhow::{Result, anyhow};
+use anyhow::{Result, anyhow, bail};
 use cartograph_pipeline::discover::DiscoverError;
 use cartograph_pipeline::git::GitRevisionSource;
 use cartograph_pipeline::source::{TreeSpec, parse_tree_arg};
-use cartograph_pipeline::{Analysis, DirectorySource, FactCache, analyse::AnalyseError};
+use cartograph_pipeline::{
+    Analysis, AnalysisOptions, DirectorySource, FactCache, FileSource, analyse::AnalyseError,
+};
 use cartograph_report::diff::TreeDoc;
 use cartograph_report::snapshot::SnapshotDocument;
 
@@ -37,27 +39,112 @@ impl LoadedTree {
     }
 }
 
+/// A tree argument, opened: files to analyse, or a snapshot already read.
+enum Opened {
+    Files { source: Box<dyn FileSource>, kind: &'static str, label: String, named: PathBuf },
+    Loaded(LoadedTree),
+}
+
 /// Reads `arg` as a tree and analyses it (or reads the snapshot it names).
 pub fn load_tree(arg: &str, args: &AnalysisArgs, cache: Option<&FactCache>) -> Result<LoadedTree> {
+    let options = options(args)?;
+    match open_tree(arg)? {
+        Opened::Loaded(tree) => Ok(tree),
+        Opened::Files { source, kind, label, named } => {
+            let analysis = run_analysis(&named, || {
+                cartograph_pipeline::analyse_source(source.as_ref(), &options, cache)
+            })?;
+            Ok(LoadedTree { analysis, source: kind, label })
+        }
+    }
+}
+
+/// Loads the two trees of a diff. When both are files to analyse, they are analysed together, so
+/// a content present in both is extracted once and the work spreads over every core.
+pub fn load_pair(
+    base: &str,
+    head: &str,
+    args: &AnalysisArgs,
+    cache: &FactCache,
+) -> Result<(LoadedTree, LoadedTree)> {
+    let options = options(args)?;
+    match (open_tree(base)?, open_tree(head)?) {
+        (
+            Opened::Files { source: a, kind: a_kind, label: a_label, named: a_named },
+            Opened::Files { source: b, kind: b_kind, label: b_label, named: b_named },
+        ) => {
+            let spinner = crate::commands::progress_spinner();
+            let result =
+                cartograph_pipeline::analyse_sources(&[a.as_ref(), b.as_ref()], &options, cache);
+            if let Some(spinner) = spinner {
+                spinner.finish_and_clear();
+            }
+            let mut analyses = match result {
+                Ok(analyses) => analyses,
+                // Name the tree at fault: analyse each on its own for the precise sentence.
+                Err(_) => {
+                    let a = run_analysis(&a_named, || {
+                        cartograph_pipeline::analyse_source(a.as_ref(), &options, Some(cache))
+                    })?;
+                    let b = run_analysis(&b_named, || {
+                        cartograph_pipeline::analyse_source(b.as_ref(), &options, Some(cache))
+                    })?;
+                    vec![a, b]
+                }
+            };
+            let head_analysis = analyses.pop();
+            let base_analysis = analyses.pop();
+            let (Some(base_analysis), Some(head_analysis)) = (base_analysis, head_analysis) else {
+                bail!("the analysis of the two trees returned no result");
+            };
+            for (analysis, named) in [(&base_analysis, &a_named), (&head_analysis, &b_named)] {
+                if analysis.stats.files_analysed == 0 {
+                    eprintln!("note: no analysable source files were found in {}", shown(named));
+                }
+            }
+            Ok((
+                LoadedTree { analysis: base_analysis, source: a_kind, label: a_label },
+                LoadedTree { analysis: head_analysis, source: b_kind, label: b_label },
+            ))
+        }
+        (base, head) => Ok((finish(base, &options, cache)?, finish(head, &options, cache)?)),
+    }
+}
+
+fn finish(opened: Opened, options: &AnalysisOptions, cache: &FactCache) -> Result<LoadedTree> {
+    match opened {
+        Opened::Loaded(tree) => Ok(tree),
+        Opened::Files { source, kind, label, named } => {
+            let analysis = run_analysis(&named, || {
+                cartograph_pipeline::analyse_source(source.as_ref(), options, Some(cache))
+            })?;
+            Ok(LoadedTree { analysis, source: kind, label })
+        }
+    }
+}
+
+fn open_tree(arg: &str) -> Result<Opened> {
     let cwd = std::env::current_dir()
         .map_err(|e| anyhow!("cannot read the current directory ({})", e.kind()))?;
-    let spec = parse_tree_arg(arg, &cwd).map_err(|e| anyhow!("{e}"))?;
-    let options = options(args)?;
-    match spec {
+    match parse_tree_arg(arg, &cwd).map_err(|e| anyhow!("{e}"))? {
         TreeSpec::Directory(path) => {
-            let named = Path::new(arg.strip_prefix("dir:").unwrap_or(arg));
-            let analysis = run_analysis(named, || {
-                cartograph_pipeline::analyse_source(&DirectorySource::new(&path), &options, cache)
-            })?;
-            Ok(LoadedTree { analysis, source: "directory", label: directory_label(&path) })
+            let named = PathBuf::from(arg.strip_prefix("dir:").unwrap_or(arg));
+            Ok(Opened::Files {
+                label: directory_label(&path),
+                source: Box::new(DirectorySource::new(path)),
+                kind: "directory",
+                named,
+            })
         }
         TreeSpec::Revision(revision) => {
             let source = GitRevisionSource::open(&cwd, &revision).map_err(|e| anyhow!("{e}"))?;
             let label = format!("{revision} ({})", short_id(source.commit_hex()));
-            let analysis = run_analysis(Path::new(&revision), || {
-                cartograph_pipeline::analyse_source(&source, &options, cache)
-            })?;
-            Ok(LoadedTree { analysis, source: "revision", label })
+            Ok(Opened::Files {
+                source: Box::new(source),
+                kind: "revision",
+                label,
+                named: revision.into(),
+            })
         }
         TreeSpec::Snapshot(path) => {
             let named = shown(Path::new(arg.strip_prefix("snapshot:").unwrap_or(arg)));
@@ -66,7 +153,11 @@ pub fn load_tree(arg: &str, args: &AnalysisArgs, cache: Option<&FactCache>) -> R
             let analysis = SnapshotDocument::from_json(&text)
                 .and_then(SnapshotDocument::into_analysis)
                 .map_err(|e| anyhow!("snapshot {named} {e}"))?;
-            Ok(LoadedTree { analysis, source: "snapshot", label: file_label(&path) })
+            Ok(Opened::Loaded(LoadedTree {
+                analysis,
+                source: "snapshot",
+                label: file_label(&path),
+            }))
         }
     }
 }

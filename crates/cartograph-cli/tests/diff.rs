@@ -295,5 +295,9 @@ fn two_processes_share_one_cache_directory() {
     assert!(a.status.success() && b.status.success(), "{}{}", stderr(&a), stderr(&b));
     assert_eq!(stdout(&a), stdout(&b));
     let warm = fixture_diff(&["--json", "--cache", cache]);
-    assert_eq!(stdout(&warm), stdout(&a), "a warm run after concurrent writers reads sound entries");
+    assert_eq!(
+        stdout(&warm),
+        stdout(&a),
+        "a warm run after concurrent writers reads sound entries"
+    );
 }

@@ -12,7 +12,9 @@ use cartograph_graph::{ComponentRule, assign_components};
 use rayon::prelude::*;
 
 use crate::cache::{FactCache, FactKey};
-use crate::discover::{self, DiscoverError, DiscoveryOptions, SourceCandidate, SourceText};
+use crate::discover::{
+    self, DiscoverError, DiscoveryOptions, Inventory, SourceCandidate, SourceText,
+};
 use crate::link::{BindingTarget, FileView, LinkInput, Linked, ResolvedBinding, link_all};
 use crate::resolve::Resolution;
 use crate::resolve::python::PythonResolver;
@@ -128,6 +130,123 @@ fn analyse_in_pool(
         files = inventory.sources.len(),
         "discovered"
     );
+    analyse_inventory(source, inventory, None, options, cache, started)
+}
+
+/// Analyses several trees at once, as a diff does: every file of every tree is read first, then
+/// each distinct content is extracted once — in one parallel pass over all trees, largest files
+/// first so no worker idles at the end — and then each tree is resolved and linked on its own.
+/// The results come back in the order of `sources`.
+pub fn analyse_sources(
+    sources: &[&dyn FileSource],
+    options: &AnalysisOptions,
+    cache: &FactCache,
+) -> Result<Vec<Analysis>, AnalyseError> {
+    match options.threads {
+        Some(n) => {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .map_err(|_| AnalyseError::ThreadPool(n))?;
+            pool.install(|| analyse_many_in_pool(sources, options, cache))
+        }
+        None => analyse_many_in_pool(sources, options, cache),
+    }
+}
+
+fn analyse_many_in_pool(
+    sources: &[&dyn FileSource],
+    options: &AnalysisOptions,
+    cache: &FactCache,
+) -> Result<Vec<Analysis>, AnalyseError> {
+    let started = std::time::Instant::now();
+    let inventories = sources
+        .iter()
+        .map(|source| source.discover(&options.discovery))
+        .collect::<Result<Vec<Inventory>, _>>()?;
+    let jobs: Vec<(usize, usize)> = inventories
+        .iter()
+        .enumerate()
+        .flat_map(|(tree, inventory)| (0..inventory.sources.len()).map(move |i| (tree, i)))
+        .collect();
+    let (texts, keys): (Vec<SourceText>, Vec<Option<(FactKey, bool)>>) = jobs
+        .par_iter()
+        .map(|&(tree, i)| {
+            let candidate = &inventories[tree].sources[i];
+            let text = discover::read_source(sources[tree], candidate);
+            let key = match &text {
+                SourceText::Text { text, .. } => {
+                    let key = FactKey::new(
+                        &candidate.path,
+                        candidate.grammar,
+                        options.imports_only,
+                        text,
+                    );
+                    Some((key, cache.contains(&key)))
+                }
+                SourceText::Skipped(_) => None,
+            };
+            (text, key)
+        })
+        .unzip();
+    tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "all trees read");
+
+    // Each content not yet in the cache, once, largest first.
+    let mut seen = std::collections::HashSet::new();
+    let mut todo: Vec<(FactKey, usize)> = Vec::new();
+    for (job, key) in keys.iter().enumerate() {
+        if let Some((key, false)) = key
+            && seen.insert(*key)
+        {
+            todo.push((*key, job));
+        }
+    }
+    let size = |job: usize| match &texts[job] {
+        SourceText::Text { text, .. } => text.len(),
+        SourceText::Skipped(_) => 0,
+    };
+    todo.sort_by_key(|&(key, job)| (std::cmp::Reverse(size(job)), key));
+    todo.par_iter().for_each_init(
+        || if options.imports_only { Extractor::imports_only() } else { Extractor::new() },
+        |extractor, &(key, job)| {
+            let SourceText::Text { text, .. } = &texts[job] else { return };
+            let (tree, i) = jobs[job];
+            let candidate = &inventories[tree].sources[i];
+            cache.put(key, &extractor.extract(&candidate.path, candidate.grammar, text));
+        },
+    );
+    tracing::debug!(
+        elapsed_ms = started.elapsed().as_millis() as u64,
+        extracted = todo.len(),
+        "distinct contents extracted"
+    );
+
+    // Hand each tree its own texts, in its candidates' order.
+    let mut per_tree: Vec<Vec<SourceText>> =
+        inventories.iter().map(|inv| Vec::with_capacity(inv.sources.len())).collect();
+    for (text, &(tree, _)) in texts.into_iter().zip(&jobs) {
+        per_tree[tree].push(text);
+    }
+    inventories
+        .into_par_iter()
+        .zip(per_tree)
+        .zip(sources.par_iter())
+        .map(|((inventory, texts), source)| {
+            analyse_inventory(*source, inventory, Some(texts), options, Some(cache), started)
+        })
+        .collect()
+}
+
+/// Everything after discovery. `texts`, when given, holds each candidate's text already read, in
+/// candidate order.
+fn analyse_inventory(
+    source: &dyn FileSource,
+    inventory: Inventory,
+    texts: Option<Vec<SourceText>>,
+    options: &AnalysisOptions,
+    cache: Option<&FactCache>,
+    started: std::time::Instant,
+) -> Result<Analysis, AnalyseError> {
     let max_config = options.discovery.max_file_size;
     let read_config = |path: &RepoPath| -> Option<String> {
         if !inventory.index.is_file(path.as_str()) {
@@ -143,17 +262,26 @@ fn analyse_in_pool(
     let python = PythonResolver::new(&inventory.index);
     let resolvers = Resolvers { index: &inventory.index, python: &python, js: &js };
 
-    let results: Vec<FileResult> = inventory
-        .sources
-        .par_iter()
-        .map_init(
-            || if options.imports_only { Extractor::imports_only() } else { Extractor::new() },
-            |extractor, candidate| {
+    let new_extractor =
+        || if options.imports_only { Extractor::imports_only() } else { Extractor::new() };
+    let results: Vec<FileResult> = match texts {
+        Some(texts) => inventory
+            .sources
+            .par_iter()
+            .zip(texts)
+            .map_init(new_extractor, |extractor, (candidate, text)| {
+                analyse_file(extractor, candidate, text, &resolvers, options, cache)
+            })
+            .collect(),
+        None => inventory
+            .sources
+            .par_iter()
+            .map_init(new_extractor, |extractor, candidate| {
                 let text = discover::read_source(source, candidate);
                 analyse_file(extractor, candidate, text, &resolvers, options, cache)
-            },
-        )
-        .collect();
+            })
+            .collect(),
+    };
 
     tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "extracted and resolved");
     let mut builder = AnalysisBuilder::default();

@@ -173,6 +173,28 @@ impl FactCache {
 
     /// The facts extracted before for `key`, if any: from memory, else from the directory (and
     /// then kept in memory as well).
+    /// Whether facts for `key` are at hand; an entry found on disk is loaded into memory, so the
+    /// `get` that follows is a copy from memory. Counts nothing but damaged entries.
+    pub fn contains(&self, key: &FactKey) -> bool {
+        if self.memory.lock().is_ok_and(|memory| memory.contains_key(key)) {
+            return true;
+        }
+        let Some(disk) = self.disk.as_ref() else { return false };
+        match disk.read(key) {
+            Lookup::Found(facts) => {
+                if let Ok(mut memory) = self.memory.lock() {
+                    memory.entry(*key).or_insert(*facts);
+                }
+                true
+            }
+            Lookup::Absent => false,
+            Lookup::Corrupt => {
+                self.corrupt.fetch_add(1, Ordering::Relaxed);
+                false
+            }
+        }
+    }
+
     pub fn get(&self, key: &FactKey) -> Option<FileFacts> {
         let found = self.memory.lock().ok().and_then(|memory| memory.get(key).cloned());
         if found.is_some() {

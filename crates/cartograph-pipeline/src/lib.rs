@@ -14,7 +14,9 @@ pub mod resolve;
 pub mod source;
 pub mod tree;
 
-pub use analyse::{Analysis, AnalysisOptions, AnalysisStats, analyse_source, analyse_tree};
+pub use analyse::{
+    Analysis, AnalysisOptions, AnalysisStats, analyse_source, analyse_sources, analyse_tree,
+};
 pub use cache::{CacheError, CacheStats, FactCache, FactKey};
 pub use cartograph_graph::ComponentRule;
 pub use discover::{DiscoveryOptions, Inventory, SourceText};
