@@ -356,21 +356,51 @@ pub fn verdict(diff: &GraphDiff) -> String {
             (n > 0).then(|| format!("{n} {}", s.as_str()))
         })
         .collect();
+    // One phrase per finding kind, in rank order: a kind with one finding names its subject, a
+    // kind with several counts them.
+    let mut kinds: Vec<(FindingKind, Vec<&Finding>)> = Vec::new();
+    for finding in &diff.findings {
+        match kinds.iter_mut().find(|(k, _)| *k == finding.kind) {
+            Some((_, list)) => list.push(finding),
+            None => kinds.push((finding.kind, vec![finding])),
+        }
+    }
     let mut named: Vec<String> =
-        diff.findings.iter().take(VERDICT_NAMED).map(verdict_item).collect();
-    if total > VERDICT_NAMED {
-        named.push(format!("and {} more", total - VERDICT_NAMED));
+        kinds.iter().take(VERDICT_NAMED).map(|(kind, list)| kind_phrase(*kind, list)).collect();
+    if kinds.len() > VERDICT_NAMED {
+        let rest: usize = kinds[VERDICT_NAMED..].iter().map(|(_, list)| list.len()).sum();
+        named.push(format!("and {rest} more finding{}", if rest == 1 { "" } else { "s" }));
     }
     format!("{} ({}): {}.", plural(total, "finding"), severities.join(", "), named.join(", "))
 }
 
-fn verdict_item(finding: &Finding) -> String {
-    let name = finding.subject.name();
-    match finding.kind {
-        FindingKind::NewCycle => format!("new import cycle through {name}"),
-        FindingKind::NewComponentDependency => format!("new dependency of component {name}"),
-        kind => format!("{} {name}", kind.label()),
+/// How the verdict names the findings of one kind.
+fn kind_phrase(kind: FindingKind, findings: &[&Finding]) -> String {
+    let n = findings.len();
+    if let [only] = findings {
+        let name = only.subject.name();
+        return match kind {
+            FindingKind::CallToRemovedRoute => format!("a client still calls removed route {name}"),
+            FindingKind::NewCycle => format!("new import cycle through {name}"),
+            FindingKind::NewComponentDependency => format!("new dependency of component {name}"),
+            FindingKind::NewTableWrite => format!("new write to table {name}"),
+            kind => format!("{} {name}", kind.label()),
+        };
     }
+    let phrase = match kind {
+        FindingKind::RouteRemoved => "routes removed",
+        FindingKind::CallToRemovedRoute => "calls to removed routes",
+        FindingKind::RouteAdded => "routes added",
+        FindingKind::NewCrossLanguageCall => "new cross-language calls",
+        FindingKind::NewTable => "new tables",
+        FindingKind::NewTableWrite => "new table writes",
+        FindingKind::NewEnvVar => "new env vars",
+        FindingKind::NewExternalService => "new external services",
+        FindingKind::NewPackage => "new packages",
+        FindingKind::NewCycle => "new import cycles",
+        FindingKind::NewComponentDependency => "new component dependencies",
+    };
+    format!("{n} {phrase}")
 }
 
 fn plural(n: usize, noun: &str) -> String {

@@ -168,7 +168,7 @@ fn a_document_with_every_finding_kind_validates_against_the_schema() {
     schema::validate(&value).unwrap();
     assert_eq!(
         doc.verdict,
-        "11 findings (2 high, 5 medium, 4 low): route removed GET /api/items/{}, call to removed route GET /api/items/{}, new cross-language call POST /api/items, and 8 more."
+        "11 findings (2 high, 5 medium, 4 low): route removed GET /api/items/{}, a client still calls removed route GET /api/items/{}, new cross-language call POST /api/items, and 8 more findings."
     );
 }
 

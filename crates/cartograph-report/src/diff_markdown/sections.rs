@@ -91,6 +91,8 @@ pub(super) fn sections(doc: &DiffDocument) -> Vec<Section> {
     for n in &doc.nodes.added {
         if n.kind == "module" {
             add(SectionKey::Modules, 0, "files added", node_row(n));
+        } else if n.kind == "package" {
+            add(SectionKey::Packages, 0, "packages added", node_row(n));
         } else if !endpoints.contains(n.id.as_str()) {
             add(section_of_node(&n.kind), 0, "added", node_row(n));
         }
@@ -98,18 +100,26 @@ pub(super) fn sections(doc: &DiffDocument) -> Vec<Section> {
     for n in &doc.nodes.removed {
         if n.kind == "module" {
             add(SectionKey::Modules, 1, "files removed", node_row(n));
+        } else if n.kind == "package" {
+            add(SectionKey::Packages, 1, "packages no longer imported", node_row(n));
         } else if !endpoints.contains(n.id.as_str()) {
             add(section_of_node(&n.kind), 1, "removed", node_row(n));
         }
     }
     for e in &doc.edges.added {
         let key = section_of_edge(&e.kind, &e.to);
-        let label = if key == SectionKey::Modules { "imports added" } else { "added" };
+        let label = match key {
+            SectionKey::Modules | SectionKey::Packages => "imports added",
+            _ => "added",
+        };
         add(key, 2, label, diff_edge_row(e));
     }
     for e in &doc.edges.removed {
         let key = section_of_edge(&e.kind, &e.to);
-        let label = if key == SectionKey::Modules { "imports removed" } else { "removed" };
+        let label = match key {
+            SectionKey::Modules | SectionKey::Packages => "imports removed",
+            _ => "removed",
+        };
         add(key, 3, label, diff_edge_row(e));
     }
     for c in &doc.nodes.changed {
@@ -128,7 +138,10 @@ pub(super) fn sections(doc: &DiffDocument) -> Vec<Section> {
         add(SectionKey::Cycles, 0, "new", cycle_row(c));
     }
     for c in &doc.cycles.removed {
-        add(SectionKey::Cycles, 1, "gone", cycle_row(c));
+        // A cycle whose modules all sit in a new, larger cycle grew; it did not go away.
+        let grew = doc.cycles.added.iter().any(|a| c.iter().all(|m| a.contains(m)));
+        let label = if grew { "grown into a larger cycle listed above" } else { "gone" };
+        add(SectionKey::Cycles, 1, label, cycle_row(c));
     }
     for r in &doc.refusals.added {
         add(SectionKey::Refusals, 0, "new", refusal_row(r));
