@@ -2,22 +2,36 @@
 //!
 //! Recognises a string literal (Python strings, f-strings and implicitly concatenated strings;
 //! JS/TS strings and template literals, tagged ones included) whose text starts, after
-//! whitespace, with `SELECT`, `INSERT`, `UPDATE`, `DELETE` or `REPLACE` (case-insensitive), read
-//! by a small hand-written tokenizer: `FROM t` and `JOIN t` read (`FROM a, b` both; subqueries
-//! too; `FROM` inside a function call such as `EXTRACT(YEAR FROM d)` does not count);
-//! `INSERT INTO t`, `REPLACE INTO t`, `UPDATE t … SET` and `DELETE FROM t` write. `schema.t` gives
-//! the schema; quoted identifiers are unquoted. Placeholders in values (`%s`, `?`, `$1`, `:name`,
-//! `{x}`, `${x}`) are fine. Provenance `heuristic`, confidence `likely`.
+//! whitespace, with `SELECT`, `INSERT`, `UPDATE`, `DELETE`, `REPLACE` or `WITH`
+//! (case-insensitive), read by a small hand-written tokenizer: `FROM t` and `JOIN t` read
+//! (`FROM a, b` both; subqueries too; `FROM` inside a function call such as
+//! `EXTRACT(YEAR FROM d)` does not count, nor does `IS DISTINCT FROM`); `INSERT INTO t`,
+//! `REPLACE INTO t`, `UPDATE t … SET` and `DELETE FROM t` write. `schema.t` gives the schema;
+//! quoted identifiers are unquoted. Placeholders in values (`%s`, `?`, `$1`, `:name`, `{x}`,
+//! `${x}`) are fine. Provenance `heuristic`, confidence `likely`.
 //! To keep prose out: Python docstrings and bare string statements are skipped; the text must
 //! open with a whole keyword and that statement's shape (`INSERT … INTO`, `UPDATE t … SET`,
-//! `DELETE FROM`), so `"Updated connection from test"` is not SQL; a text whose SQL keywords mix
-//! upper and lower case (`"Select a file from the list"`) or that holds common English words
-//! (`the`, `your`, `please`, …) is not SQL. A statement starting with `WITH` is skipped (its CTE
-//! names are not tables). SQL in a test's string literal counts like any other.
+//! `DELETE FROM`, `WITH name AS (`), so `"Updated connection from test"` is not SQL; a text whose
+//! SQL keywords mix upper and lower case (`"Select a file from the list"`) or that holds common
+//! English words (`the`, `your`, `please`, …) is not SQL. SQL in a test's string literal counts
+//! like any other.
 //!
-//! Refuses (`computed-table`): a table position holding an interpolation or a format
-//! placeholder (`f"SELECT * FROM {table}"`, `"DELETE FROM %s" % t`), or a literal that ends where
-//! the table name should be and is concatenated with something else (`"SELECT * FROM " + t`).
+//! Names that are not tables are not tables:
+//! - a common table expression defined in the same text (`WITH recent AS (…) SELECT … FROM
+//!   recent`) is the statement's own name; the tables inside its body are read;
+//! - a table function (`FROM generate_series(1, 3)`, `JOIN LATERAL unnest(…)`) is a call;
+//! - a database's own catalog is skipped silently, not refused (the analysis is not uncertain
+//!   about it, it is simply not an application table): `information_schema.*`, `pg_catalog.*`
+//!   and any `pg_*` schema, `pg_*` relations (`pg_class`, `pg_settings`, `pg_indexes`),
+//!   `sqlite_*` (`sqlite_master`, `sqlite_schema`, `sqlite_sequence`), `mysql.*`,
+//!   `performance_schema.*`, `sys.*` and `dual`.
+//!
+//! Refuses (`computed-table`): a table position holding an interpolation
+//! (`f"SELECT * FROM {table}"`), a literal that ends where the table name should be and is
+//! concatenated with something else (`"SELECT * FROM " + t`), or a table position holding a
+//! template placeholder written in the text (`"DELETE FROM %s" % t`, `"UPDATE __TABLE__ SET …"`,
+//! `{table}`, `{{ table }}`, `${table}`, `%(table)s`, `:table`, `$1`, `?`, `<table>`): the SQL
+//! names its table through a placeholder.
 //!
 //! ```python
 //! cursor.execute("SELECT id FROM orders o JOIN customers c ON c.id = o.customer_id WHERE o.id = %s", (oid,))
@@ -51,11 +65,18 @@ pub(super) fn literal(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
     let Some(found) = scan(&sql) else { return };
     let (line, column) = position(node);
     let concatenated = matches!(parent_kind, "binary_operator" | "binary_expression");
-    if found.computed || (found.open_end && concatenated) {
+    let reason = if found.computed || (found.open_end && concatenated) {
+        Some("SQL statement whose table name is computed")
+    } else if found.placeholder {
+        Some("SQL names its table through a placeholder")
+    } else {
+        None
+    };
+    if let Some(reason) = reason {
         facts.refusals.push(Refusal::new(
             RefusalKind::ComputedTable,
             SourceLocation::new(cx.path.clone(), line, column),
-            "SQL statement whose table name is computed",
+            reason,
         ));
     }
     for (schema, table, access, via) in found.tables {
@@ -116,7 +137,7 @@ fn starts_like_sql(raw: &str) -> bool {
     let start =
         rest.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '`'));
     let head = start.get(..start.len().min(7)).unwrap_or(start);
-    ["SELECT", "INSERT", "UPDATE", "DELETE", "REPLACE"]
+    ["SELECT", "INSERT", "UPDATE", "DELETE", "REPLACE", "WITH"]
         .iter()
         .any(|k| head.get(..k.len()).is_some_and(|h| h.eq_ignore_ascii_case(k)))
 }
@@ -125,7 +146,11 @@ fn starts_like_sql(raw: &str) -> bool {
 enum Token {
     Word(String),
     Quoted(String),
+    /// An interpolation (`f"{x}"`, `${x}` in a template literal).
     Hole,
+    /// A placeholder written in the text: a bind parameter or a template slot (`?`, `%s`,
+    /// `%(name)s`, `:name`, `$1`, `@name`, `{x}`, `{{ x }}`, `${x}`, `__X__`).
+    Placeholder,
     Punct(char),
     Other,
 }
@@ -134,8 +159,10 @@ enum Token {
 #[derive(Debug, Default, PartialEq, Eq)]
 struct Scan {
     tables: Vec<(Option<String>, String, Access, &'static str)>,
-    /// A table position held a placeholder.
+    /// A table position held an interpolation.
     computed: bool,
+    /// A table position held a placeholder written in the text.
+    placeholder: bool,
     /// The text ended where a table name was expected.
     open_end: bool,
 }
@@ -167,7 +194,12 @@ fn tokenize(sql: &str) -> Vec<Token> {
             while i < chars.len() && (at(i).is_alphanumeric() || at(i) == '_' || at(i) == '$') {
                 i += 1;
             }
-            tokens.push(Token::Word(chars.get(start..i).unwrap_or(&[]).iter().collect()));
+            let word: String = chars.get(start..i).unwrap_or(&[]).iter().collect();
+            tokens.push(if is_template_word(&word) {
+                Token::Placeholder
+            } else {
+                Token::Word(word)
+            });
         } else if c.is_ascii_digit() {
             while i < chars.len() && (at(i).is_alphanumeric() || at(i) == '.' || at(i) == '_') {
                 i += 1;
@@ -183,8 +215,10 @@ fn tokenize(sql: &str) -> Vec<Token> {
             let inner: String =
                 chars.get(start..i.min(chars.len())).unwrap_or(&[]).iter().collect();
             i += 1;
-            if inner.contains(HOLE) || inner.contains('{') {
+            if inner.contains(HOLE) {
                 tokens.push(Token::Hole);
+            } else if inner.contains('{') || is_template_word(&inner) {
+                tokens.push(Token::Placeholder);
             } else {
                 tokens.push(Token::Quoted(inner));
             }
@@ -201,15 +235,23 @@ fn tokenize(sql: &str) -> Vec<Token> {
             }
             i += 1;
             tokens.push(Token::Other);
-        } else if c == HOLE || c == '?' {
+        } else if c == HOLE {
             i += 1;
             tokens.push(Token::Hole);
-        } else if c == '{' {
-            while i < chars.len() && at(i) != '}' {
+        } else if c == '?' {
+            i += 1;
+            tokens.push(Token::Placeholder);
+        } else if c == '{' || (matches!(c, '$' | '#') && at(i + 1) == '{') {
+            // `{x}`, `${x}`, `#{x}`, and `{{ x }}` read to its double close.
+            if c != '{' {
                 i += 1;
             }
-            i += 1;
-            tokens.push(Token::Hole);
+            let double = at(i + 1) == '{';
+            while i < chars.len() && !(at(i) == '}' && (!double || at(i + 1) == '}')) {
+                i += 1;
+            }
+            i += if double { 2 } else { 1 };
+            tokens.push(Token::Placeholder);
         } else if c == '%' && (at(i + 1) == '(' || at(i + 1).is_ascii_alphabetic()) {
             i += 1;
             if at(i) == '(' {
@@ -219,7 +261,7 @@ fn tokenize(sql: &str) -> Vec<Token> {
                 i += 1;
             }
             i += 1;
-            tokens.push(Token::Hole);
+            tokens.push(Token::Placeholder);
         } else if ((c == '$' || c == '@') && (at(i + 1).is_alphanumeric() || at(i + 1) == '_'))
             || (c == ':' && (at(i + 1).is_alphabetic() || at(i + 1) == '_'))
         {
@@ -228,7 +270,7 @@ fn tokenize(sql: &str) -> Vec<Token> {
             while i < chars.len() && (at(i).is_alphanumeric() || at(i) == '_') {
                 i += 1;
             }
-            tokens.push(Token::Hole);
+            tokens.push(Token::Placeholder);
         } else {
             i += 1;
             tokens.push(Token::Punct(c));
@@ -310,7 +352,80 @@ fn leading_statement_is_sql(tokens: &[Token]) -> bool {
             .is_some_and(|t| word_is(Some(t), "FROM")),
         // `UPDATE [ONLY] schema.table [AS] alias SET`
         "UPDATE" => near("SET", 7),
+        // `WITH [RECURSIVE] name [(columns)] AS (`
+        "WITH" => {
+            let at = if word_is(tokens.get(1), "RECURSIVE") { 2 } else { 1 };
+            cte_at(tokens, at).is_some()
+        }
         _ => false,
+    }
+}
+
+/// A word that is a template slot, not a name: `__TABLE__`.
+fn is_template_word(word: &str) -> bool {
+    word.len() > 4 && word.starts_with("__") && word.ends_with("__")
+}
+
+/// The name a common table expression defines at `start`: `name [(columns)] AS [NOT]
+/// [MATERIALIZED] (`.
+fn cte_at(tokens: &[Token], start: usize) -> Option<String> {
+    let name = match tokens.get(start)? {
+        Token::Word(w) if !is_keyword(w) => w.clone(),
+        Token::Quoted(q) if !q.is_empty() => q.clone(),
+        _ => return None,
+    };
+    let mut i = start + 1;
+    if tokens.get(i) == Some(&Token::Punct('(')) {
+        // A column list: names and commas only.
+        i += 1;
+        while let Some(token) = tokens.get(i) {
+            match token {
+                Token::Punct(')') => break,
+                Token::Word(_) | Token::Quoted(_) | Token::Punct(',') => i += 1,
+                _ => return None,
+            }
+        }
+        i += 1;
+    }
+    if !word_is(tokens.get(i), "AS") {
+        return None;
+    }
+    i += 1;
+    if word_is(tokens.get(i), "NOT") {
+        i += 1;
+    }
+    if word_is(tokens.get(i), "MATERIALIZED") {
+        i += 1;
+    }
+    (tokens.get(i) == Some(&Token::Punct('('))).then_some(name)
+}
+
+/// Every common table expression the text defines: after `WITH`, `WITH RECURSIVE` or a comma.
+fn cte_names(tokens: &[Token]) -> Vec<String> {
+    (1..tokens.len())
+        .filter(|&i| {
+            let previous = tokens.get(i - 1);
+            word_is(previous, "WITH")
+                || word_is(previous, "RECURSIVE")
+                || previous == Some(&Token::Punct(','))
+        })
+        .filter_map(|i| cte_at(tokens, i))
+        .collect()
+}
+
+/// A database's own catalog rather than an application table: `information_schema.*`,
+/// `pg_catalog.*` and any `pg_*` schema, `pg_*` relations without a schema (`pg_class`,
+/// `pg_settings`), `sqlite_*` (`sqlite_master`, `sqlite_schema`, `sqlite_sequence`), `mysql.*`,
+/// `performance_schema.*`, `sys.*` and `dual`.
+fn is_system_catalog(schema: Option<&str>, table: &str) -> bool {
+    let lower = table.to_ascii_lowercase();
+    match schema.map(str::to_ascii_lowercase) {
+        Some(schema) => {
+            schema.starts_with("pg_")
+                || ["information_schema", "mysql", "performance_schema", "sys"]
+                    .contains(&schema.as_str())
+        }
+        None => lower.starts_with("pg_") || lower.starts_with("sqlite_") || lower == "dual",
     }
 }
 
@@ -359,14 +474,18 @@ fn scan(sql: &str) -> Option<Scan> {
         let in_query = parens.last().copied().unwrap_or(true);
         let previous = i.checked_sub(1).and_then(|p| tokens.get(p));
         match token {
-            Token::Punct('(') => parens.push(word_is(tokens.get(i + 1), "SELECT")),
+            Token::Punct('(') => parens.push(
+                ["SELECT", "WITH", "INSERT", "UPDATE", "DELETE"]
+                    .iter()
+                    .any(|k| word_is(tokens.get(i + 1), k)),
+            ),
             Token::Punct(')') => {
                 parens.pop();
             }
             Token::Word(w) if in_query => {
                 let w = w.to_ascii_uppercase();
                 match w.as_str() {
-                    "FROM" if !word_is(previous, "DELETE") => {
+                    "FROM" if !word_is(previous, "DELETE") && !word_is(previous, "DISTINCT") => {
                         i = table_list(&tokens, i + 1, Access::Read, "SELECT … FROM", &mut scan);
                         continue;
                     }
@@ -382,7 +501,7 @@ fn scan(sql: &str) -> Option<Scan> {
                         i = table_ref(&tokens, i + 1, Access::Write, "INSERT INTO", &mut scan).0;
                         continue;
                     }
-                    "UPDATE" if !word_is(previous, "FOR") && !word_is(previous, "DO") => {
+                    "UPDATE" if !["FOR", "DO", "KEY"].iter().any(|k| word_is(previous, k)) => {
                         i = update(&tokens, i + 1, &mut scan);
                         continue;
                     }
@@ -397,6 +516,10 @@ fn scan(sql: &str) -> Option<Scan> {
         }
         i += 1;
     }
+    // A common table expression's name is the statement's own, not a table.
+    let ctes = cte_names(&tokens);
+    scan.tables
+        .retain(|(s, t, _, _)| s.is_some() || !ctes.iter().any(|c| c.eq_ignore_ascii_case(t)));
     Some(scan)
 }
 
@@ -451,6 +574,11 @@ fn table_ref(
                 scan.computed = true;
                 return (i + 1, false);
             }
+            // A template slot (`__TABLE__`, `{table}`, `%s`, `<table>`) where the name should be.
+            Some(Token::Placeholder | Token::Punct('<')) => {
+                scan.placeholder = true;
+                return (i + 1, false);
+            }
             None if parts.is_empty() => {
                 scan.open_end = true;
                 return (i, false);
@@ -475,6 +603,9 @@ fn table_ref(
     }
     let Some(table) = parts.pop() else { return (i, false) };
     let schema = parts.pop();
+    if is_system_catalog(schema.as_deref(), &table) {
+        return (i, true);
+    }
     if !scan.tables.iter().any(|(s, t, a, _)| *s == schema && *t == table && *a == access) {
         scan.tables.push((schema, table, access, via));
     }
@@ -487,6 +618,7 @@ fn update(tokens: &[Token], start: usize, scan: &mut Scan) -> usize {
     let (mut i, named) = table_ref(tokens, start, Access::Write, "UPDATE", &mut probe);
     if !named {
         scan.computed |= probe.computed;
+        scan.placeholder |= probe.placeholder;
         return i;
     }
     if word_is(tokens.get(i), "AS") {
@@ -509,7 +641,8 @@ fn update(tokens: &[Token], start: usize, scan: &mut Scan) -> usize {
 mod tests {
     use super::*;
 
-    fn check(sql: &str, expected: &[(&str, Access)], computed: bool) {
+    /// `refused`: a table position held an interpolation or a placeholder.
+    fn check(sql: &str, expected: &[(&str, Access)], refused: bool) {
         let scan = scan(sql).unwrap_or_default();
         let got: Vec<(String, Access)> = scan
             .tables
@@ -519,7 +652,12 @@ mod tests {
         let want: Vec<(String, Access)> =
             expected.iter().map(|(t, a)| ((*t).to_owned(), *a)).collect();
         assert_eq!(got, want, "{sql}");
-        assert_eq!(scan.computed, computed, "{sql}");
+        assert_eq!(scan.computed || scan.placeholder, refused, "{sql}");
+    }
+
+    /// True when the text is SQL whose table position holds a placeholder written in the text.
+    fn placeholder(sql: &str) -> bool {
+        scan(sql).is_some_and(|s| s.placeholder && !s.computed && s.tables.is_empty())
     }
 
     #[test]
@@ -550,6 +688,128 @@ mod tests {
         check("SELECT * FROM \u{1} WHERE id = \u{1}", &[], true);
         check("DELETE FROM %s", &[], true);
         check("SELECT * FROM {table}", &[], true);
+    }
+
+    #[test]
+    fn template_placeholders_are_refused_not_tables() {
+        for sql in [
+            "UPDATE __TABLE__ SET value = NULL WHERE value = 'null'",
+            "SELECT * FROM {table} WHERE id = 1",
+            "SELECT * FROM {{ table }} WHERE id = 1",
+            "SELECT * FROM ${table}",
+            "SELECT * FROM #{table}",
+            "DELETE FROM %(table)s WHERE id = %(id)s",
+            "DELETE FROM %s",
+            "INSERT INTO :table (a) VALUES (:a)",
+            "SELECT * FROM $1",
+            "SELECT * FROM ?",
+            "SELECT * FROM @target",
+            "SELECT * FROM <table_name> WHERE id = 1",
+            "SELECT * FROM \"__TABLE__\"",
+            "SELECT * FROM public.__TABLE__",
+            "SELECT * FROM public.{table}",
+        ] {
+            assert!(placeholder(sql), "{sql}");
+        }
+        // A placeholder elsewhere in the statement still leaves the real table.
+        check("UPDATE xcom SET value = {value} WHERE key = ?", &[("xcom", Access::Write)], false);
+        // An interpolation is computed, not a placeholder.
+        let scan = scan("SELECT * FROM \u{1}").unwrap_or_default();
+        assert!(scan.computed && !scan.placeholder);
+    }
+
+    #[test]
+    fn system_catalogs_are_skipped_silently() {
+        use Access::Read;
+        for sql in [
+            "SELECT CONSTRAINT_NAME FROM information_schema.TABLE_CONSTRAINTS WHERE TABLE_NAME = %s",
+            "SELECT column_name FROM INFORMATION_SCHEMA.columns WHERE table_name = %s",
+            "SELECT relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace",
+            "SELECT setting FROM pg_settings WHERE name = 'server_version_num'",
+            "SELECT * FROM pg_catalog.pg_tables",
+            "SELECT * FROM pg_toast.pg_toast_2619",
+            "SELECT name FROM sqlite_master WHERE type = 'table'",
+            "SELECT name FROM sqlite_schema",
+            "DELETE FROM sqlite_sequence WHERE name = ?",
+            "SELECT user FROM mysql.user",
+            "SELECT * FROM performance_schema.threads",
+            "SELECT name FROM sys.tables",
+            "SELECT 1 FROM dual",
+        ] {
+            check(sql, &[], false);
+        }
+        // The list goes on after a catalog, and an application schema is not a catalog.
+        check(
+            "SELECT * FROM pg_locks l, jobs j JOIN public.pg_notes p ON p.id = j.id",
+            &[("jobs", Read), ("public.pg_notes", Read)],
+            false,
+        );
+    }
+
+    #[test]
+    fn common_table_expressions_are_not_tables() {
+        use Access::{Read, Write};
+        check(
+            "WITH recent AS (SELECT id FROM orders WHERE created > now()) SELECT * FROM recent",
+            &[("orders", Read)],
+            false,
+        );
+        check(
+            "WITH RECURSIVE tree (id, parent) AS (SELECT id, parent FROM nodes \
+             UNION ALL SELECT n.id, n.parent FROM nodes n JOIN tree t ON n.parent = t.id), \
+             leaves AS MATERIALIZED (SELECT id FROM tree) SELECT * FROM leaves JOIN tree USING (id)",
+            &[("nodes", Read)],
+            false,
+        );
+        check(
+            "with moved as (delete from queue where done returning *) \
+             insert into archive select * from moved",
+            &[("queue", Write), ("archive", Write)],
+            false,
+        );
+        check(
+            "INSERT INTO totals WITH s AS (SELECT sum(x) AS x FROM items) SELECT x FROM s",
+            &[("totals", Write), ("items", Read)],
+            false,
+        );
+        // A schema-qualified name is never the CTE.
+        check("WITH users AS (SELECT 1) SELECT * FROM auth.users", &[("auth.users", Read)], false);
+        assert_eq!(scan("With the new release as (planned) we ship"), None);
+    }
+
+    #[test]
+    fn set_returning_functions_are_not_tables() {
+        use Access::Read;
+        for sql in [
+            "SELECT * FROM generate_series(1, 3)",
+            "SELECT * FROM unnest(ARRAY[1, 2]) AS u(x)",
+            "SELECT * FROM pg_catalog.generate_series(1, 3) g",
+            "SELECT key, value FROM json_each(:doc)",
+        ] {
+            check(sql, &[], false);
+        }
+        check(
+            "SELECT * FROM events e JOIN LATERAL unnest(e.tags) AS t(tag) ON true",
+            &[("events", Read)],
+            false,
+        );
+        check(
+            "SELECT * FROM unnest(ARRAY(SELECT id FROM jobs)) AS j(id)",
+            &[("jobs", Read)],
+            false,
+        );
+    }
+
+    #[test]
+    fn comparison_and_upsert_keywords_are_not_table_positions() {
+        use Access::{Read, Write};
+        check("SELECT * FROM runs WHERE state IS DISTINCT FROM 'done'", &[("runs", Read)], false);
+        check("SELECT * FROM runs WHERE a IS NOT DISTINCT FROM b", &[("runs", Read)], false);
+        check(
+            "INSERT INTO counters (k, n) VALUES (%s, 1) ON DUPLICATE KEY UPDATE n = n + 1",
+            &[("counters", Write)],
+            false,
+        );
     }
 
     #[test]

@@ -339,6 +339,42 @@ def report(cursor, table, oid):
 }
 
 #[test]
+fn raw_sql_placeholders_catalogs_and_ctes() {
+    let source = r#"
+_STRIP_SQL = r"""
+    UPDATE __TABLE__
+    SET value = replace(value, '\u0000', '')
+"""
+
+def migrate(conn, table):
+    conn.execute(_STRIP_SQL.replace("__TABLE__", table))
+    conn.execute("SELECT CONSTRAINT_NAME FROM information_schema.TABLE_CONSTRAINTS WHERE TABLE_NAME = %s", (table,))
+    conn.execute("SELECT setting FROM pg_settings WHERE name = 'server_version_num'")
+    conn.execute("WITH stale AS (SELECT id FROM xcom WHERE value IS NULL) DELETE FROM xcom_archive WHERE id IN (SELECT id FROM stale)")
+    conn.execute("SELECT n FROM generate_series(1, 10) AS n")
+"#;
+    check(
+        "migrations/0049_strip.py",
+        Grammar::Python,
+        source,
+        &[
+            "read table xcom raw-sql likely",
+            "write table xcom_archive raw-sql likely",
+            "refused line 2",
+        ],
+    );
+    let path = RepoPath::new("migrations/0049_strip.py").unwrap();
+    let facts = Extractor::new().extract(&path, Grammar::Python, source);
+    let reasons: Vec<&str> = facts
+        .refusals
+        .iter()
+        .filter(|r| r.kind == RefusalKind::ComputedTable)
+        .map(|r| r.reason.as_str())
+        .collect();
+    assert_eq!(reasons, ["SQL names its table through a placeholder"]);
+}
+
+#[test]
 fn raw_sql_in_typescript() {
     let source = r#"
 export async function load(id: string, table: string) {
