@@ -52,7 +52,7 @@ impl Default for DiffMarkdownOptions {
 /// Renders the report of a diff.
 ///
 /// When the full report is longer than `options.budget`, detail goes in this order until it fits:
-/// 1. the diagram shrinks to 30 edges, then goes;
+/// 1. the diagram shrinks to 30 edges, then 15 (those behind findings first), then goes;
 /// 2. each section's lists shrink to 25 rows per list, lowest-priority section first (refusal
 ///    lists, modules and imports, cycles, packages, environment variables, tables, calls,
 ///    routes), and the blast radius to 40 lines;
@@ -254,6 +254,7 @@ impl Prepared {
             }
         };
         step(&mut plans, &|p| p.diagram_edges = p.diagram_edges.min(30));
+        step(&mut plans, &|p| p.diagram_edges = p.diagram_edges.min(15));
         step(&mut plans, &|p| p.diagram_edges = 0);
         for &s in &order {
             step(&mut plans, &|p| p.rows[s] = p.rows[s].min(25));
