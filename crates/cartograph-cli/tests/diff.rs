@@ -10,20 +10,6 @@ use std::process::Command;
 
 use common::{assert_no_absolute_paths, fixture, run, run_in, stderr, stdout, valid_document};
 
-const EVERY_KIND: &[&str] = &[
-    "route-removed",
-    "call-to-removed-route",
-    "route-added",
-    "new-cross-language-call",
-    "new-table",
-    "new-table-write",
-    "new-env-var",
-    "new-external-service",
-    "new-package",
-    "new-cycle",
-    "new-component-dependency",
-];
-
 fn fixture_diff(extra: &[&str]) -> std::process::Output {
     let mut args = vec!["diff", "tests/fixtures/diff/base", "tests/fixtures/diff/head"];
     args.extend_from_slice(extra);
@@ -54,7 +40,8 @@ fn the_fixture_pair_produces_every_finding_kind() {
         .iter()
         .filter_map(|f| f["kind"].as_str())
         .collect();
-    let every: BTreeSet<&str> = EVERY_KIND.iter().copied().collect();
+    let every: BTreeSet<&str> =
+        cartograph_graph::FindingKind::ALL.iter().map(|k| k.as_str()).collect();
     assert_eq!(kinds, every, "finding kinds");
     for finding in doc["findings"].as_array().expect("findings") {
         assert!(

@@ -106,15 +106,21 @@ pub fn analyse_source(
     options: &AnalysisOptions,
     cache: Option<&FactCache>,
 ) -> Result<Analysis, AnalyseError> {
-    match options.threads {
-        Some(n) => {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .map_err(|_| AnalyseError::ThreadPool(n))?;
-            pool.install(|| analyse_in_pool(source, options, cache))
-        }
-        None => analyse_in_pool(source, options, cache),
+    in_pool(options.threads, || analyse_in_pool(source, options, cache))
+}
+
+/// Runs `work` on a pool of `threads` workers, or on rayon's global pool.
+fn in_pool<T: Send>(
+    threads: Option<usize>,
+    work: impl FnOnce() -> Result<T, AnalyseError> + Send,
+) -> Result<T, AnalyseError> {
+    match threads {
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .map_err(|_| AnalyseError::ThreadPool(n))?
+            .install(work),
+        None => work(),
     }
 }
 
@@ -142,16 +148,7 @@ pub fn analyse_sources(
     options: &AnalysisOptions,
     cache: &FactCache,
 ) -> Result<Vec<Analysis>, AnalyseError> {
-    match options.threads {
-        Some(n) => {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .map_err(|_| AnalyseError::ThreadPool(n))?;
-            pool.install(|| analyse_many_in_pool(sources, options, cache))
-        }
-        None => analyse_many_in_pool(sources, options, cache),
-    }
+    in_pool(options.threads, || analyse_many_in_pool(sources, options, cache))
 }
 
 fn analyse_many_in_pool(

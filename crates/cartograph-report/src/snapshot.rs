@@ -186,17 +186,28 @@ impl NodeDoc {
 
 impl EdgeDoc {
     pub fn from_edge(index: usize, edge: &Edge) -> Self {
+        let crate::diff::DiffEdgeDoc {
+            kind,
+            from,
+            to,
+            evidence,
+            provenance,
+            confidence,
+            location,
+            type_only,
+            occurrences,
+        } = crate::diff::DiffEdgeDoc::from_edge(edge);
         Self {
             id: format!("e{index}"),
-            kind: edge.kind.as_str().to_owned(),
-            from: edge.from.id(),
-            to: edge.to.id(),
-            evidence: edge.evidence.as_str().to_owned(),
-            provenance: edge.provenance.as_str().to_owned(),
-            confidence: edge.confidence.as_str().to_owned(),
-            location: LocationDoc::from_location(&edge.location),
-            type_only: edge.type_only,
-            occurrences: edge.occurrences,
+            kind,
+            from,
+            to,
+            evidence,
+            provenance,
+            confidence,
+            location,
+            type_only,
+            occurrences,
         }
     }
 }
