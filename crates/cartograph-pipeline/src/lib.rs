@@ -9,6 +9,7 @@ pub mod analyse;
 pub mod cache;
 pub mod discover;
 pub mod git;
+pub mod grant;
 pub mod link;
 pub mod resolve;
 pub mod source;
