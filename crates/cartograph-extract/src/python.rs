@@ -22,6 +22,7 @@ use tree_sitter::{Node, Tree};
 
 use crate::syntax::{literal_string, position, text};
 use crate::{Binding, FileFacts, ImportFact, ImportForm, ImportTarget, Imported, PythonImport};
+use crate::syntax::FieldExt;
 
 pub(crate) fn extract(path: &RepoPath, tree: &Tree, source: &str, facts: &mut FileFacts) {
     // Import statements sit only in statement bodies; a dynamic import is a call, which can sit in
@@ -50,9 +51,9 @@ pub(crate) fn extract(path: &RepoPath, tree: &Tree, source: &str, facts: &mut Fi
             "future_import_statement" => descend = false,
             "if_statement" => {
                 if node
-                    .child_by_field_name("condition")
+                    .field("condition")
                     .is_some_and(|c| is_type_checking(c, source))
-                    && let Some(body) = node.child_by_field_name("consequence")
+                    && let Some(body) = node.field("consequence")
                 {
                     type_only_until.push(body.end_byte());
                 }
@@ -106,7 +107,7 @@ fn is_type_checking(condition: Node<'_>, source: &str) -> bool {
     match condition.kind() {
         "identifier" => text(condition, source) == "TYPE_CHECKING",
         "attribute" => condition
-            .child_by_field_name("attribute")
+            .field("attribute")
             .is_some_and(|a| text(a, source) == "TYPE_CHECKING"),
         _ => false,
     }
@@ -142,7 +143,7 @@ fn plain_import(node: Node<'_>, source: &str, type_only: bool, facts: &mut FileF
 
 /// `from [.…]a.b import c, d` / `from . import x` / `from a import *`.
 fn from_import(node: Node<'_>, source: &str, type_only: bool, facts: &mut FileFacts) {
-    let Some(module_node) = node.child_by_field_name("module_name") else { return };
+    let Some(module_node) = node.field("module_name") else { return };
     let (level, module) = match module_node.kind() {
         "relative_import" => {
             let mut level = 0u32;
@@ -189,7 +190,7 @@ fn from_import(node: Node<'_>, source: &str, type_only: bool, facts: &mut FileFa
 /// The alias of an `aliased_import` (`x` in `a.b as x`).
 fn alias_of(node: Node<'_>, source: &str) -> Option<String> {
     (node.kind() == "aliased_import")
-        .then(|| node.child_by_field_name("alias"))
+        .then(|| node.field("alias"))
         .flatten()
         .map(|a| text(a, source).to_owned())
 }
@@ -198,7 +199,7 @@ fn alias_of(node: Node<'_>, source: &str) -> Option<String> {
 fn dotted_of(node: Node<'_>, source: &str) -> Option<String> {
     match node.kind() {
         "dotted_name" => Some(clean_dotted(text(node, source))),
-        "aliased_import" => node.child_by_field_name("name").map(|n| clean_dotted(text(n, source))),
+        "aliased_import" => node.field("name").map(|n| clean_dotted(text(n, source))),
         _ => None,
     }
 }
@@ -216,22 +217,22 @@ fn dynamic_import(
     type_only: bool,
     facts: &mut FileFacts,
 ) {
-    let Some(function) = node.child_by_field_name("function") else { return };
+    let Some(function) = node.field("function") else { return };
     let callee = match function.kind() {
         "identifier" => text(function, source),
         "attribute" => {
-            let object = function.child_by_field_name("object").map(|o| text(o, source));
+            let object = function.field("object").map(|o| text(o, source));
             if object != Some("importlib") {
                 return;
             }
-            function.child_by_field_name("attribute").map_or("", |a| text(a, source))
+            function.field("attribute").map_or("", |a| text(a, source))
         }
         _ => return,
     };
     if callee != "import_module" && callee != "__import__" {
         return;
     }
-    let Some(arguments) = node.child_by_field_name("arguments") else { return };
+    let Some(arguments) = node.field("arguments") else { return };
     let mut cursor = arguments.walk();
     let first = arguments.named_children(&mut cursor).find(|a| a.kind() != "comment");
     let Some(first) = first else { return };

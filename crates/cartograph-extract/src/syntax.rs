@@ -1,7 +1,12 @@
-//! Shared tree helpers: positions, string literals, and the count of syntax-error regions.
+//! Shared tree helpers: positions, string literals, fields by name, and the count of syntax-error
+//! regions.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use cartograph_core::{Refusal, RefusalKind, RepoPath, SourceLocation};
-use tree_sitter::{Node, Tree};
+use tree_sitter::{Language, Node, Tree};
 
 use crate::FileFacts;
 
@@ -102,5 +107,70 @@ pub(crate) fn literal_string(node: Node<'_>, source: &str) -> Option<String> {
             Some(value)
         }
         _ => None,
+    }
+}
+
+/// A child by field name, through a per-thread table of field ids.
+///
+/// tree-sitter's own `child_by_field_name` finds the field id by comparing the name with every
+/// field name of the grammar (`strncmp`) on each call; the recognisers ask for fields millions of
+/// times on a large tree, so the id is looked up once per grammar, name and thread.
+pub(crate) trait FieldExt<'t> {
+    fn field(&self, name: &'static str) -> Option<Node<'t>>;
+}
+
+impl<'t> FieldExt<'t> for Node<'t> {
+    #[inline]
+    fn field(&self, name: &'static str) -> Option<Node<'t>> {
+        self.child_by_field_id(field_id(&self.language(), name)?)
+    }
+}
+
+type FieldIds = HashMap<(usize, usize), Option<u16>, BuildHasherDefault<AddressHasher>>;
+
+thread_local! {
+    static FIELD_IDS: RefCell<Vec<(Language, FieldIds)>> = const { RefCell::new(Vec::new()) };
+}
+
+fn field_id(language: &Language, name: &'static str) -> Option<u16> {
+    // A name is keyed by its address and length: each literal is one entry.
+    let key = (name.as_ptr() as usize, name.len());
+    FIELD_IDS.with(|cell| {
+        let mut grammars = cell.borrow_mut();
+        let index = match grammars.iter().position(|(l, _)| l == language) {
+            Some(index) => index,
+            None => {
+                grammars.push((language.clone(), FieldIds::default()));
+                grammars.len() - 1
+            }
+        };
+        *grammars[index]
+            .1
+            .entry(key)
+            .or_insert_with(|| language.field_id_for_name(name).map(std::num::NonZero::get))
+    })
+}
+
+/// A multiplicative hash for keys that are already well spread (addresses and lengths).
+#[derive(Default)]
+struct AddressHasher(u64);
+
+impl Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.write_u64(u64::from(*byte));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
     }
 }

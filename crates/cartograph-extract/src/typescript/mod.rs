@@ -37,6 +37,7 @@ use tree_sitter::{Node, Tree};
 
 use crate::syntax::{literal_string, position, text};
 use crate::{Binding, FileFacts, ImportFact, ImportForm, ImportTarget, Imported, JsImport};
+use crate::syntax::FieldExt;
 
 /// Extracts the imports of one TS/JS file into `facts`, with refusals for computed ones.
 pub(crate) fn extract(path: &RepoPath, tree: &Tree, source: &str, facts: &mut FileFacts) {
@@ -229,7 +230,7 @@ impl<'s, 't> Walk<'s, 't> {
     fn import_statement(&mut self, node: Node<'_>) {
         let mut type_keyword = false;
         let mut clause = None;
-        let mut source = node.child_by_field_name("source");
+        let mut source = node.field("source");
         let mut bindings = Vec::new();
         let mut cursor = node.walk();
         for child in node.children(&mut cursor) {
@@ -237,7 +238,7 @@ impl<'s, 't> Walk<'s, 't> {
                 "type" if !child.is_named() => type_keyword = true,
                 "import_clause" => clause = Some(child),
                 "import_require_clause" if source.is_none() => {
-                    source = child.child_by_field_name("source");
+                    source = child.field("source");
                     bindings.extend(require_clause_binding(child, self.source));
                 }
                 _ => {}
@@ -257,7 +258,7 @@ impl<'s, 't> Walk<'s, 't> {
 
     /// `export … from "m"`, and the `export import x = require("m")` form the grammar misparses.
     fn export_statement(&mut self, node: Node<'_>) {
-        let Some(source) = node.child_by_field_name("source") else {
+        let Some(source) = node.field("source") else {
             self.export_import_require(node);
             return;
         };
@@ -285,7 +286,7 @@ impl<'s, 't> Walk<'s, 't> {
     /// The grammar parses `export import x = require("m");` as `export import x = require` (with a
     /// missing `;`) followed by the expression statement `("m");`. Recognise exactly that shape.
     fn export_import_require(&mut self, node: Node<'_>) {
-        let Some(alias) = node.child_by_field_name("declaration") else {
+        let Some(alias) = node.field("declaration") else {
             return;
         };
         if alias.kind() != "import_alias" {
@@ -328,7 +329,7 @@ impl<'s, 't> Walk<'s, 't> {
 
     /// `require("m")`, `import("m")`, and their computed forms.
     fn call(&mut self, node: Node<'_>, in_type: bool) {
-        let Some(function) = node.child_by_field_name("function") else {
+        let Some(function) = node.field("function") else {
             return;
         };
         let form = match function.kind() {
@@ -337,7 +338,7 @@ impl<'s, 't> Walk<'s, 't> {
             _ => return,
         };
         // A tagged template (require`m`) has a template string, not arguments, here.
-        let Some(arguments) = node.child_by_field_name("arguments") else {
+        let Some(arguments) = node.field("arguments") else {
             return;
         };
         if arguments.kind() != "arguments" {
@@ -424,13 +425,13 @@ fn import_clause_bindings(clause: Node<'_>, source: &str) -> Vec<Binding> {
                     if spec.kind() != "import_specifier" {
                         continue;
                     }
-                    let Some(name) = spec.child_by_field_name("name") else {
+                    let Some(name) = spec.field("name") else {
                         continue;
                     };
                     // `import {"a-b" as c}` names the export with a string.
                     let imported = literal_string(name, source)
                         .unwrap_or_else(|| text(name, source).to_string());
-                    let local = spec.child_by_field_name("alias").unwrap_or(name);
+                    let local = spec.field("alias").unwrap_or(name);
                     if local.kind() != "identifier" {
                         continue;
                     }
@@ -459,7 +460,7 @@ fn require_bindings(call: Node<'_>, source: &str) -> Vec<Binding> {
     let mut value = call;
     let mut member = None;
     if let Some(parent) = call.parent().filter(|p| p.kind() == "member_expression") {
-        let Some(property) = parent.child_by_field_name("property") else {
+        let Some(property) = parent.field("property") else {
             return Vec::new();
         };
         if property.kind() != "property_identifier" {
@@ -471,10 +472,10 @@ fn require_bindings(call: Node<'_>, source: &str) -> Vec<Binding> {
     let Some(declarator) = value.parent().filter(|p| p.kind() == "variable_declarator") else {
         return Vec::new();
     };
-    if declarator.child_by_field_name("value").map(|v| v.id()) != Some(value.id()) {
+    if declarator.field("value").map(|v| v.id()) != Some(value.id()) {
         return Vec::new();
     }
-    let Some(name) = declarator.child_by_field_name("name") else {
+    let Some(name) = declarator.field("name") else {
         return Vec::new();
     };
     match name.kind() {
@@ -504,7 +505,7 @@ fn object_pattern_bindings(pattern: Node<'_>, source: &str) -> Vec<Binding> {
             }
             "pair_pattern" => {
                 let (Some(key), Some(value)) =
-                    (child.child_by_field_name("key"), child.child_by_field_name("value"))
+                    (child.field("key"), child.field("value"))
                 else {
                     continue;
                 };

@@ -19,6 +19,7 @@ use super::Libraries;
 use super::args::Args;
 use super::url::CallUrl;
 use crate::syntax::text;
+use crate::syntax::FieldExt;
 
 /// `private http: HttpClient` in a constructor: the receiver is `this.http` (and `http`).
 pub(super) fn parameter(
@@ -27,8 +28,8 @@ pub(super) fn parameter(
     libs: &Libraries,
     receivers: &mut HashSet<String>,
 ) {
-    let name = node.child_by_field_name("pattern");
-    let typed = node.child_by_field_name("type");
+    let name = node.field("pattern");
+    let typed = node.field("type");
     if let (Some(name), Some(typed)) = (name, typed)
         && is_http_client(text(typed, source), libs)
     {
@@ -45,8 +46,8 @@ pub(super) fn field(
     libs: &Libraries,
     receivers: &mut HashSet<String>,
 ) {
-    let name = node.child_by_field_name("name");
-    let typed = node.child_by_field_name("type");
+    let name = node.field("name");
+    let typed = node.field("type");
     if let (Some(name), Some(typed)) = (name, typed)
         && is_http_client(text(typed, source), libs)
     {
@@ -65,8 +66,8 @@ pub(super) fn injected(
     if value.kind() != "call_expression" {
         return;
     }
-    let callee = value.child_by_field_name("function").map(|f| text(f, source));
-    let argument = value.child_by_field_name("arguments").and_then(|a| a.named_child(0));
+    let callee = value.field("function").map(|f| text(f, source));
+    let argument = value.field("arguments").and_then(|a| a.named_child(0));
     if let (Some("inject"), Some(argument)) = (callee, argument)
         && libs.http_client.contains(text(argument, source))
     {

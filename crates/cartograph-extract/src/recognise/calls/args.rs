@@ -10,6 +10,7 @@ use tree_sitter::Node;
 
 use super::url::{self, CallUrl, Constants, Role};
 use crate::syntax::{literal_string, text};
+use crate::syntax::FieldExt;
 
 /// What a call's arguments say.
 #[derive(Debug, Clone, Default)]
@@ -114,8 +115,8 @@ pub(crate) fn read(arguments: Node<'_>, source: &str, consts: &Constants) -> Arg
         match child.kind() {
             "comment" => {}
             "keyword_argument" => {
-                let name = child.child_by_field_name("name").map(|n| text(n, source));
-                if let (Some(name), Some(value)) = (name, child.child_by_field_name("value")) {
+                let name = child.field("name").map(|n| text(n, source));
+                if let (Some(name), Some(value)) = (name, child.field("value")) {
                     args.keywords.push((name.to_owned(), arg(value, source, consts)));
                 }
             }
@@ -176,7 +177,7 @@ fn object_arg(node: Node<'_>, source: &str, consts: &Constants) -> ObjectArg {
             }
             "pair" => {
                 let (Some(key), Some(value)) =
-                    (child.child_by_field_name("key"), child.child_by_field_name("value"))
+                    (child.field("key"), child.field("value"))
                 else {
                     continue;
                 };
@@ -199,7 +200,7 @@ fn object_arg(node: Node<'_>, source: &str, consts: &Constants) -> ObjectArg {
             }
             "method_definition"
                 if child
-                    .child_by_field_name("name")
+                    .field("name")
                     .is_some_and(|n| text(n, source) == "handler") =>
             {
                 object.handler = true;

@@ -36,6 +36,7 @@ use crate::syntax::{position, text};
 use crate::{FileFacts, Grammar};
 use args::Args;
 use libraries::{Libraries, is_constructor, libs_of};
+use crate::syntax::FieldExt;
 
 pub use url::{CallUrl, StrippedBase};
 
@@ -260,7 +261,7 @@ impl Family for Calls {
                 );
             }
             ("export_statement", false) => {
-                let value = node.child_by_field_name("value");
+                let value = node.field("value");
                 let is_default = node.children(&mut node.walk()).any(|c| c.kind() == "default");
                 if let (true, Some(value)) = (is_default, value) {
                     if value.kind() == "identifier" {
@@ -272,7 +273,7 @@ impl Family for Calls {
             }
             ("as_pattern", true) => {
                 // `with httpx.Client(base_url=…) as client:`
-                let alias = node.child_by_field_name("alias");
+                let alias = node.field("alias");
                 if let (Some(value), Some(alias)) = (node.named_child(0), alias) {
                     self.instance(text(alias, cx.source).to_owned(), value, cx, facts);
                 }
@@ -300,8 +301,8 @@ impl Family for Calls {
 
 impl Calls {
     fn call(&mut self, node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
-        let callee = node.child_by_field_name("function");
-        let arguments = node.child_by_field_name("arguments");
+        let callee = node.field("function");
+        let arguments = node.field("arguments");
         let (Some(mut callee), Some(arguments)) = (callee, arguments) else { return };
         // The TypeScript grammar parses `await api.get<T>(x)` as a call of `await api.get`.
         if callee.kind() == "await_expression"
@@ -344,10 +345,10 @@ impl Calls {
                 }
             }
             "member_expression" | "attribute" => {
-                let object = callee.child_by_field_name("object");
+                let object = callee.field("object");
                 let property = callee
-                    .child_by_field_name("property")
-                    .or_else(|| callee.child_by_field_name("attribute"));
+                    .field("property")
+                    .or_else(|| callee.field("attribute"));
                 let (Some(object), Some(property)) = (object, property) else { return };
                 let receiver = text(object, cx.source);
                 let verb = text(property, cx.source);
@@ -373,9 +374,15 @@ impl Calls {
     }
 
     /// A module-level `const NAME = "…"` / `NAME = f"…"`: remembered for URLs that use it.
-    fn constant(&mut self, node: Node<'_>, name_field: &str, value_field: &str, cx: &Context<'_>) {
+    fn constant(
+        &mut self,
+        node: Node<'_>,
+        name_field: &'static str,
+        value_field: &'static str,
+        cx: &Context<'_>,
+    ) {
         let (Some(name), Some(value)) =
-            (node.child_by_field_name(name_field), node.child_by_field_name(value_field))
+            (node.field(name_field), node.field(value_field))
         else {
             return;
         };
@@ -396,14 +403,14 @@ impl Calls {
     fn declaration(
         &mut self,
         node: Node<'_>,
-        name_field: &str,
-        value_field: &str,
+        name_field: &'static str,
+        value_field: &'static str,
         cx: &Context<'_>,
         facts: &FileFacts,
         python: bool,
     ) {
         let (Some(name), Some(value)) =
-            (node.child_by_field_name(name_field), node.child_by_field_name(value_field))
+            (node.field(name_field), node.field(value_field))
         else {
             return;
         };
@@ -442,7 +449,7 @@ impl Calls {
             return;
         }
         let (Some(callee), Some(arguments)) =
-            (value.child_by_field_name("function"), value.child_by_field_name("arguments"))
+            (value.field("function"), value.field("arguments"))
         else {
             return;
         };

@@ -18,6 +18,7 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 
 use crate::syntax::{literal_string, text};
+use crate::syntax::FieldExt;
 
 /// What a call's URL (or a client's base URL) is known to be.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -146,8 +147,8 @@ pub(crate) fn parts(node: Node<'_>, source: &str, consts: &Constants) -> Option<
         }
         match node.kind() {
             "binary_expression" | "binary_operator" => {
-                let op = node.child_by_field_name("operator").map(|o| text(o, source));
-                match (op, node.child_by_field_name("left"), node.child_by_field_name("right")) {
+                let op = node.field("operator").map(|o| text(o, source));
+                match (op, node.field("left"), node.field("right")) {
                     (Some("+"), Some(left), Some(right)) => {
                         stack.push(right);
                         stack.push(left);
@@ -233,7 +234,7 @@ fn python_string_parts(node: Node<'_>, source: &str, consts: &Constants, out: &m
             "string_content" | "escape_sequence" => {
                 push_literal(out, text(child, source).replace("{{", "{").replace("}}", "}"));
             }
-            "interpolation" => match child.child_by_field_name("expression") {
+            "interpolation" => match child.field("expression") {
                 Some(expr) => push_value(expr, source, consts, out),
                 None => out.push(Part::Hole(hole(child, source))),
             },
@@ -281,11 +282,11 @@ fn env_call(node: Node<'_>, source: &str) -> Option<(String, Option<String>)> {
     if node.kind() != "call" {
         return None;
     }
-    let callee = text(node.child_by_field_name("function")?, source);
+    let callee = text(node.field("function")?, source);
     if !ENV_READERS.contains(&callee) {
         return None;
     }
-    let arguments = node.child_by_field_name("arguments")?;
+    let arguments = node.field("arguments")?;
     let name = literal_string(arguments.named_child(0)?, source)?;
     let default = arguments.named_child(1).and_then(|d| literal_string(d, source));
     Some((name, default))
@@ -296,12 +297,12 @@ fn env_call(node: Node<'_>, source: &str) -> Option<(String, Option<String>)> {
 fn with_fallback<'t>(node: Node<'t>, source: &str) -> Option<(Node<'t>, String)> {
     match node.kind() {
         "binary_expression" | "boolean_operator" => {
-            let op = text(node.child_by_field_name("operator")?, source);
+            let op = text(node.field("operator")?, source);
             if !matches!(op, "??" | "||" | "or") {
                 return None;
             }
-            let left = node.child_by_field_name("left")?;
-            let right = literal_string(node.child_by_field_name("right")?, source)?;
+            let left = node.field("left")?;
+            let right = literal_string(node.field("right")?, source)?;
             Some((left, right))
         }
         "call" => {

@@ -20,6 +20,7 @@ use super::{is_written, read, refuse};
 use crate::FileFacts;
 use crate::recognise::Context;
 use crate::syntax::{literal_string, text};
+use crate::syntax::FieldExt;
 
 const RECOGNISER: &str = "js-env";
 const VITE_BUILTINS: &[&str] = &["MODE", "DEV", "PROD", "SSR", "BASE_URL"];
@@ -29,8 +30,8 @@ fn env_object(node: Node<'_>, source: &str) -> Option<&'static str> {
     if node.kind() != "member_expression" {
         return None;
     }
-    let object = node.child_by_field_name("object")?;
-    let property = node.child_by_field_name("property")?;
+    let object = node.field("object")?;
+    let property = node.field("property")?;
     if text(property, source) != "env" {
         return None;
     }
@@ -48,11 +49,11 @@ fn skipped(object: &str, name: &str) -> bool {
 
 /// `process.env.X`.
 pub(super) fn member(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
-    let Some(object) = node.child_by_field_name("object").and_then(|o| env_object(o, cx.source))
+    let Some(object) = node.field("object").and_then(|o| env_object(o, cx.source))
     else {
         return;
     };
-    let Some(property) = node.child_by_field_name("property") else { return };
+    let Some(property) = node.field("property") else { return };
     let name = text(property, cx.source);
     if is_written(node) || skipped(object, name) || name.is_empty() {
         return;
@@ -62,14 +63,14 @@ pub(super) fn member(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
 
 /// `process.env["X"]`.
 pub(super) fn subscript(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
-    let Some(object) = node.child_by_field_name("object").and_then(|o| env_object(o, cx.source))
+    let Some(object) = node.field("object").and_then(|o| env_object(o, cx.source))
     else {
         return;
     };
     if is_written(node) {
         return;
     }
-    let Some(index) = node.child_by_field_name("index") else { return };
+    let Some(index) = node.field("index") else { return };
     match literal_string(index, cx.source) {
         Some(name) if skipped(object, &name) => {}
         Some(name) => {
@@ -88,7 +89,7 @@ pub(super) fn subscript(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts)
 /// `const { X, Y: y, Z = "d" } = process.env`.
 pub(super) fn destructuring(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
     let (Some(pattern), Some(value)) =
-        (node.child_by_field_name("name"), node.child_by_field_name("value"))
+        (node.field("name"), node.field("value"))
     else {
         return;
     };
@@ -100,8 +101,8 @@ pub(super) fn destructuring(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFa
     for entry in pattern.named_children(&mut cursor) {
         let key = match entry.kind() {
             "shorthand_property_identifier_pattern" => Some(entry),
-            "pair_pattern" => entry.child_by_field_name("key"),
-            "object_assignment_pattern" => entry.child_by_field_name("left"),
+            "pair_pattern" => entry.field("key"),
+            "object_assignment_pattern" => entry.field("left"),
             _ => None,
         };
         let Some(key) = key else { continue };
@@ -126,11 +127,11 @@ pub(super) fn destructuring(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFa
 
 /// `Deno.env.get("X")`.
 pub(super) fn call(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
-    let Some(function) = node.child_by_field_name("function") else { return };
+    let Some(function) = node.field("function") else { return };
     if text(function, cx.source) != "Deno.env.get" {
         return;
     }
-    let Some(args) = node.child_by_field_name("arguments") else { return };
+    let Some(args) = node.field("arguments") else { return };
     let mut cursor = args.walk();
     let Some(first) = args.named_children(&mut cursor).find(|a| a.kind() != "comment") else {
         return;

@@ -19,6 +19,7 @@ use super::registry::Recogniser;
 use super::{Context, Family};
 use crate::syntax::position;
 use crate::{FileFacts, Grammar};
+use crate::syntax::FieldExt;
 
 /// This family's recognisers, one per file of this folder.
 pub const RECOGNISERS: &[Recogniser] = &[
@@ -150,7 +151,7 @@ fn is_written(node: Node<'_>) -> bool {
     let Some(parent) = node.parent() else { return false };
     match parent.kind() {
         "assignment" | "assignment_expression" => {
-            parent.child_by_field_name("left").map(|l| l.id()) == Some(node.id())
+            parent.field("left").map(|l| l.id()) == Some(node.id())
         }
         "delete_statement" | "expression_list" => {
             parent.kind() == "delete_statement"

@@ -29,6 +29,7 @@ use super::refuse;
 use crate::recognise::Context;
 use crate::syntax::{literal_string, position, text};
 use crate::{FileFacts, ImportTarget, Imported};
+use crate::syntax::FieldExt;
 
 /// Settings base names of one file, and the configuration each settings class passes on.
 #[derive(Debug, Default)]
@@ -68,9 +69,9 @@ impl SettingsClasses {
     /// A class: records its fields' variables when it is a settings class.
     pub(super) fn class(&mut self, node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
         let (Some(name), Some(body), Some(args)) = (
-            node.child_by_field_name("name"),
-            node.child_by_field_name("body"),
-            node.child_by_field_name("superclasses"),
+            node.field("name"),
+            node.field("body"),
+            node.field("superclasses"),
         ) else {
             return;
         };
@@ -114,9 +115,9 @@ fn read_config(
                     continue;
                 };
                 let is_config = assignment
-                    .child_by_field_name("left")
+                    .field("left")
                     .is_some_and(|l| text(l, cx.source) == "model_config");
-                let Some(value) = assignment.child_by_field_name("right").filter(|_| is_config)
+                let Some(value) = assignment.field("right").filter(|_| is_config)
                 else {
                     continue;
                 };
@@ -124,9 +125,9 @@ fn read_config(
             }
             "class_definition" => {
                 let is_config = statement
-                    .child_by_field_name("name")
+                    .field("name")
                     .is_some_and(|n| text(n, cx.source) == "Config");
-                let Some(inner) = statement.child_by_field_name("body").filter(|_| is_config)
+                let Some(inner) = statement.field("body").filter(|_| is_config)
                 else {
                     continue;
                 };
@@ -137,7 +138,7 @@ fn read_config(
                         .named_child(0)
                         .filter(|a| s.kind() == "expression_statement" && a.kind() == "assignment")
                         && let (Some(l), Some(r)) =
-                            (a.child_by_field_name("left"), a.child_by_field_name("right"))
+                            (a.field("left"), a.field("right"))
                     {
                         entries.push((text(l, cx.source).to_owned(), r));
                     }
@@ -175,11 +176,11 @@ fn config_entries<'t>(value: Node<'t>, source: &str) -> Vec<(String, Node<'t>)> 
     let mut entries = Vec::new();
     match value.kind() {
         "call" => {
-            let Some(args) = value.child_by_field_name("arguments") else { return entries };
+            let Some(args) = value.field("arguments") else { return entries };
             let mut cursor = args.walk();
             for arg in args.named_children(&mut cursor).filter(|a| a.kind() == "keyword_argument") {
                 if let (Some(n), Some(v)) =
-                    (arg.child_by_field_name("name"), arg.child_by_field_name("value"))
+                    (arg.field("name"), arg.field("value"))
                 {
                     entries.push((text(n, source).to_owned(), v));
                 }
@@ -189,8 +190,8 @@ fn config_entries<'t>(value: Node<'t>, source: &str) -> Vec<(String, Node<'t>)> 
             let mut cursor = value.walk();
             for pair in value.named_children(&mut cursor).filter(|p| p.kind() == "pair") {
                 if let (Some(k), Some(v)) = (
-                    pair.child_by_field_name("key").and_then(|k| literal_string(k, source)),
-                    pair.child_by_field_name("value"),
+                    pair.field("key").and_then(|k| literal_string(k, source)),
+                    pair.field("value"),
                 ) {
                     entries.push((k, v));
                 }
@@ -218,7 +219,7 @@ fn fields(
             continue;
         };
         let (Some(left), Some(ty)) =
-            (assignment.child_by_field_name("left"), assignment.child_by_field_name("type"))
+            (assignment.field("left"), assignment.field("type"))
         else {
             continue;
         };
@@ -230,7 +231,7 @@ fn fields(
         {
             continue;
         }
-        let aliases = match assignment.child_by_field_name("right") {
+        let aliases = match assignment.field("right") {
             Some(value) => match aliases(value, cx.source) {
                 Ok(aliases) => aliases,
                 Err(()) => {
@@ -283,17 +284,17 @@ fn push(facts: &mut FileFacts, name: String, line: u32, column: u32, evidence: S
 fn aliases(value: Node<'_>, source: &str) -> Result<Vec<String>, ()> {
     if value.kind() != "call"
         || !value
-            .child_by_field_name("function")
+            .field("function")
             .is_some_and(|f| matches!(text(f, source), "Field" | "pydantic.Field"))
     {
         return Ok(Vec::new());
     }
-    let Some(args) = value.child_by_field_name("arguments") else { return Ok(Vec::new()) };
+    let Some(args) = value.field("arguments") else { return Ok(Vec::new()) };
     let mut found = Vec::new();
     let mut cursor = args.walk();
     for arg in args.named_children(&mut cursor).filter(|a| a.kind() == "keyword_argument") {
         let (Some(name), Some(v)) =
-            (arg.child_by_field_name("name"), arg.child_by_field_name("value"))
+            (arg.field("name"), arg.field("value"))
         else {
             continue;
         };
@@ -314,11 +315,11 @@ fn alias_names(value: Node<'_>, source: &str) -> Result<Vec<String>, ()> {
     if let Some(name) = literal_string(value, source) {
         return Ok(vec![name]);
     }
-    let callee = value.child_by_field_name("function").map(|f| text(f, source));
+    let callee = value.field("function").map(|f| text(f, source));
     let items: Vec<Node<'_>> = match (value.kind(), callee) {
         ("call", Some("AliasChoices" | "AliasPath")) | ("list" | "tuple" | "set", _) => {
             let container = if value.kind() == "call" {
-                value.child_by_field_name("arguments").ok_or(())?
+                value.field("arguments").ok_or(())?
             } else {
                 value
             };

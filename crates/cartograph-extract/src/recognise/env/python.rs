@@ -22,6 +22,7 @@ use super::{is_written, read, refuse};
 use crate::recognise::Context;
 use crate::syntax::{literal_string, text};
 use crate::{FileFacts, ImportTarget, Imported};
+use crate::syntax::FieldExt;
 
 const RECOGNISER: &str = "python-env";
 
@@ -77,13 +78,13 @@ fn dotted(node: Node<'_>, source: &str) -> Option<String> {
 
 /// `os.environ["X"]`.
 pub(super) fn subscript(node: Node<'_>, cx: &Context<'_>, names: &OsNames, facts: &mut FileFacts) {
-    let Some(value) = node.child_by_field_name("value").and_then(|v| dotted(v, cx.source)) else {
+    let Some(value) = node.field("value").and_then(|v| dotted(v, cx.source)) else {
         return;
     };
     if !names.is_environ(&value) || is_written(node) {
         return;
     }
-    let Some(key) = node.child_by_field_name("subscript") else { return };
+    let Some(key) = node.field("subscript") else { return };
     match literal_string(key, cx.source) {
         Some(name) => {
             let evidence = format!("{value}[...] reads {name}");
@@ -100,7 +101,7 @@ pub(super) fn subscript(node: Node<'_>, cx: &Context<'_>, names: &OsNames, facts
 
 /// `os.getenv("X")`, `os.environ.get("X")`, `os.environ.setdefault("X", ...)`.
 pub(super) fn call(node: Node<'_>, cx: &Context<'_>, names: &OsNames, facts: &mut FileFacts) {
-    let Some(callee) = node.child_by_field_name("function").and_then(|f| dotted(f, cx.source))
+    let Some(callee) = node.field("function").and_then(|f| dotted(f, cx.source))
     else {
         return;
     };
@@ -111,16 +112,16 @@ pub(super) fn call(node: Node<'_>, cx: &Context<'_>, names: &OsNames, facts: &mu
     if !is_read {
         return;
     }
-    let Some(args) = node.child_by_field_name("arguments") else { return };
+    let Some(args) = node.field("arguments") else { return };
     let mut cursor = args.walk();
     let first = args.named_children(&mut cursor).find(|a| a.kind() != "comment");
     let key = match first {
         Some(a) if a.kind() == "keyword_argument" => {
-            let is_key = a.child_by_field_name("name").is_some_and(|n| text(n, cx.source) == "key");
+            let is_key = a.field("name").is_some_and(|n| text(n, cx.source) == "key");
             if !is_key {
                 return;
             }
-            a.child_by_field_name("value")
+            a.field("value")
         }
         other => other,
     };

@@ -13,6 +13,7 @@ use super::nextjs::next_handler;
 use super::{DefaultExport, Export, JsRouteFacts, ReExport, is_function};
 use crate::recognise::Context;
 use crate::syntax::{literal_string, position, text};
+use crate::syntax::FieldExt;
 
 /// The exported name an assignment target stands for: `default` for `module.exports`, `x` for
 /// `exports.x` and `module.exports.x`.
@@ -29,7 +30,7 @@ pub(super) fn exported_name(left: Node<'_>, cx: &Context<'_>) -> Option<String> 
 /// `module.exports = …` and `exports.x = …`.
 pub(super) fn assignment(node: Node<'_>, cx: &Context<'_>, js: &mut JsRouteFacts) {
     let (Some(left), Some(right)) =
-        (node.child_by_field_name("left"), node.child_by_field_name("right"))
+        (node.field("left"), node.field("right"))
     else {
         return;
     };
@@ -57,7 +58,7 @@ pub(super) fn assignment(node: Node<'_>, cx: &Context<'_>, js: &mut JsRouteFacts
                     }
                     "pair" => {
                         let (Some(k), Some(v)) =
-                            (child.child_by_field_name("key"), child.child_by_field_name("value"))
+                            (child.field("key"), child.field("value"))
                         else {
                             continue;
                         };
@@ -80,7 +81,7 @@ pub(super) fn assignment(node: Node<'_>, cx: &Context<'_>, js: &mut JsRouteFacts
 
 /// `export …` statements without a source.
 pub(super) fn export_statement(node: Node<'_>, cx: &Context<'_>, js: &mut JsRouteFacts) {
-    if let Some(source) = node.child_by_field_name("source") {
+    if let Some(source) = node.field("source") {
         reexport(node, source, cx, js);
         return;
     }
@@ -89,16 +90,16 @@ pub(super) fn export_statement(node: Node<'_>, cx: &Context<'_>, js: &mut JsRout
         node.children(&mut cursor).any(|c| !c.is_named() && c.kind() == "default")
     };
     let (line, column) = position(node);
-    if let Some(declaration) = node.child_by_field_name("declaration") {
+    if let Some(declaration) = node.field("declaration") {
         declared(declaration, is_default, line, column, cx, js);
         return;
     }
-    if let Some(value) = node.child_by_field_name("value") {
+    if let Some(value) = node.field("value") {
         let value = super::strip_expression(value);
         let name = match value.kind() {
             "identifier" => Some(text(value, cx.source).to_owned()),
             kind if is_function(kind) => {
-                value.child_by_field_name("name").map(|n| text(n, cx.source).to_owned())
+                value.field("name").map(|n| text(n, cx.source).to_owned())
             }
             _ => None,
         };
@@ -139,7 +140,7 @@ fn declared(
                 if declarator.kind() != "variable_declarator" {
                     continue;
                 }
-                let Some(name) = declarator.child_by_field_name("name") else {
+                let Some(name) = declarator.field("name") else {
                     continue;
                 };
                 if name.kind() != "identifier" {
@@ -151,7 +152,7 @@ fn declared(
             }
         }
         _ => {
-            let name = declaration.child_by_field_name("name").map(|n| text(n, cx.source));
+            let name = declaration.field("name").map(|n| text(n, cx.source));
             if is_default {
                 let local = name.unwrap_or("default").to_owned();
                 js.exports.push(Export { exported: "default".to_owned(), local });
@@ -202,9 +203,9 @@ fn specifiers<'t>(clause: Node<'t>, source: &str) -> Vec<(Node<'t>, String, Stri
         .named_children(&mut cursor)
         .filter(|spec| spec.kind() == "export_specifier")
         .filter_map(|spec| {
-            let name = text(spec.child_by_field_name("name")?, source).to_owned();
+            let name = text(spec.field("name")?, source).to_owned();
             let exported = spec
-                .child_by_field_name("alias")
+                .field("alias")
                 .map_or_else(|| name.clone(), |a| text(a, source).to_owned());
             Some((spec, name, exported))
         })

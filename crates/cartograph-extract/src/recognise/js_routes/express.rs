@@ -28,6 +28,7 @@ use super::{
 };
 use crate::recognise::Context;
 use crate::syntax::{position, text};
+use crate::syntax::FieldExt;
 
 /// The HTTP method a route-declaring member name stands for.
 pub(super) fn method_of(name: &str) -> Option<HttpMethod> {
@@ -47,10 +48,10 @@ pub(super) fn member_call(
     cx: &Context<'_>,
     js: &mut JsRouteFacts,
 ) {
-    let Some(arguments) = node.child_by_field_name("arguments") else {
+    let Some(arguments) = node.field("arguments") else {
         return;
     };
-    let Some(object) = function.child_by_field_name("object") else {
+    let Some(object) = function.field("object") else {
         return;
     };
     let args = named_args(arguments);
@@ -160,19 +161,19 @@ fn chain_root<'t>(object: Node<'t>, cx: &Context<'_>) -> (Node<'t>, Option<PathV
         if node.kind() != "call_expression" {
             break;
         }
-        let Some(function) = node.child_by_field_name("function") else {
+        let Some(function) = node.field("function") else {
             break;
         };
         if function.kind() != "member_expression" {
             break;
         }
         let (Some(property), Some(inner)) =
-            (function.child_by_field_name("property"), function.child_by_field_name("object"))
+            (function.field("property"), function.field("object"))
         else {
             break;
         };
         let name = text(property, cx.source);
-        let args = node.child_by_field_name("arguments").map(named_args).unwrap_or_default();
+        let args = node.field("arguments").map(named_args).unwrap_or_default();
         if name == "route"
             && let [path] = args.as_slice()
             && is_path_like(*path)
@@ -243,7 +244,7 @@ pub(super) fn mount_target(node: Node<'_>, cx: &Context<'_>) -> MountTarget {
         "identifier" => MountTarget::Name(text(node, cx.source).to_owned()),
         "member_expression" => {
             let (Some(object), Some(property)) =
-                (node.child_by_field_name("object"), node.child_by_field_name("property"))
+                (node.field("object"), node.field("property"))
             else {
                 return MountTarget::Other;
             };
@@ -262,13 +263,13 @@ pub(super) fn mount_target(node: Node<'_>, cx: &Context<'_>) -> MountTarget {
                 return MountTarget::Module { specifier, member: None };
             }
             // Koa: `router.routes()` / `router.middleware()` mounts the router itself.
-            let Some(function) = node.child_by_field_name("function") else {
+            let Some(function) = node.field("function") else {
                 return MountTarget::Other;
             };
             if function.kind() == "member_expression"
                 && let (Some(object), Some(property)) = (
-                    function.child_by_field_name("object"),
-                    function.child_by_field_name("property"),
+                    function.field("object"),
+                    function.field("property"),
                 )
                 && matches!(text(property, cx.source), "routes" | "middleware")
                 && super::is_dotted_name(object)

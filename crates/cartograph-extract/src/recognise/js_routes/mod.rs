@@ -31,6 +31,7 @@ use crate::syntax::{literal_string, position, text};
 
 use crate::{FileFacts, Grammar, ImportTarget, Imported};
 use facts::settle_names;
+use crate::syntax::FieldExt;
 pub use facts::{
     Apply, DefaultExport, Export, Framework, JsRouteFacts, Mount, MountTarget, NestApp,
     NestController, NestPrefix, NestRoute, NextHandler, PathValue, ReExport, Receiver, RouteCall,
@@ -271,13 +272,13 @@ impl Family for JsRoutes {
 
 impl JsRoutes {
     fn call(&mut self, node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
-        let Some(function) = node.child_by_field_name("function") else {
+        let Some(function) = node.field("function") else {
             return;
         };
         let js = &mut facts.js_routes;
         match function.kind() {
             "member_expression" => {
-                let Some(property) = function.child_by_field_name("property") else {
+                let Some(property) = function.field("property") else {
                     return;
                 };
                 let name = text(property, cx.source);
@@ -289,7 +290,7 @@ impl JsRoutes {
                     "enableVersioning" => self.nest_versioning = true,
                     "register" | "forRoutes"
                         if function
-                            .child_by_field_name("object")
+                            .field("object")
                             .is_some_and(|o| text(o, cx.source) == "RouterModule") =>
                     {
                         js.nest_router_module = true;
@@ -308,7 +309,7 @@ impl JsRoutes {
 
     /// Remembers `fp(function …)`: a function handed to a plain call, by the callee's name.
     fn record_wrapper(&mut self, node: Node<'_>, function: Node<'_>, cx: &Context<'_>) {
-        let Some(arguments) = node.child_by_field_name("arguments") else {
+        let Some(arguments) = node.field("arguments") else {
             return;
         };
         let callee = text(function, cx.source);
@@ -338,7 +339,7 @@ impl JsRoutes {
                 None => return,
             },
         };
-        let Some(arguments) = node.child_by_field_name("arguments") else {
+        let Some(arguments) = node.field("arguments") else {
             return;
         };
         let mut names = Vec::new();
@@ -357,7 +358,7 @@ impl JsRoutes {
     }
 
     fn nest_prefix(&mut self, node: Node<'_>, cx: &Context<'_>) {
-        let Some(arguments) = node.child_by_field_name("arguments") else {
+        let Some(arguments) = node.field("arguments") else {
             return;
         };
         let args = named_args(arguments);
@@ -371,7 +372,7 @@ impl JsRoutes {
     /// `const app = express()` and the other creation shapes.
     fn declarator(&mut self, node: Node<'_>, cx: &Context<'_>) {
         let (Some(name), Some(value)) =
-            (node.child_by_field_name("name"), node.child_by_field_name("value"))
+            (node.field("name"), node.field("value"))
         else {
             return;
         };
@@ -392,7 +393,7 @@ impl JsRoutes {
     /// `module.exports = Router()` / `exports.api = new Hono()`.
     fn assigned_creation(&mut self, node: Node<'_>, cx: &Context<'_>) {
         let (Some(left), Some(right)) =
-            (node.child_by_field_name("left"), node.child_by_field_name("right"))
+            (node.field("left"), node.field("right"))
         else {
             return;
         };
@@ -412,7 +413,7 @@ impl JsRoutes {
 
     /// `export default new Hono()` / `export default Router()`.
     fn default_creation(&mut self, node: Node<'_>, cx: &Context<'_>) {
-        if let Some(value) = node.child_by_field_name("value") {
+        if let Some(value) = node.field("value") {
             self.creation("default", value, cx);
         }
     }
@@ -421,7 +422,7 @@ impl JsRoutes {
         let mut value = strip_expression(value);
         // `const app = module.exports = express()`
         for _ in 0..4 {
-            match value.child_by_field_name("right") {
+            match value.field("right") {
                 Some(right) if value.kind() == "assignment_expression" => {
                     value = strip_expression(right);
                 }
@@ -431,26 +432,26 @@ impl JsRoutes {
         let mut prefix = None;
         // `new Hono().basePath("/api")`
         if value.kind() == "call_expression"
-            && let Some(function) = value.child_by_field_name("function")
+            && let Some(function) = value.field("function")
             && function.kind() == "member_expression"
             && function
-                .child_by_field_name("property")
+                .field("property")
                 .is_some_and(|p| text(p, cx.source) == "basePath")
-            && let Some(object) = function.child_by_field_name("object")
+            && let Some(object) = function.field("object")
         {
-            let args = value.child_by_field_name("arguments").map(named_args).unwrap_or_default();
+            let args = value.field("arguments").map(named_args).unwrap_or_default();
             prefix = Some(args.first().map_or(PathValue::Computed, |a| path_value(*a, cx)));
             value = strip_expression(object);
         }
         let (callee, arguments, is_new) = match value.kind() {
             "call_expression" => (
-                value.child_by_field_name("function"),
-                value.child_by_field_name("arguments"),
+                value.field("function"),
+                value.field("arguments"),
                 false,
             ),
             "new_expression" => (
-                value.child_by_field_name("constructor"),
-                value.child_by_field_name("arguments"),
+                value.field("constructor"),
+                value.field("arguments"),
                 true,
             ),
             _ => return,
@@ -461,10 +462,10 @@ impl JsRoutes {
         let (callee_text, required) = match callee.kind() {
             "identifier" => (text(callee, cx.source).to_owned(), None),
             "member_expression" => {
-                let Some(object) = callee.child_by_field_name("object") else {
+                let Some(object) = callee.field("object") else {
                     return;
                 };
-                let Some(property) = callee.child_by_field_name("property") else {
+                let Some(property) = callee.field("property") else {
                     return;
                 };
                 match object.kind() {

@@ -22,6 +22,7 @@ use super::{
 };
 use crate::recognise::Context;
 use crate::syntax::{position, text};
+use crate::syntax::FieldExt;
 
 /// A decorator's name and first argument: `@Get(":id")` → (`Get`, `":id"`).
 fn decorator<'t>(node: Node<'t>, cx: &Context<'_>) -> Option<(&'static str, Option<Node<'t>>)> {
@@ -29,11 +30,11 @@ fn decorator<'t>(node: Node<'t>, cx: &Context<'_>) -> Option<(&'static str, Opti
     match inner.kind() {
         "identifier" => Some((text_static(inner, cx), None)),
         "call_expression" => {
-            let function = inner.child_by_field_name("function")?;
+            let function = inner.field("function")?;
             if function.kind() != "identifier" {
                 return None;
             }
-            let args = inner.child_by_field_name("arguments").map(named_args).unwrap_or_default();
+            let args = inner.field("arguments").map(named_args).unwrap_or_default();
             Some((text_static(function, cx), args.first().copied()))
         }
         _ => None,
@@ -85,10 +86,10 @@ pub(super) fn class(node: Node<'_>, cx: &Context<'_>, js: &mut JsRouteFacts) {
     let Some((_, arg)) = controller else {
         return;
     };
-    let Some(name) = node.child_by_field_name("name") else {
+    let Some(name) = node.field("name") else {
         return;
     };
-    let Some(body) = node.child_by_field_name("body") else {
+    let Some(body) = node.field("body") else {
         return;
     };
     let mut routes = Vec::new();
@@ -123,7 +124,7 @@ fn method(
     cx: &Context<'_>,
     routes: &mut Vec<NestRoute>,
 ) {
-    let Some(name) = member.child_by_field_name("name") else {
+    let Some(name) = member.field("name") else {
         return;
     };
     for d in decorators {

@@ -26,6 +26,7 @@ use tree_sitter::Node;
 use super::{JsRouteFacts, NextHandler, path_value};
 use crate::recognise::Context;
 use crate::syntax::{literal_string, position, text};
+use crate::syntax::FieldExt;
 
 /// A `basePath: …` property in a `next.config.*` file.
 pub(super) fn base_path(pair: Node<'_>, cx: &Context<'_>, js: &mut JsRouteFacts) {
@@ -35,7 +36,7 @@ pub(super) fn base_path(pair: Node<'_>, cx: &Context<'_>, js: &mut JsRouteFacts)
         return;
     }
     let (Some(key), Some(value)) =
-        (pair.child_by_field_name("key"), pair.child_by_field_name("value"))
+        (pair.field("key"), pair.field("value"))
     else {
         return;
     };

@@ -7,6 +7,7 @@ use super::exports;
 use super::facts::{PathValue, Receiver};
 use crate::recognise::Context;
 use crate::syntax::{literal_string, text};
+use crate::syntax::FieldExt;
 
 /// The variable an assignment expression initialises: `app` in `const app = module.exports = …`.
 pub(super) fn declared_name(assignment: Node<'_>, cx: &Context<'_>) -> Option<String> {
@@ -16,7 +17,7 @@ pub(super) fn declared_name(assignment: Node<'_>, cx: &Context<'_>) -> Option<St
         match parent.kind() {
             "assignment_expression" | "parenthesized_expression" => node = parent,
             "variable_declarator" => {
-                let name = parent.child_by_field_name("name")?;
+                let name = parent.field("name")?;
                 return (name.kind() == "identifier").then(|| text(name, cx.source).to_owned());
             }
             _ => return None,
@@ -49,7 +50,7 @@ pub(super) fn required_module(node: Node<'_>, cx: &Context<'_>) -> Option<String
     if node.kind() != "call_expression" {
         return None;
     }
-    let function = node.child_by_field_name("function")?;
+    let function = node.field("function")?;
     let is_load = match function.kind() {
         "import" => true,
         "identifier" => text(function, cx.source) == "require",
@@ -58,7 +59,7 @@ pub(super) fn required_module(node: Node<'_>, cx: &Context<'_>) -> Option<String
     if !is_load {
         return None;
     }
-    let args = named_args(node.child_by_field_name("arguments")?);
+    let args = named_args(node.field("arguments")?);
     literal_string(*args.first()?, cx.source)
 }
 
@@ -99,7 +100,7 @@ pub(super) fn object_property<'t>(
         if pair.kind() != "pair" {
             continue;
         }
-        let Some(k) = pair.child_by_field_name("key") else {
+        let Some(k) = pair.field("key") else {
             continue;
         };
         let name = match k.kind() {
@@ -107,7 +108,7 @@ pub(super) fn object_property<'t>(
             _ => literal_string(k, cx.source),
         };
         if name.as_deref() == Some(key) {
-            return pair.child_by_field_name("value");
+            return pair.field("value");
         }
     }
     None
@@ -121,7 +122,7 @@ pub(super) fn handler_name(node: Node<'_>, cx: &Context<'_>) -> Option<String> {
         "identifier" => Some(text(node, cx.source).to_owned()),
         "member_expression" if is_dotted_name(node) => Some(text(node, cx.source).to_owned()),
         "call_expression" => {
-            let args = named_args(node.child_by_field_name("arguments")?);
+            let args = named_args(node.field("arguments")?);
             match args.as_slice() {
                 [only] if matches!(only.kind(), "identifier" | "member_expression") => {
                     handler_name(*only, cx)
@@ -141,9 +142,9 @@ pub(super) fn is_dotted_name(node: Node<'_>) -> bool {
             "identifier" => return true,
             "member_expression" => {
                 let property_ok = node
-                    .child_by_field_name("property")
+                    .field("property")
                     .is_some_and(|p| p.kind() == "property_identifier");
-                match node.child_by_field_name("object") {
+                match node.field("object") {
                     Some(object) if property_ok => node = object,
                     _ => return false,
                 }
@@ -193,16 +194,16 @@ pub(super) fn is_function(kind: &str) -> bool {
 
 /// The index of parameter `name` in a function's parameter list.
 pub(super) fn parameter_index(function: Node<'_>, name: &str, cx: &Context<'_>) -> Option<u32> {
-    if let Some(single) = function.child_by_field_name("parameter") {
+    if let Some(single) = function.field("parameter") {
         return (text(single, cx.source) == name).then_some(0);
     }
-    let parameters = function.child_by_field_name("parameters")?;
+    let parameters = function.field("parameters")?;
     let mut cursor = parameters.walk();
     let params: Vec<Node<'_>> =
         parameters.named_children(&mut cursor).filter(|p| p.kind() != "comment").collect();
     for (index, param) in params.into_iter().enumerate() {
         // TS wraps a parameter as `required_parameter` with a `pattern`.
-        let pattern = param.child_by_field_name("pattern").unwrap_or(param);
+        let pattern = param.field("pattern").unwrap_or(param);
         if pattern.kind() == "identifier" && text(pattern, cx.source) == name {
             return Some(to_u32(index));
         }
@@ -215,7 +216,7 @@ pub(super) fn parameter_index(function: Node<'_>, name: &str, cx: &Context<'_>) 
 /// when it is written inline as a call argument (a plugin registered in place).
 pub(super) fn function_key(function: Node<'_>, cx: &Context<'_>) -> Option<String> {
     let own_name = function
-        .child_by_field_name("name")
+        .field("name")
         .filter(|_| function.kind() != "method_definition")
         .map(|n| text(n, cx.source).to_owned());
     // A declaration is known by its name; a function expression by where it is put
@@ -235,12 +236,12 @@ pub(super) fn context_key(function: Node<'_>, cx: &Context<'_>) -> Option<String
         match parent.kind() {
             "parenthesized_expression" => node = parent,
             "variable_declarator" => {
-                let name = parent.child_by_field_name("name")?;
+                let name = parent.field("name")?;
                 return (name.kind() == "identifier").then(|| text(name, cx.source).to_owned());
             }
             "export_statement" => return Some("default".to_owned()),
             "assignment_expression" => {
-                let left = parent.child_by_field_name("left")?;
+                let left = parent.field("left")?;
                 if left.kind() == "identifier" {
                     return Some(text(left, cx.source).to_owned());
                 }
@@ -249,9 +250,9 @@ pub(super) fn context_key(function: Node<'_>, cx: &Context<'_>) -> Option<String
             "arguments" => {
                 let call = parent.parent()?;
                 // A plugin registered in place: `fastify.register(async (f) => …, opts)`.
-                let registers = call.child_by_field_name("function").is_some_and(|f| {
+                let registers = call.field("function").is_some_and(|f| {
                     f.kind() == "member_expression"
-                        && f.child_by_field_name("property").is_some_and(|p| {
+                        && f.field("property").is_some_and(|p| {
                             matches!(text(p, cx.source), "register" | "use" | "route")
                         })
                 });

@@ -32,13 +32,14 @@ use super::{
     ViewSetAction, dotted, keyword, method_list, path_expr, positional,
 };
 use crate::syntax::{literal_string, position, text};
+use crate::syntax::FieldExt;
 
 /// `urlpatterns += [...]` / `urlpatterns += router.urls`.
 pub(super) fn augmented(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
     let (Some(left), Some(right), Some(op)) = (
-        node.child_by_field_name("left"),
-        node.child_by_field_name("right"),
-        node.child_by_field_name("operator"),
+        node.field("left"),
+        node.field("right"),
+        node.field("operator"),
     ) else {
         return;
     };
@@ -57,10 +58,10 @@ pub(super) fn url_list(name: &str, right: Node<'_>, source: &str, out: &mut PyRo
             // `i18n_patterns(path(...), ...)`: its entries under a language-code segment.
             "call" => {
                 let is_i18n = n
-                    .child_by_field_name("function")
+                    .field("function")
                     .and_then(|f| dotted(f, source))
                     .is_some_and(|f| f.rsplit('.').next() == Some("i18n_patterns"));
-                let Some(args) = n.child_by_field_name("arguments").filter(|_| is_i18n) else {
+                let Some(args) = n.field("arguments").filter(|_| is_i18n) else {
                     continue;
                 };
                 let (line, column) = position(n);
@@ -77,8 +78,8 @@ pub(super) fn url_list(name: &str, right: Node<'_>, source: &str, out: &mut PyRo
                 lists.push((args, Some(out.url_entries.len() - 1)));
             }
             "binary_operator" => {
-                operands.extend(n.child_by_field_name("right"));
-                operands.extend(n.child_by_field_name("left"));
+                operands.extend(n.field("right"));
+                operands.extend(n.field("left"));
             }
             "attribute" if name == "urlpatterns" => {
                 let Some(object) = dotted(n, source).filter(|d| d.ends_with(".urls")) else {
@@ -177,13 +178,13 @@ fn entry<'t>(
     if item.kind() != "call" {
         return None;
     }
-    let function = item.child_by_field_name("function").and_then(|f| dotted(f, source))?;
+    let function = item.field("function").and_then(|f| dotted(f, source))?;
     let function = match function.rsplit('.').next().unwrap_or(&function) {
         "path" => UrlFunction::Path,
         "re_path" | "url" => UrlFunction::RePath,
         _ => return None,
     };
-    let args = item.child_by_field_name("arguments")?;
+    let args = item.field("arguments")?;
     let route = keyword(args, "route", source).or_else(|| positional(args, 0))?;
     let view = keyword(args, "view", source).or_else(|| positional(args, 1));
     let mut inline = None;
@@ -212,14 +213,14 @@ fn entry<'t>(
 
 /// The methods of `ViewSet.as_view({"get": "list", "post": "create"})`.
 fn as_view_mapping(view: Node<'_>, source: &str) -> Vec<HttpMethod> {
-    let Some(args) = view.child_by_field_name("arguments") else { return Vec::new() };
+    let Some(args) = view.field("arguments") else { return Vec::new() };
     let Some(mapping) = positional(args, 0).filter(|m| m.kind() == "dictionary") else {
         return Vec::new();
     };
     let mut methods = Vec::new();
     let mut cursor = mapping.walk();
     for pair in mapping.named_children(&mut cursor).filter(|p| p.kind() == "pair") {
-        let key = pair.child_by_field_name("key").and_then(|k| literal_string(k, source));
+        let key = pair.field("key").and_then(|k| literal_string(k, source));
         match key.as_deref().and_then(HttpMethod::parse) {
             Some(m) if !methods.contains(&m) => methods.push(m),
             Some(_) => {}
@@ -242,20 +243,20 @@ fn view_target<'t>(view: Node<'t>, source: &str) -> (UrlTarget, Option<Node<'t>>
     if view.kind() != "call" {
         return (UrlTarget::Computed, None);
     }
-    let Some(function) = view.child_by_field_name("function") else {
+    let Some(function) = view.field("function") else {
         return (UrlTarget::Computed, None);
     };
     if function.kind() == "attribute"
-        && function.child_by_field_name("attribute").is_some_and(|a| text(a, source) == "as_view")
+        && function.field("attribute").is_some_and(|a| text(a, source) == "as_view")
     {
-        return match function.child_by_field_name("object").and_then(|o| dotted(o, source)) {
+        return match function.field("object").and_then(|o| dotted(o, source)) {
             Some(handler) => (UrlTarget::View { handler, class_based: true }, None),
             None => (UrlTarget::Computed, None),
         };
     }
     let is_include =
         dotted(function, source).is_some_and(|f| f == "include" || f.ends_with(".include"));
-    let Some(args) = view.child_by_field_name("arguments").filter(|_| is_include) else {
+    let Some(args) = view.field("arguments").filter(|_| is_include) else {
         return (UrlTarget::Computed, None);
     };
     let Some(mut first) = keyword(args, "arg", source).or_else(|| positional(args, 0)) else {
@@ -321,8 +322,8 @@ pub(super) fn restriction(expr: Node<'_>, source: &str) -> Option<Vec<HttpMethod
     if expr.kind() != "call" {
         return None;
     }
-    let function = dotted(expr.child_by_field_name("function")?, source)?;
-    let args = expr.child_by_field_name("arguments")?;
+    let function = dotted(expr.field("function")?, source)?;
+    let args = expr.field("arguments")?;
     match function.rsplit('.').next().unwrap_or(&function) {
         "require_http_methods" => {
             let list = keyword(args, "request_method_list", source).or_else(|| positional(args, 0));
@@ -350,10 +351,10 @@ pub(super) fn action(decorated: Node<'_>, method: &str, source: &str) -> Option<
             continue;
         };
         let is_action = call
-            .child_by_field_name("function")
+            .field("function")
             .and_then(|f| dotted(f, source))
             .is_some_and(|f| f == "action" || f.ends_with(".action"));
-        let Some(args) = call.child_by_field_name("arguments").filter(|_| is_action) else {
+        let Some(args) = call.field("arguments").filter(|_| is_action) else {
             continue;
         };
         let detail = match keyword(args, "detail", source).map(|d| text(d, source)) {

@@ -6,17 +6,18 @@ use tree_sitter::Node;
 
 use super::{Methods, PathExpr, PathPart};
 use crate::syntax::text;
+use crate::syntax::FieldExt;
 
 /// The string default of a pydantic `Field("/api/v1")` / `Field(default="/api/v1")`.
 pub(super) fn field_default<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
     if node.kind() != "call" {
         return None;
     }
-    let function = dotted(node.child_by_field_name("function")?, source)?;
+    let function = dotted(node.field("function")?, source)?;
     if function != "Field" && !function.ends_with(".Field") {
         return None;
     }
-    let args = node.child_by_field_name("arguments")?;
+    let args = node.field("arguments")?;
     keyword(args, "default", source).or_else(|| positional(args, 0)).filter(|v| is_stringish(*v))
 }
 
@@ -40,8 +41,8 @@ pub(super) fn is_stringish(node: Node<'_>) -> bool {
     match node.kind() {
         "string" | "concatenated_string" => true,
         "binary_operator" => {
-            let side = |f: &str| {
-                node.child_by_field_name(f)
+            let side = |f: &'static str| {
+                node.field(f)
                     .is_some_and(|s| matches!(s.kind(), "string" | "concatenated_string"))
             };
             side("left") || side("right")
@@ -52,12 +53,12 @@ pub(super) fn is_stringish(node: Node<'_>) -> bool {
 
 /// `obj.attr(...)`: the object as a dotted name and the attribute.
 pub(super) fn callee_attribute(call: Node<'_>, source: &str) -> Option<(String, String)> {
-    let function = call.child_by_field_name("function")?;
+    let function = call.field("function")?;
     if function.kind() != "attribute" {
         return None;
     }
-    let object = dotted(function.child_by_field_name("object")?, source)?;
-    let attr = text(function.child_by_field_name("attribute")?, source).to_owned();
+    let object = dotted(function.field("object")?, source)?;
+    let attr = text(function.field("attribute")?, source).to_owned();
     Some((object, attr))
 }
 
@@ -72,8 +73,8 @@ pub(super) fn dotted(node: Node<'_>, source: &str) -> Option<String> {
                 break;
             }
             "attribute" => {
-                parts.push(text(current.child_by_field_name("attribute")?, source));
-                current = current.child_by_field_name("object")?;
+                parts.push(text(current.field("attribute")?, source));
+                current = current.field("object")?;
             }
             _ => return None,
         }
@@ -90,9 +91,9 @@ pub(super) fn keyword<'t>(args: Node<'t>, name: &str, source: &str) -> Option<No
     let mut cursor = args.walk();
     let found = args.named_children(&mut cursor).find(|a| {
         a.kind() == "keyword_argument"
-            && a.child_by_field_name("name").is_some_and(|n| text(n, source) == name)
+            && a.field("name").is_some_and(|n| text(n, source) == name)
     });
-    found.and_then(|a| a.child_by_field_name("value"))
+    found.and_then(|a| a.field("value"))
 }
 
 /// The prefix keyword of a router or mount: its expression, or a computed one when the call
@@ -159,10 +160,10 @@ pub(super) fn path_expr(node: Node<'_>, source: &str) -> PathExpr {
                 stack.extend(children.into_iter().rev());
             }
             "binary_operator"
-                if n.child_by_field_name("operator").is_some_and(|o| text(o, source) == "+") =>
+                if n.field("operator").is_some_and(|o| text(o, source) == "+") =>
             {
                 if let (Some(l), Some(r)) =
-                    (n.child_by_field_name("left"), n.child_by_field_name("right"))
+                    (n.field("left"), n.field("right"))
                 {
                     stack.push(r);
                     stack.push(l);
@@ -196,7 +197,7 @@ pub(super) fn string_parts(node: Node<'_>, source: &str, parts: &mut Vec<PathPar
             }
             "interpolation" => {
                 let simple = child.named_child_count() == 1;
-                let name = child.child_by_field_name("expression").and_then(|e| dotted(e, source));
+                let name = child.field("expression").and_then(|e| dotted(e, source));
                 match name {
                     Some(name) if simple => parts.push(PathPart::Ref(name)),
                     _ => parts.push(PathPart::Computed),

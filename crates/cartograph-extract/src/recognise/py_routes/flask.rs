@@ -21,6 +21,7 @@ use super::{
     methods_keyword, path_expr, positional, prefix_keyword,
 };
 use crate::syntax::{position, text};
+use crate::syntax::FieldExt;
 
 /// The `call` of a route added with a class-based view, so the linker can read its methods.
 pub const AS_VIEW_RULE: &str = "add_url_rule:as_view";
@@ -80,13 +81,13 @@ pub(super) fn call(
 /// A view function (`handler`, `views.handler`) or a class view (`ItemView.as_view("items")`).
 fn view_function(node: Node<'_>, source: &str) -> (Option<String>, bool) {
     if node.kind() == "call" {
-        let Some(function) = node.child_by_field_name("function") else { return (None, false) };
+        let Some(function) = node.field("function") else { return (None, false) };
         if function.kind() == "attribute"
             && function
-                .child_by_field_name("attribute")
+                .field("attribute")
                 .is_some_and(|a| text(a, source) == "as_view")
         {
-            let class = function.child_by_field_name("object").and_then(|o| dotted(o, source));
+            let class = function.field("object").and_then(|o| dotted(o, source));
             return (class, true);
         }
         return (None, false);

@@ -35,6 +35,7 @@ use super::registry::Recogniser;
 use super::{Context, Family};
 use crate::syntax::{position, text};
 use crate::{FileFacts, Grammar};
+use crate::syntax::FieldExt;
 
 /// This family's recognisers, one per file of this folder.
 pub const RECOGNISERS: &[Recogniser] = &[
@@ -353,11 +354,11 @@ fn fixed_method(name: &str) -> Option<HttpMethod> {
 
 /// Route decorators and view restrictions on a function.
 fn decorated(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
-    let Some(definition) = node.child_by_field_name("definition") else { return };
+    let Some(definition) = node.field("definition") else { return };
     if definition.kind() != "function_definition" {
         return;
     }
-    let Some(handler) = definition.child_by_field_name("name").map(|n| text(n, source)) else {
+    let Some(handler) = definition.field("name").map(|n| text(n, source)) else {
         return;
     };
     let mut cursor = node.walk();
@@ -371,7 +372,7 @@ fn decorated(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
             continue;
         }
         let Some((object, attr)) = callee_attribute(expr, source) else { continue };
-        let Some(args) = expr.child_by_field_name("arguments") else { continue };
+        let Some(args) = expr.field("arguments") else { continue };
         let methods = match attr.as_str() {
             "api_route" | "route" => methods_keyword(args, source),
             other => match fixed_method(other) {
@@ -399,9 +400,9 @@ fn decorated(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
 fn call(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
     // The attribute name first: most calls are not of interest and need no more work.
     let attr = node
-        .child_by_field_name("function")
+        .field("function")
         .filter(|f| f.kind() == "attribute")
-        .and_then(|f| f.child_by_field_name("attribute"))
+        .and_then(|f| f.field("attribute"))
         .map(|a| text(a, source));
     if !matches!(
         attr,
@@ -419,7 +420,7 @@ fn call(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
         return;
     }
     let Some((object, attr)) = callee_attribute(node, source) else { return };
-    let Some(args) = node.child_by_field_name("arguments") else { return };
+    let Some(args) = node.field("arguments") else { return };
     match attr.as_str() {
         "include_router" | "mount" | "add_api_route" => {
             fastapi::call(node, &object, &attr, args, source, out);
@@ -436,7 +437,7 @@ fn call(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
 /// `name = Class(...)` and module-level string constants; Django URL lists.
 fn assignment(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
     let (Some(left), Some(right)) =
-        (node.child_by_field_name("left"), node.child_by_field_name("right"))
+        (node.field("left"), node.field("right"))
     else {
         return;
     };
@@ -450,7 +451,7 @@ fn assignment(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
         return;
     }
     if right.kind() == "call" {
-        let class = right.child_by_field_name("function").and_then(|f| dotted(f, source));
+        let class = right.field("function").and_then(|f| dotted(f, source));
         let Some(class) = class else { return };
         let last = class.rsplit('.').next().unwrap_or(&class);
         if in_class_body(node) {
@@ -461,7 +462,7 @@ fn assignment(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
             return;
         }
         let prefix = right
-            .child_by_field_name("arguments")
+            .field("arguments")
             .and_then(|args| prefix_keyword(args, &["prefix", "url_prefix"], source));
         out.instances.push(Instance {
             name: name.to_owned(),
@@ -489,7 +490,7 @@ fn assignment(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
 fn parameter(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
     let name = node.named_child(0).filter(|n| n.kind() == "identifier");
     let class = node
-        .child_by_field_name("type")
+        .field("type")
         .and_then(|t| t.named_child(0))
         .and_then(|t| dotted(t, source));
     let (Some(name), Some(class)) = (name, class) else { return };
@@ -514,7 +515,7 @@ fn function_return(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
     let (value, call) = match dotted(returned, source) {
         Some(v) => (v, false),
         None if returned.kind() == "call" => {
-            let class = returned.child_by_field_name("function").and_then(|f| dotted(f, source));
+            let class = returned.field("function").and_then(|f| dotted(f, source));
             let is_class = |c: &String| {
                 let last = c.rsplit('.').next().unwrap_or(c);
                 last.starts_with(|ch: char| ch.is_ascii_uppercase())
@@ -531,7 +532,7 @@ fn function_return(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
         let Some(n) = current else { return };
         match n.kind() {
             "function_definition" => {
-                if let Some(name) = n.child_by_field_name("name") {
+                if let Some(name) = n.field("name") {
                     let function = text(name, source).to_owned();
                     out.returns.push(FunctionReturn { function, value, call });
                 }
@@ -545,9 +546,9 @@ fn function_return(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
 
 /// A class: bases, methods, string attributes and DRF actions.
 fn class(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
-    let Some(name) = node.child_by_field_name("name").map(|n| text(n, source)) else { return };
+    let Some(name) = node.field("name").map(|n| text(n, source)) else { return };
     let mut bases = Vec::new();
-    if let Some(list) = node.child_by_field_name("superclasses") {
+    if let Some(list) = node.field("superclasses") {
         let mut cursor = list.walk();
         bases.extend(list.named_children(&mut cursor).filter_map(|b| dotted(b, source)));
     }
@@ -561,18 +562,18 @@ fn class(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
         line,
         column,
     };
-    if let Some(body) = node.child_by_field_name("body") {
+    if let Some(body) = node.field("body") {
         let mut cursor = body.walk();
         for item in body.named_children(&mut cursor) {
             match item.kind() {
                 "function_definition" => {
-                    if let Some(n) = item.child_by_field_name("name") {
+                    if let Some(n) = item.field("name") {
                         decl.methods.push(text(n, source).to_owned());
                     }
                 }
                 "decorated_definition" => {
-                    let Some(def) = item.child_by_field_name("definition") else { continue };
-                    if let Some(n) = def.child_by_field_name("name") {
+                    let Some(def) = item.field("definition") else { continue };
+                    if let Some(n) = def.field("name") {
                         let method = text(n, source);
                         decl.methods.push(method.to_owned());
                         if let Some(action) = django::action(item, method, source) {
@@ -586,7 +587,7 @@ fn class(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
                         continue;
                     };
                     let (Some(left), Some(right)) =
-                        (assign.child_by_field_name("left"), assign.child_by_field_name("right"))
+                        (assign.field("left"), assign.field("right"))
                     else {
                         continue;
                     };
