@@ -20,9 +20,9 @@
 use cartograph_core::{Refusal, RefusalKind, RepoPath, SourceLocation};
 use tree_sitter::{Node, Tree};
 
+use crate::syntax::FieldExt;
 use crate::syntax::{literal_string, position, text};
 use crate::{Binding, FileFacts, ImportFact, ImportForm, ImportTarget, Imported, PythonImport};
-use crate::syntax::FieldExt;
 
 pub(crate) fn extract(path: &RepoPath, tree: &Tree, source: &str, facts: &mut FileFacts) {
     // Import statements sit only in statement bodies; a dynamic import is a call, which can sit in
@@ -50,9 +50,7 @@ pub(crate) fn extract(path: &RepoPath, tree: &Tree, source: &str, facts: &mut Fi
             }
             "future_import_statement" => descend = false,
             "if_statement" => {
-                if node
-                    .field("condition")
-                    .is_some_and(|c| is_type_checking(c, source))
+                if node.field("condition").is_some_and(|c| is_type_checking(c, source))
                     && let Some(body) = node.field("consequence")
                 {
                     type_only_until.push(body.end_byte());
@@ -106,9 +104,9 @@ fn holds_statements(kind: &str) -> bool {
 fn is_type_checking(condition: Node<'_>, source: &str) -> bool {
     match condition.kind() {
         "identifier" => text(condition, source) == "TYPE_CHECKING",
-        "attribute" => condition
-            .field("attribute")
-            .is_some_and(|a| text(a, source) == "TYPE_CHECKING"),
+        "attribute" => {
+            condition.field("attribute").is_some_and(|a| text(a, source) == "TYPE_CHECKING")
+        }
         _ => false,
     }
 }

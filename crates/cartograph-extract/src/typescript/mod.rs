@@ -35,9 +35,9 @@ use std::collections::HashSet;
 use cartograph_core::{Refusal, RefusalKind, RepoPath, SourceLocation};
 use tree_sitter::{Node, Tree};
 
+use crate::syntax::FieldExt;
 use crate::syntax::{literal_string, position, text};
 use crate::{Binding, FileFacts, ImportFact, ImportForm, ImportTarget, Imported, JsImport};
-use crate::syntax::FieldExt;
 
 /// Extracts the imports of one TS/JS file into `facts`, with refusals for computed ones.
 pub(crate) fn extract(path: &RepoPath, tree: &Tree, source: &str, facts: &mut FileFacts) {
@@ -504,9 +504,7 @@ fn object_pattern_bindings(pattern: Node<'_>, source: &str) -> Vec<Binding> {
                 bindings.push(Binding { local: name.clone(), imported: Imported::Name(name) });
             }
             "pair_pattern" => {
-                let (Some(key), Some(value)) =
-                    (child.field("key"), child.field("value"))
-                else {
+                let (Some(key), Some(value)) = (child.field("key"), child.field("value")) else {
                     continue;
                 };
                 if value.kind() != "identifier" {

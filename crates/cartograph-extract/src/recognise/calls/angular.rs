@@ -18,8 +18,8 @@ use tree_sitter::Node;
 use super::Libraries;
 use super::args::Args;
 use super::url::CallUrl;
-use crate::syntax::text;
 use crate::syntax::FieldExt;
+use crate::syntax::text;
 
 /// `private http: HttpClient` in a constructor: the receiver is `this.http` (and `http`).
 pub(super) fn parameter(

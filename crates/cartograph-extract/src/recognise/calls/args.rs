@@ -9,8 +9,8 @@ use cartograph_core::HttpMethod;
 use tree_sitter::Node;
 
 use super::url::{self, CallUrl, Constants, Role};
-use crate::syntax::{literal_string, text};
 use crate::syntax::FieldExt;
+use crate::syntax::{literal_string, text};
 
 /// What a call's arguments say.
 #[derive(Debug, Clone, Default)]
@@ -176,9 +176,7 @@ fn object_arg(node: Node<'_>, source: &str, consts: &Constants) -> ObjectArg {
                 }
             }
             "pair" => {
-                let (Some(key), Some(value)) =
-                    (child.field("key"), child.field("value"))
-                else {
+                let (Some(key), Some(value)) = (child.field("key"), child.field("value")) else {
                     continue;
                 };
                 let key = match key.kind() {
@@ -199,9 +197,7 @@ fn object_arg(node: Node<'_>, source: &str, consts: &Constants) -> ObjectArg {
                 }
             }
             "method_definition"
-                if child
-                    .field("name")
-                    .is_some_and(|n| text(n, source) == "handler") =>
+                if child.field("name").is_some_and(|n| text(n, source) == "handler") =>
             {
                 object.handler = true;
             }

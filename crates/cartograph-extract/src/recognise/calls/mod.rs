@@ -32,11 +32,11 @@ use tree_sitter::Node;
 
 use super::registry::Recogniser;
 use super::{Context, Family};
+use crate::syntax::FieldExt;
 use crate::syntax::{position, text};
 use crate::{FileFacts, Grammar};
 use args::Args;
 use libraries::{Libraries, is_constructor, libs_of};
-use crate::syntax::FieldExt;
 
 pub use url::{CallUrl, StrippedBase};
 
@@ -346,9 +346,7 @@ impl Calls {
             }
             "member_expression" | "attribute" => {
                 let object = callee.field("object");
-                let property = callee
-                    .field("property")
-                    .or_else(|| callee.field("attribute"));
+                let property = callee.field("property").or_else(|| callee.field("attribute"));
                 let (Some(object), Some(property)) = (object, property) else { return };
                 let receiver = text(object, cx.source);
                 let verb = text(property, cx.source);
@@ -381,9 +379,7 @@ impl Calls {
         value_field: &'static str,
         cx: &Context<'_>,
     ) {
-        let (Some(name), Some(value)) =
-            (node.field(name_field), node.field(value_field))
-        else {
+        let (Some(name), Some(value)) = (node.field(name_field), node.field(value_field)) else {
             return;
         };
         if name.kind() != "identifier" || !is_module_level(node) {
@@ -409,9 +405,7 @@ impl Calls {
         facts: &FileFacts,
         python: bool,
     ) {
-        let (Some(name), Some(value)) =
-            (node.field(name_field), node.field(value_field))
-        else {
+        let (Some(name), Some(value)) = (node.field(name_field), node.field(value_field)) else {
             return;
         };
         if !matches!(
@@ -448,8 +442,7 @@ impl Calls {
         if !matches!(value.kind(), "call_expression" | "call") {
             return;
         }
-        let (Some(callee), Some(arguments)) =
-            (value.field("function"), value.field("arguments"))
+        let (Some(callee), Some(arguments)) = (value.field("function"), value.field("arguments"))
         else {
             return;
         };

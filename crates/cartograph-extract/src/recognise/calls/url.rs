@@ -17,8 +17,8 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use crate::syntax::{literal_string, text};
 use crate::syntax::FieldExt;
+use crate::syntax::{literal_string, text};
 
 /// What a call's URL (or a client's base URL) is known to be.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -19,8 +19,8 @@ use tree_sitter::Node;
 use super::{is_written, read, refuse};
 use crate::FileFacts;
 use crate::recognise::Context;
-use crate::syntax::{literal_string, text};
 use crate::syntax::FieldExt;
+use crate::syntax::{literal_string, text};
 
 const RECOGNISER: &str = "js-env";
 const VITE_BUILTINS: &[&str] = &["MODE", "DEV", "PROD", "SSR", "BASE_URL"];
@@ -49,8 +49,7 @@ fn skipped(object: &str, name: &str) -> bool {
 
 /// `process.env.X`.
 pub(super) fn member(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
-    let Some(object) = node.field("object").and_then(|o| env_object(o, cx.source))
-    else {
+    let Some(object) = node.field("object").and_then(|o| env_object(o, cx.source)) else {
         return;
     };
     let Some(property) = node.field("property") else { return };
@@ -63,8 +62,7 @@ pub(super) fn member(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
 
 /// `process.env["X"]`.
 pub(super) fn subscript(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
-    let Some(object) = node.field("object").and_then(|o| env_object(o, cx.source))
-    else {
+    let Some(object) = node.field("object").and_then(|o| env_object(o, cx.source)) else {
         return;
     };
     if is_written(node) {
@@ -88,9 +86,7 @@ pub(super) fn subscript(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts)
 
 /// `const { X, Y: y, Z = "d" } = process.env`.
 pub(super) fn destructuring(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
-    let (Some(pattern), Some(value)) =
-        (node.field("name"), node.field("value"))
-    else {
+    let (Some(pattern), Some(value)) = (node.field("name"), node.field("value")) else {
         return;
     };
     if pattern.kind() != "object_pattern" {

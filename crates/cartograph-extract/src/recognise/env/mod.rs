@@ -17,9 +17,9 @@ use tree_sitter::Node;
 
 use super::registry::Recogniser;
 use super::{Context, Family};
+use crate::syntax::FieldExt;
 use crate::syntax::position;
 use crate::{FileFacts, Grammar};
-use crate::syntax::FieldExt;
 
 /// This family's recognisers, one per file of this folder.
 pub const RECOGNISERS: &[Recogniser] = &[

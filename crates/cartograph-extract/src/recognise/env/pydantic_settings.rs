@@ -27,9 +27,9 @@ use tree_sitter::Node;
 use super::EnvRead;
 use super::refuse;
 use crate::recognise::Context;
+use crate::syntax::FieldExt;
 use crate::syntax::{literal_string, position, text};
 use crate::{FileFacts, ImportTarget, Imported};
-use crate::syntax::FieldExt;
 
 /// Settings base names of one file, and the configuration each settings class passes on.
 #[derive(Debug, Default)]
@@ -68,11 +68,9 @@ impl SettingsClasses {
 
     /// A class: records its fields' variables when it is a settings class.
     pub(super) fn class(&mut self, node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
-        let (Some(name), Some(body), Some(args)) = (
-            node.field("name"),
-            node.field("body"),
-            node.field("superclasses"),
-        ) else {
+        let (Some(name), Some(body), Some(args)) =
+            (node.field("name"), node.field("body"), node.field("superclasses"))
+        else {
             return;
         };
         let class_name = text(name, cx.source);
@@ -114,21 +112,17 @@ fn read_config(
                 else {
                     continue;
                 };
-                let is_config = assignment
-                    .field("left")
-                    .is_some_and(|l| text(l, cx.source) == "model_config");
-                let Some(value) = assignment.field("right").filter(|_| is_config)
-                else {
+                let is_config =
+                    assignment.field("left").is_some_and(|l| text(l, cx.source) == "model_config");
+                let Some(value) = assignment.field("right").filter(|_| is_config) else {
                     continue;
                 };
                 config_entries(value, cx.source)
             }
             "class_definition" => {
-                let is_config = statement
-                    .field("name")
-                    .is_some_and(|n| text(n, cx.source) == "Config");
-                let Some(inner) = statement.field("body").filter(|_| is_config)
-                else {
+                let is_config =
+                    statement.field("name").is_some_and(|n| text(n, cx.source) == "Config");
+                let Some(inner) = statement.field("body").filter(|_| is_config) else {
                     continue;
                 };
                 let mut entries = Vec::new();
@@ -137,8 +131,7 @@ fn read_config(
                     if let Some(a) = s
                         .named_child(0)
                         .filter(|a| s.kind() == "expression_statement" && a.kind() == "assignment")
-                        && let (Some(l), Some(r)) =
-                            (a.field("left"), a.field("right"))
+                        && let (Some(l), Some(r)) = (a.field("left"), a.field("right"))
                     {
                         entries.push((text(l, cx.source).to_owned(), r));
                     }
@@ -179,9 +172,7 @@ fn config_entries<'t>(value: Node<'t>, source: &str) -> Vec<(String, Node<'t>)> 
             let Some(args) = value.field("arguments") else { return entries };
             let mut cursor = args.walk();
             for arg in args.named_children(&mut cursor).filter(|a| a.kind() == "keyword_argument") {
-                if let (Some(n), Some(v)) =
-                    (arg.field("name"), arg.field("value"))
-                {
+                if let (Some(n), Some(v)) = (arg.field("name"), arg.field("value")) {
                     entries.push((text(n, source).to_owned(), v));
                 }
             }
@@ -189,10 +180,9 @@ fn config_entries<'t>(value: Node<'t>, source: &str) -> Vec<(String, Node<'t>)> 
         "dictionary" => {
             let mut cursor = value.walk();
             for pair in value.named_children(&mut cursor).filter(|p| p.kind() == "pair") {
-                if let (Some(k), Some(v)) = (
-                    pair.field("key").and_then(|k| literal_string(k, source)),
-                    pair.field("value"),
-                ) {
+                if let (Some(k), Some(v)) =
+                    (pair.field("key").and_then(|k| literal_string(k, source)), pair.field("value"))
+                {
                     entries.push((k, v));
                 }
             }
@@ -218,9 +208,7 @@ fn fields(
         else {
             continue;
         };
-        let (Some(left), Some(ty)) =
-            (assignment.field("left"), assignment.field("type"))
-        else {
+        let (Some(left), Some(ty)) = (assignment.field("left"), assignment.field("type")) else {
             continue;
         };
         let field = text(left, cx.source);
@@ -293,9 +281,7 @@ fn aliases(value: Node<'_>, source: &str) -> Result<Vec<String>, ()> {
     let mut found = Vec::new();
     let mut cursor = args.walk();
     for arg in args.named_children(&mut cursor).filter(|a| a.kind() == "keyword_argument") {
-        let (Some(name), Some(v)) =
-            (arg.field("name"), arg.field("value"))
-        else {
+        let (Some(name), Some(v)) = (arg.field("name"), arg.field("value")) else {
             continue;
         };
         let key = text(name, source);
@@ -318,11 +304,8 @@ fn alias_names(value: Node<'_>, source: &str) -> Result<Vec<String>, ()> {
     let callee = value.field("function").map(|f| text(f, source));
     let items: Vec<Node<'_>> = match (value.kind(), callee) {
         ("call", Some("AliasChoices" | "AliasPath")) | ("list" | "tuple" | "set", _) => {
-            let container = if value.kind() == "call" {
-                value.field("arguments").ok_or(())?
-            } else {
-                value
-            };
+            let container =
+                if value.kind() == "call" { value.field("arguments").ok_or(())? } else { value };
             let mut cursor = container.walk();
             let all: Vec<Node<'_>> = container.named_children(&mut cursor).collect();
             if callee == Some("AliasPath") { all.into_iter().take(1).collect() } else { all }

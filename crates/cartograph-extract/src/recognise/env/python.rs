@@ -20,9 +20,9 @@ use tree_sitter::Node;
 
 use super::{is_written, read, refuse};
 use crate::recognise::Context;
+use crate::syntax::FieldExt;
 use crate::syntax::{literal_string, text};
 use crate::{FileFacts, ImportTarget, Imported};
-use crate::syntax::FieldExt;
 
 const RECOGNISER: &str = "python-env";
 
@@ -101,8 +101,7 @@ pub(super) fn subscript(node: Node<'_>, cx: &Context<'_>, names: &OsNames, facts
 
 /// `os.getenv("X")`, `os.environ.get("X")`, `os.environ.setdefault("X", ...)`.
 pub(super) fn call(node: Node<'_>, cx: &Context<'_>, names: &OsNames, facts: &mut FileFacts) {
-    let Some(callee) = node.field("function").and_then(|f| dotted(f, cx.source))
-    else {
+    let Some(callee) = node.field("function").and_then(|f| dotted(f, cx.source)) else {
         return;
     };
     let is_read = names.getenv.contains(&callee)

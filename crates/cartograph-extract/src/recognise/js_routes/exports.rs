@@ -12,8 +12,8 @@ use tree_sitter::Node;
 use super::nextjs::next_handler;
 use super::{DefaultExport, Export, JsRouteFacts, ReExport, is_function};
 use crate::recognise::Context;
-use crate::syntax::{literal_string, position, text};
 use crate::syntax::FieldExt;
+use crate::syntax::{literal_string, position, text};
 
 /// The exported name an assignment target stands for: `default` for `module.exports`, `x` for
 /// `exports.x` and `module.exports.x`.
@@ -29,9 +29,7 @@ pub(super) fn exported_name(left: Node<'_>, cx: &Context<'_>) -> Option<String> 
 
 /// `module.exports = …` and `exports.x = …`.
 pub(super) fn assignment(node: Node<'_>, cx: &Context<'_>, js: &mut JsRouteFacts) {
-    let (Some(left), Some(right)) =
-        (node.field("left"), node.field("right"))
-    else {
+    let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
         return;
     };
     let Some(exported) = exported_name(left, cx) else {
@@ -57,9 +55,7 @@ pub(super) fn assignment(node: Node<'_>, cx: &Context<'_>, js: &mut JsRouteFacts
                         js.exports.push(Export { exported: name.clone(), local: name });
                     }
                     "pair" => {
-                        let (Some(k), Some(v)) =
-                            (child.field("key"), child.field("value"))
-                        else {
+                        let (Some(k), Some(v)) = (child.field("key"), child.field("value")) else {
                             continue;
                         };
                         if k.kind() == "property_identifier" && v.kind() == "identifier" {
@@ -98,9 +94,7 @@ pub(super) fn export_statement(node: Node<'_>, cx: &Context<'_>, js: &mut JsRout
         let value = super::strip_expression(value);
         let name = match value.kind() {
             "identifier" => Some(text(value, cx.source).to_owned()),
-            kind if is_function(kind) => {
-                value.field("name").map(|n| text(n, cx.source).to_owned())
-            }
+            kind if is_function(kind) => value.field("name").map(|n| text(n, cx.source).to_owned()),
             _ => None,
         };
         let local = name.clone().unwrap_or_else(|| "default".to_owned());
@@ -204,9 +198,8 @@ fn specifiers<'t>(clause: Node<'t>, source: &str) -> Vec<(Node<'t>, String, Stri
         .filter(|spec| spec.kind() == "export_specifier")
         .filter_map(|spec| {
             let name = text(spec.field("name")?, source).to_owned();
-            let exported = spec
-                .field("alias")
-                .map_or_else(|| name.clone(), |a| text(a, source).to_owned());
+            let exported =
+                spec.field("alias").map_or_else(|| name.clone(), |a| text(a, source).to_owned());
             Some((spec, name, exported))
         })
         .collect()

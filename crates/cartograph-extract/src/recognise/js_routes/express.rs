@@ -27,8 +27,8 @@ use super::{
     strip_expression,
 };
 use crate::recognise::Context;
-use crate::syntax::{position, text};
 use crate::syntax::FieldExt;
+use crate::syntax::{position, text};
 
 /// The HTTP method a route-declaring member name stands for.
 pub(super) fn method_of(name: &str) -> Option<HttpMethod> {
@@ -167,8 +167,7 @@ fn chain_root<'t>(object: Node<'t>, cx: &Context<'_>) -> (Node<'t>, Option<PathV
         if function.kind() != "member_expression" {
             break;
         }
-        let (Some(property), Some(inner)) =
-            (function.field("property"), function.field("object"))
+        let (Some(property), Some(inner)) = (function.field("property"), function.field("object"))
         else {
             break;
         };
@@ -243,8 +242,7 @@ pub(super) fn mount_target(node: Node<'_>, cx: &Context<'_>) -> MountTarget {
     match node.kind() {
         "identifier" => MountTarget::Name(text(node, cx.source).to_owned()),
         "member_expression" => {
-            let (Some(object), Some(property)) =
-                (node.field("object"), node.field("property"))
+            let (Some(object), Some(property)) = (node.field("object"), node.field("property"))
             else {
                 return MountTarget::Other;
             };
@@ -267,10 +265,8 @@ pub(super) fn mount_target(node: Node<'_>, cx: &Context<'_>) -> MountTarget {
                 return MountTarget::Other;
             };
             if function.kind() == "member_expression"
-                && let (Some(object), Some(property)) = (
-                    function.field("object"),
-                    function.field("property"),
-                )
+                && let (Some(object), Some(property)) =
+                    (function.field("object"), function.field("property"))
                 && matches!(text(property, cx.source), "routes" | "middleware")
                 && super::is_dotted_name(object)
             {

@@ -29,9 +29,9 @@ use super::registry::Recogniser;
 use super::{Context, Family};
 use crate::syntax::{literal_string, position, text};
 
+use crate::syntax::FieldExt;
 use crate::{FileFacts, Grammar, ImportTarget, Imported};
 use facts::settle_names;
-use crate::syntax::FieldExt;
 pub use facts::{
     Apply, DefaultExport, Export, Framework, JsRouteFacts, Mount, MountTarget, NestApp,
     NestController, NestPrefix, NestRoute, NextHandler, PathValue, ReExport, Receiver, RouteCall,
@@ -371,9 +371,7 @@ impl JsRoutes {
 
     /// `const app = express()` and the other creation shapes.
     fn declarator(&mut self, node: Node<'_>, cx: &Context<'_>) {
-        let (Some(name), Some(value)) =
-            (node.field("name"), node.field("value"))
-        else {
+        let (Some(name), Some(value)) = (node.field("name"), node.field("value")) else {
             return;
         };
         if name.kind() != "identifier" {
@@ -392,9 +390,7 @@ impl JsRoutes {
 
     /// `module.exports = Router()` / `exports.api = new Hono()`.
     fn assigned_creation(&mut self, node: Node<'_>, cx: &Context<'_>) {
-        let (Some(left), Some(right)) =
-            (node.field("left"), node.field("right"))
-        else {
+        let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
             return;
         };
         // `const app = module.exports = express()`: the declarator records the creation.
@@ -434,9 +430,7 @@ impl JsRoutes {
         if value.kind() == "call_expression"
             && let Some(function) = value.field("function")
             && function.kind() == "member_expression"
-            && function
-                .field("property")
-                .is_some_and(|p| text(p, cx.source) == "basePath")
+            && function.field("property").is_some_and(|p| text(p, cx.source) == "basePath")
             && let Some(object) = function.field("object")
         {
             let args = value.field("arguments").map(named_args).unwrap_or_default();
@@ -444,16 +438,8 @@ impl JsRoutes {
             value = strip_expression(object);
         }
         let (callee, arguments, is_new) = match value.kind() {
-            "call_expression" => (
-                value.field("function"),
-                value.field("arguments"),
-                false,
-            ),
-            "new_expression" => (
-                value.field("constructor"),
-                value.field("arguments"),
-                true,
-            ),
+            "call_expression" => (value.field("function"), value.field("arguments"), false),
+            "new_expression" => (value.field("constructor"), value.field("arguments"), true),
             _ => return,
         };
         let Some(callee) = callee else {

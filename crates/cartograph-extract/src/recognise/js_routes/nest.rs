@@ -21,8 +21,8 @@ use super::{
     JsRouteFacts, NestController, NestRoute, PathValue, named_args, object_property, path_value,
 };
 use crate::recognise::Context;
-use crate::syntax::{position, text};
 use crate::syntax::FieldExt;
+use crate::syntax::{position, text};
 
 /// A decorator's name and first argument: `@Get(":id")` → (`Get`, `":id"`).
 fn decorator<'t>(node: Node<'t>, cx: &Context<'_>) -> Option<(&'static str, Option<Node<'t>>)> {

@@ -25,8 +25,8 @@ use tree_sitter::Node;
 
 use super::{JsRouteFacts, NextHandler, path_value};
 use crate::recognise::Context;
-use crate::syntax::{literal_string, position, text};
 use crate::syntax::FieldExt;
+use crate::syntax::{literal_string, position, text};
 
 /// A `basePath: …` property in a `next.config.*` file.
 pub(super) fn base_path(pair: Node<'_>, cx: &Context<'_>, js: &mut JsRouteFacts) {
@@ -35,9 +35,7 @@ pub(super) fn base_path(pair: Node<'_>, cx: &Context<'_>, js: &mut JsRouteFacts)
     if !file.starts_with("next.config.") {
         return;
     }
-    let (Some(key), Some(value)) =
-        (pair.field("key"), pair.field("value"))
-    else {
+    let (Some(key), Some(value)) = (pair.field("key"), pair.field("value")) else {
         return;
     };
     let name = match key.kind() {

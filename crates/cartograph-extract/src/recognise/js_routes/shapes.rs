@@ -6,8 +6,8 @@ use tree_sitter::Node;
 use super::exports;
 use super::facts::{PathValue, Receiver};
 use crate::recognise::Context;
-use crate::syntax::{literal_string, text};
 use crate::syntax::FieldExt;
+use crate::syntax::{literal_string, text};
 
 /// The variable an assignment expression initialises: `app` in `const app = module.exports = …`.
 pub(super) fn declared_name(assignment: Node<'_>, cx: &Context<'_>) -> Option<String> {
@@ -141,9 +141,8 @@ pub(super) fn is_dotted_name(node: Node<'_>) -> bool {
         match node.kind() {
             "identifier" => return true,
             "member_expression" => {
-                let property_ok = node
-                    .field("property")
-                    .is_some_and(|p| p.kind() == "property_identifier");
+                let property_ok =
+                    node.field("property").is_some_and(|p| p.kind() == "property_identifier");
                 match node.field("object") {
                     Some(object) if property_ok => node = object,
                     _ => return false,

@@ -31,16 +31,14 @@ use super::{
     PathExpr, PathPart, PyRouteFacts, Registration, UrlEntry, UrlFunction, UrlTarget,
     ViewSetAction, dotted, keyword, method_list, path_expr, positional,
 };
-use crate::syntax::{literal_string, position, text};
 use crate::syntax::FieldExt;
+use crate::syntax::{literal_string, position, text};
 
 /// `urlpatterns += [...]` / `urlpatterns += router.urls`.
 pub(super) fn augmented(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
-    let (Some(left), Some(right), Some(op)) = (
-        node.field("left"),
-        node.field("right"),
-        node.field("operator"),
-    ) else {
+    let (Some(left), Some(right), Some(op)) =
+        (node.field("left"), node.field("right"), node.field("operator"))
+    else {
         return;
     };
     if left.kind() == "identifier" && text(op, source) == "+=" {

@@ -5,8 +5,8 @@ use cartograph_core::HttpMethod;
 use tree_sitter::Node;
 
 use super::{Methods, PathExpr, PathPart};
-use crate::syntax::text;
 use crate::syntax::FieldExt;
+use crate::syntax::text;
 
 /// The string default of a pydantic `Field("/api/v1")` / `Field(default="/api/v1")`.
 pub(super) fn field_default<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
@@ -42,8 +42,7 @@ pub(super) fn is_stringish(node: Node<'_>) -> bool {
         "string" | "concatenated_string" => true,
         "binary_operator" => {
             let side = |f: &'static str| {
-                node.field(f)
-                    .is_some_and(|s| matches!(s.kind(), "string" | "concatenated_string"))
+                node.field(f).is_some_and(|s| matches!(s.kind(), "string" | "concatenated_string"))
             };
             side("left") || side("right")
         }
@@ -90,8 +89,7 @@ pub(super) fn dotted(node: Node<'_>, source: &str) -> Option<String> {
 pub(super) fn keyword<'t>(args: Node<'t>, name: &str, source: &str) -> Option<Node<'t>> {
     let mut cursor = args.walk();
     let found = args.named_children(&mut cursor).find(|a| {
-        a.kind() == "keyword_argument"
-            && a.field("name").is_some_and(|n| text(n, source) == name)
+        a.kind() == "keyword_argument" && a.field("name").is_some_and(|n| text(n, source) == name)
     });
     found.and_then(|a| a.field("value"))
 }
@@ -159,12 +157,8 @@ pub(super) fn path_expr(node: Node<'_>, source: &str) -> PathExpr {
                 let children: Vec<Node<'_>> = n.named_children(&mut cursor).collect();
                 stack.extend(children.into_iter().rev());
             }
-            "binary_operator"
-                if n.field("operator").is_some_and(|o| text(o, source) == "+") =>
-            {
-                if let (Some(l), Some(r)) =
-                    (n.field("left"), n.field("right"))
-                {
+            "binary_operator" if n.field("operator").is_some_and(|o| text(o, source) == "+") => {
+                if let (Some(l), Some(r)) = (n.field("left"), n.field("right")) {
                     stack.push(r);
                     stack.push(l);
                 }

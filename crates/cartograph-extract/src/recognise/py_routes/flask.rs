@@ -20,8 +20,8 @@ use super::{
     Methods, MountDecl, MountKind, PathExpr, PathPart, PyRouteFacts, RouteDecl, dotted, keyword,
     methods_keyword, path_expr, positional, prefix_keyword,
 };
-use crate::syntax::{position, text};
 use crate::syntax::FieldExt;
+use crate::syntax::{position, text};
 
 /// The `call` of a route added with a class-based view, so the linker can read its methods.
 pub const AS_VIEW_RULE: &str = "add_url_rule:as_view";
@@ -83,9 +83,7 @@ fn view_function(node: Node<'_>, source: &str) -> (Option<String>, bool) {
     if node.kind() == "call" {
         let Some(function) = node.field("function") else { return (None, false) };
         if function.kind() == "attribute"
-            && function
-                .field("attribute")
-                .is_some_and(|a| text(a, source) == "as_view")
+            && function.field("attribute").is_some_and(|a| text(a, source) == "as_view")
         {
             let class = function.field("object").and_then(|o| dotted(o, source));
             return (class, true);

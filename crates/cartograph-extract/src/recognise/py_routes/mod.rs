@@ -33,9 +33,9 @@ use self::expr::{
 };
 use super::registry::Recogniser;
 use super::{Context, Family};
+use crate::syntax::FieldExt;
 use crate::syntax::{position, text};
 use crate::{FileFacts, Grammar};
-use crate::syntax::FieldExt;
 
 /// This family's recognisers, one per file of this folder.
 pub const RECOGNISERS: &[Recogniser] = &[
@@ -436,9 +436,7 @@ fn call(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
 
 /// `name = Class(...)` and module-level string constants; Django URL lists.
 fn assignment(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
-    let (Some(left), Some(right)) =
-        (node.field("left"), node.field("right"))
-    else {
+    let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
         return;
     };
     if left.kind() != "identifier" {
@@ -489,10 +487,7 @@ fn assignment(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
 /// `def f(app: FastAPI)`: a parameter annotated with a class is an instance of it.
 fn parameter(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
     let name = node.named_child(0).filter(|n| n.kind() == "identifier");
-    let class = node
-        .field("type")
-        .and_then(|t| t.named_child(0))
-        .and_then(|t| dotted(t, source));
+    let class = node.field("type").and_then(|t| t.named_child(0)).and_then(|t| dotted(t, source));
     let (Some(name), Some(class)) = (name, class) else { return };
     let last = class.rsplit('.').next().unwrap_or(&class);
     if !last.starts_with(|c: char| c.is_ascii_uppercase()) {
@@ -586,8 +581,7 @@ fn class(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
                     else {
                         continue;
                     };
-                    let (Some(left), Some(right)) =
-                        (assign.field("left"), assign.field("right"))
+                    let (Some(left), Some(right)) = (assign.field("left"), assign.field("right"))
                     else {
                         continue;
                     };
