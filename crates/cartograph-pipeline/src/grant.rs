@@ -21,6 +21,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use crate::discover::{DiscoverError, DiscoveryOptions};
 use crate::git::GitRevisionSource;
 use crate::source::{DirectorySource, FileSource};
 
@@ -257,6 +258,44 @@ pub struct OpenedTree {
     pub label: String,
     /// For a revision, the full commit id: the content of the tree, fixed.
     pub commit: Option<String>,
+    /// For a directory, its root, to stamp its content (never shown).
+    root: Option<PathBuf>,
+}
+
+impl OpenedTree {
+    /// A stamp of the tree's current content, for keying cached analyses: a revision's commit, or
+    /// for a directory a hash of every file discovery keeps, with its size and modification
+    /// time. Reads no file's content.
+    pub fn stamp(&self, options: &DiscoveryOptions) -> Result<String, DiscoverError> {
+        if let Some(commit) = &self.commit {
+            return Ok(commit.clone());
+        }
+        let inventory = self.source.discover(options)?;
+        let mut hasher = blake3::Hasher::new();
+        let mut field = |bytes: &[u8]| {
+            hasher.update(&(bytes.len() as u64).to_le_bytes());
+            hasher.update(bytes);
+        };
+        let mut files: Vec<&str> = inventory.index.files().map(|p| p.as_str()).collect();
+        files.extend(inventory.sources.iter().map(|c| c.path.as_str()));
+        files.extend(inventory.prisma_schemas.iter().map(|p| p.as_str()));
+        files.sort_unstable();
+        files.dedup();
+        for path in files {
+            field(path.as_bytes());
+            let meta = self.root.as_ref().and_then(|root| std::fs::metadata(root.join(path)).ok());
+            let size = meta.as_ref().map_or(0, std::fs::Metadata::len);
+            let modified = meta
+                .and_then(|meta| meta.modified().ok())
+                .and_then(|time| time.duration_since(std::time::UNIX_EPOCH).ok())
+                .map_or(0, |since| since.as_nanos());
+            field(&size.to_le_bytes());
+            field(&modified.to_le_bytes());
+        }
+        field(&(inventory.refusals.len() as u64).to_le_bytes());
+        field(&inventory.entries_seen.to_le_bytes());
+        Ok(hasher.finalize().to_hex().to_string())
+    }
 }
 
 impl fmt::Debug for OpenedTree {
@@ -287,6 +326,7 @@ impl AuthorizedTree {
                 kind: "directory",
                 label: directory_label(root),
                 commit: None,
+                root: Some(root.clone()),
             }),
             TreeKind::Revision { repository, revision } => {
                 let source = GitRevisionSource::open(repository, revision).map_err(|e| {
@@ -300,6 +340,7 @@ impl AuthorizedTree {
                     kind: "revision",
                     label,
                     commit: Some(commit),
+                    root: None,
                 })
             }
         }

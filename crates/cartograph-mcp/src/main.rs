@@ -1,0 +1,97 @@
+//! The `cartograph-mcp` binary: `cartograph-mcp --grant ID --tree PATH [--tree PATH ...]`.
+//!
+//! The grant (one opaque identity and the trees it covers) comes from argv and is fixed before the
+//! first request is read. stdout carries JSON-RPC only; diagnostics go to stderr, one sentence that
+//! names no absolute path (with `CARTOGRAPH_LOG=debug`, the pipeline's timings too). The server
+//! exits when stdin closes.
+
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use cartograph_mcp::{Cartograph, Session};
+use cartograph_pipeline::AnalysisOptions;
+use cartograph_pipeline::grant::Grant;
+use clap::Parser;
+use rmcp::ServiceExt;
+
+#[cfg(target_os = "linux")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// Serve Cartograph's map, trace, blast, diff and evidence tools over MCP (stdio) for the trees
+/// granted here, and nothing else.
+#[derive(Debug, Parser)]
+#[command(name = "cartograph-mcp", version)]
+struct Args {
+    /// The session's repository identity: an opaque word chosen by whoever launches the server.
+    #[arg(long, value_name = "ID")]
+    grant: String,
+    /// A tree the session may analyse (repeatable): a directory, relative to the working
+    /// directory or absolute. When it is a git repository root, its revisions are granted too.
+    #[arg(long = "tree", value_name = "PATH", required = true)]
+    trees: Vec<String>,
+    /// Worker threads for analysis (default: every core).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    init_tracing();
+    let cwd = match std::env::current_dir() {
+        Ok(cwd) => cwd,
+        Err(error) => {
+            eprintln!("error: cannot read the current directory ({})", error.kind());
+            return ExitCode::from(2);
+        }
+    };
+    let grant = match Grant::new(&args.grant, &args.trees, &cwd) {
+        Ok(grant) => grant,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    if args.threads == Some(0) {
+        eprintln!("error: --threads must be at least 1");
+        return ExitCode::from(2);
+    }
+    let options = AnalysisOptions { threads: args.threads, ..AnalysisOptions::default() };
+    let server = Cartograph::new(Arc::new(Session::new(grant, options)));
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("error: cannot start the runtime ({})", error.kind());
+            return ExitCode::from(2);
+        }
+    };
+    match runtime.block_on(serve(server)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+async fn serve(server: Cartograph) -> Result<(), String> {
+    let running = server
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(|_| "the MCP session could not start".to_owned())?;
+    running.waiting().await.map_err(|_| "the MCP session ended abnormally".to_owned())?;
+    Ok(())
+}
+
+/// Diagnostics go to stderr, and only when asked for with `CARTOGRAPH_LOG` (e.g. `debug`).
+fn init_tracing() {
+    let Ok(filter) = std::env::var("CARTOGRAPH_LOG") else { return };
+    let filter = tracing_subscriber::EnvFilter::try_new(filter)
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .without_time()
+        .try_init();
+}

@@ -1,0 +1,152 @@
+//! A session: the grant fixed at launch, the analysis options, and the caches that make a repeat
+//! query fast — the content-addressed [`FactCache`] (a file whose content was parsed once is not
+//! parsed again, in any tree) and whole analyses keyed by tree and content stamp (a query on a tree
+//! whose files have not changed reuses the analysis without reading a file).
+//!
+//! Every analysis starts from an [`AuthorizedTree`]: [`Session::load`] accepts nothing else. Every
+//! file the session reads goes through a counting source, so [`Session::files_read`] is exact.
+
+use std::collections::HashMap;
+use std::io;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use cartograph_core::RepoPath;
+use cartograph_pipeline::discover::{DiscoverError, Inventory};
+use cartograph_pipeline::grant::{AuthorizedTree, Grant};
+use cartograph_pipeline::{
+    Analysis, AnalysisOptions, DiscoveryOptions, FactCache, FileSource, analyse::AnalyseError,
+};
+use cartograph_report::diff::TreeDoc;
+
+/// One analysed tree and how a report names it.
+#[derive(Debug)]
+pub struct LoadedTree {
+    pub analysis: Analysis,
+    /// `directory` or `revision`.
+    pub kind: &'static str,
+    /// A directory's name or `REV (commit)`; never a path.
+    pub label: String,
+}
+
+impl LoadedTree {
+    /// The tree as a diff document describes it.
+    pub fn doc(&self) -> TreeDoc {
+        TreeDoc::from_view(
+            self.kind,
+            self.label.clone(),
+            self.analysis.stats.files_analysed,
+            self.analysis.view(),
+        )
+    }
+}
+
+/// The state of one MCP session.
+pub struct Session {
+    grant: Grant,
+    options: AnalysisOptions,
+    facts: FactCache,
+    /// Per tree (its session key): the content stamp and the analysis of that content.
+    analyses: Mutex<HashMap<String, (String, Arc<LoadedTree>)>>,
+    files_read: AtomicU64,
+    analyses_run: AtomicU64,
+    cache_hits: AtomicU64,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session").field("grant", &self.grant).finish_non_exhaustive()
+    }
+}
+
+impl Session {
+    pub fn new(grant: Grant, options: AnalysisOptions) -> Self {
+        Self {
+            grant,
+            options,
+            facts: FactCache::in_memory(),
+            analyses: Mutex::default(),
+            files_read: AtomicU64::new(0),
+            analyses_run: AtomicU64::new(0),
+            cache_hits: AtomicU64::new(0),
+        }
+    }
+
+    /// The session's grant: every query's trees are checked against it first.
+    pub fn grant(&self) -> &Grant {
+        &self.grant
+    }
+
+    /// Files read by every analysis of this session so far.
+    pub fn files_read(&self) -> u64 {
+        self.files_read.load(Ordering::Relaxed)
+    }
+
+    /// Analyses run (not answered from the cache) so far.
+    pub fn analyses_run(&self) -> u64 {
+        self.analyses_run.load(Ordering::Relaxed)
+    }
+
+    /// Queries answered from a cached analysis so far.
+    pub fn cache_hits(&self) -> u64 {
+        self.cache_hits.load(Ordering::Relaxed)
+    }
+
+    /// The analysis of an authorized tree: cached when its content is unchanged, else analysed
+    /// (files parsed before, in any tree of the session, are not parsed again).
+    pub fn load(&self, tree: &AuthorizedTree) -> Result<Arc<LoadedTree>, String> {
+        let opened = tree.open().map_err(|e| e.to_string())?;
+        let stamp =
+            opened.stamp(&self.options.discovery).map_err(|e| tree_error(tree, &e.into()))?;
+        let key = tree.session_key();
+        if let Some((cached_stamp, loaded)) =
+            self.analyses.lock().unwrap_or_else(PoisonError::into_inner).get(&key)
+            && *cached_stamp == stamp
+        {
+            self.cache_hits.fetch_add(1, Ordering::Relaxed);
+            return Ok(Arc::clone(loaded));
+        }
+        let source = CountingSource { inner: opened.source.as_ref(), reads: &self.files_read };
+        self.analyses_run.fetch_add(1, Ordering::Relaxed);
+        let analysis =
+            cartograph_pipeline::analyse_source(&source, &self.options, Some(&self.facts))
+                .map_err(|e| tree_error(tree, &e))?;
+        let loaded = Arc::new(LoadedTree { analysis, kind: opened.kind, label: opened.label });
+        self.analyses
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(key, (stamp, Arc::clone(&loaded)));
+        Ok(loaded)
+    }
+}
+
+/// One sentence about a tree that could not be analysed, naming it as the client did.
+fn tree_error(tree: &AuthorizedTree, error: &AnalyseError) -> String {
+    let named = tree.requested();
+    match error {
+        AnalyseError::Discover(DiscoverError::NotADirectory) => {
+            format!("tree `{named}` is not a directory")
+        }
+        AnalyseError::Discover(DiscoverError::Unreadable(kind)) => {
+            format!("tree `{named}` cannot be read ({kind})")
+        }
+        other => format!("tree `{named}` cannot be analysed: {other}"),
+    }
+}
+
+/// A source that counts the files read through it.
+struct CountingSource<'a> {
+    inner: &'a dyn FileSource,
+    reads: &'a AtomicU64,
+}
+
+impl FileSource for CountingSource<'_> {
+    fn discover(&self, options: &DiscoveryOptions) -> Result<Inventory, DiscoverError> {
+        self.inner.discover(options)
+    }
+
+    fn read(&self, path: &RepoPath, size_hint: u64) -> io::Result<Vec<u8>> {
+        self.reads.fetch_add(1, Ordering::Relaxed);
+        self.inner.read(path, size_hint)
+    }
+}

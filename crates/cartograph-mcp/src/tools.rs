@@ -1,0 +1,409 @@
+//! The five queries, synchronous and transport-free: each authorizes every tree it names through
+//! the session's grant **before** anything is analysed or read, then loads the analyses (cached per
+//! tree and content), then answers with the same report documents as the CLI.
+//!
+//! Every answer is one envelope, summary first: `tool`, a one-sentence `summary`, `truncated` (each
+//! list that was cut: its name, how many entries are shown, how many there were), then `document`.
+//! Answers are bounded: map, trace and blast by their documents' own bounds, diff by `limit`
+//! (findings first: every high-severity finding is kept, the other findings and each raw list are
+//! cut to `limit`, and each finding names at most a few edges).
+
+use cartograph_core::NodeKey;
+use cartograph_graph::{BlastOptions, GraphView, MapOptions, TraceOptions};
+use cartograph_pipeline::grant::AuthorizedTree;
+use cartograph_report::blast::BlastDocument;
+use cartograph_report::diff::{DiffDocument, DiffEdgeDoc};
+use cartograph_report::map::MapDocument;
+use cartograph_report::trace::TraceDocument;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::session::Session;
+
+/// Default number of entries of each raw diff list (and of non-high findings).
+pub const DEFAULT_DIFF_LIMIT: usize = 25;
+/// Edges named per diff finding in an answer.
+pub const FINDING_EDGES: usize = 3;
+/// Default and largest number of trace paths.
+pub const DEFAULT_TRACE_PATHS: usize = 10;
+pub const MAX_TRACE_PATHS: usize = 200;
+/// Default and largest number of blast nodes listed.
+pub const DEFAULT_BLAST_NODES: usize = 50;
+pub const MAX_BLAST_NODES: usize = 1000;
+/// Largest depth a trace or blast may ask for.
+pub const MAX_DEPTH: usize = 32;
+/// Largest diff `limit`.
+pub const MAX_DIFF_LIMIT: usize = 1000;
+
+/// Arguments of `map`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MapArgs {
+    /// A granted tree: a directory exactly as granted at launch (or any path to the same
+    /// directory), `rev:REV` for a revision of the granted git repository, or `TREE@rev:REV`.
+    pub tree: String,
+}
+
+/// Arguments of `trace`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TraceArgs {
+    /// A granted tree (see `map`).
+    pub tree: String,
+    /// Where paths start: a file or directory of the tree, a route (`GET /orders/{id}`), a table,
+    /// an environment variable, a package, or a node id such as `module:app/main.py`.
+    pub from: String,
+    /// Where paths must end (same forms as `from`); without it, every path from `from`.
+    #[serde(default)]
+    pub to: Option<String>,
+    /// Hops per path (default 8, at most 32).
+    #[serde(default)]
+    pub depth: Option<usize>,
+    /// Paths listed (default 10, at most 200).
+    #[serde(default)]
+    pub max_paths: Option<usize>,
+}
+
+/// Arguments of `blast`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BlastArgs {
+    /// A granted tree (see `map`).
+    pub tree: String,
+    /// What changes: files, directories, routes, tables, environment variables, packages or node
+    /// ids (same forms as `trace.from`). At least one.
+    pub targets: Vec<String>,
+    /// Nodes further than this many edges are counted, not listed (default 6, at most 32).
+    #[serde(default)]
+    pub depth: Option<usize>,
+    /// Affected nodes listed, best-ranked first (default 50, at most 1000).
+    #[serde(default)]
+    pub limit: Option<usize>,
+}
+
+/// Arguments of `diff`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DiffArgs {
+    /// The tree before: a granted tree or a revision of the granted repository (see `map`).
+    pub base: String,
+    /// The tree after, granted to the same session.
+    pub head: String,
+    /// Entries kept in each raw list (nodes, edges, refusals, cycles) and non-high findings
+    /// (default 25, at most 1000). High-severity findings are always all listed.
+    #[serde(default)]
+    pub limit: Option<usize>,
+}
+
+/// Arguments of `evidence`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EvidenceArgs {
+    /// A granted tree (see `map`).
+    pub tree: String,
+    /// The edge kind: `imports`, `calls`, `serves`, `reads`, `writes`, `reads_env`, ...
+    pub kind: String,
+    /// The edge's source node id, e.g. `module:web/src/api.ts`.
+    pub from: String,
+    /// The edge's target node id, e.g. `route:GET /api/orders/{}`.
+    pub to: String,
+}
+
+/// One list an answer cut.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Truncation {
+    pub list: String,
+    pub shown: usize,
+    pub total: usize,
+}
+
+/// The envelope of every answer, summary first.
+#[derive(Debug, Serialize)]
+pub struct Answer<D> {
+    pub tool: &'static str,
+    pub summary: String,
+    pub truncated: Vec<Truncation>,
+    pub document: D,
+}
+
+/// An `evidence` document: the edges of one kind between two nodes (usually one).
+#[derive(Debug, Serialize)]
+pub struct EvidenceDoc {
+    pub tree: String,
+    pub kind: String,
+    pub from: String,
+    pub to: String,
+    pub edges: Vec<DiffEdgeDoc>,
+}
+
+/// An answer, serialised: `text` keeps the envelope's field order (summary first), `value` is the
+/// same JSON as structured content.
+#[derive(Debug)]
+pub struct Reply {
+    pub text: String,
+    pub value: serde_json::Value,
+}
+
+impl Reply {
+    fn new<D: Serialize>(answer: &Answer<D>) -> Result<Self, String> {
+        let text = serde_json::to_string(answer).map_err(|_| internal())?;
+        let value = serde_json::to_value(answer).map_err(|_| internal())?;
+        Ok(Self { text, value })
+    }
+}
+
+fn internal() -> String {
+    "the answer could not be serialised".to_owned()
+}
+
+fn authorize(session: &Session, requested: &str) -> Result<AuthorizedTree, String> {
+    session.grant().authorize(requested).map_err(|e| e.to_string())
+}
+
+fn bounded(value: Option<usize>, default: usize, max: usize, name: &str) -> Result<usize, String> {
+    match value {
+        None => Ok(default),
+        Some(0) => Err(format!("`{name}` must be at least 1")),
+        Some(n) if n > max => Err(format!("`{name}` must be at most {max}")),
+        Some(n) => Ok(n),
+    }
+}
+
+fn resolve(view: GraphView<'_>, specs: &[String]) -> Result<Vec<NodeKey>, String> {
+    let mut keys = Vec::new();
+    for spec in specs {
+        keys.extend(cartograph_graph::resolve_target(view, spec).map_err(|e| e.to_string())?);
+    }
+    keys.sort();
+    keys.dedup();
+    Ok(keys)
+}
+
+/// `map`: what the system is — components and their dependencies, routes, tables, environment
+/// variables, external services and packages, each list bounded.
+pub fn map(session: &Session, args: &MapArgs) -> Result<Reply, String> {
+    let tree = authorize(session, &args.tree)?;
+    let loaded = session.load(&tree)?;
+    let result = cartograph_graph::map(loaded.analysis.view(), &MapOptions::default());
+    let doc = MapDocument::from_map(&result);
+    let mut truncated = Vec::new();
+    let mut section = |name: &str, total: u64, shown: u64| {
+        if shown < total {
+            truncated.push(Truncation {
+                list: name.to_owned(),
+                shown: shown as usize,
+                total: total as usize,
+            });
+        }
+    };
+    section("components", doc.components.total, doc.components.shown);
+    section("component_edges", doc.component_edges.total, doc.component_edges.shown);
+    section("routes", doc.routes.total, doc.routes.shown);
+    section("tables", doc.tables.total, doc.tables.shown);
+    section("env_vars", doc.env_vars.total, doc.env_vars.shown);
+    section("externals", doc.externals.total, doc.externals.shown);
+    section("packages", doc.packages.total, doc.packages.shown);
+    let summary = format!(
+        "map of {}: {} components, {} component dependencies, {} routes, {} tables, {} environment variables, {} external services, {} packages",
+        loaded.label,
+        doc.components.total,
+        doc.component_edges.total,
+        doc.routes.total,
+        doc.tables.total,
+        doc.env_vars.total,
+        doc.externals.total,
+        doc.packages.total
+    );
+    Reply::new(&Answer { tool: "map", summary, truncated, document: doc })
+}
+
+/// `trace`: dependency paths from a node, or between two nodes.
+pub fn trace(session: &Session, args: &TraceArgs) -> Result<Reply, String> {
+    let tree = authorize(session, &args.tree)?;
+    let max_depth = bounded(args.depth, TraceOptions::default().max_depth, MAX_DEPTH, "depth")?;
+    let max_paths = bounded(args.max_paths, DEFAULT_TRACE_PATHS, MAX_TRACE_PATHS, "max_paths")?;
+    let loaded = session.load(&tree)?;
+    let view = loaded.analysis.view();
+    let from = resolve(view, std::slice::from_ref(&args.from))?;
+    let to = match &args.to {
+        Some(to) => Some(resolve(view, std::slice::from_ref(to))?),
+        None => None,
+    };
+    let options = TraceOptions { max_depth, max_paths, ..TraceOptions::default() };
+    let result = cartograph_graph::trace(view, &from, to.as_deref(), &options);
+    let doc = TraceDocument::from_trace(&result);
+    let mut truncated = Vec::new();
+    if doc.truncation.truncated {
+        truncated.push(Truncation {
+            list: "paths".to_owned(),
+            shown: doc.paths.len(),
+            total: doc.paths.len() + usize::from(doc.truncation.by_paths),
+        });
+    }
+    let summary = format!(
+        "trace in {}: {} path{} from {} start node{}{}",
+        loaded.label,
+        doc.paths.len(),
+        if doc.paths.len() == 1 { "" } else { "s" },
+        doc.from.len(),
+        if doc.from.len() == 1 { "" } else { "s" },
+        if doc.truncation.truncated { " (bounded: more paths exist)" } else { "" }
+    );
+    Reply::new(&Answer { tool: "trace", summary, truncated, document: doc })
+}
+
+/// `blast`: what a change to the targets can affect.
+pub fn blast(session: &Session, args: &BlastArgs) -> Result<Reply, String> {
+    let tree = authorize(session, &args.tree)?;
+    if args.targets.is_empty() {
+        return Err("`targets` must name at least one target".to_owned());
+    }
+    let max_depth = bounded(args.depth, BlastOptions::default().max_depth, MAX_DEPTH, "depth")?;
+    let max_nodes = bounded(args.limit, DEFAULT_BLAST_NODES, MAX_BLAST_NODES, "limit")?;
+    let loaded = session.load(&tree)?;
+    let view = loaded.analysis.view();
+    let keys = resolve(view, &args.targets)?;
+    let result = cartograph_graph::blast(view, &keys, &BlastOptions { max_depth, max_nodes });
+    let doc = BlastDocument::from_blast(&result);
+    let mut truncated = Vec::new();
+    if doc.truncation.truncated {
+        truncated.push(Truncation {
+            list: "affected".to_owned(),
+            shown: doc.truncation.shown as usize,
+            total: doc.truncation.reachable as usize,
+        });
+    }
+    let summary = format!(
+        "blast radius in {}: {} node{} reachable from {} target{}, {} listed",
+        loaded.label,
+        doc.truncation.reachable,
+        if doc.truncation.reachable == 1 { "" } else { "s" },
+        doc.targets.len(),
+        if doc.targets.len() == 1 { "" } else { "s" },
+        doc.truncation.shown
+    );
+    Reply::new(&Answer { tool: "blast", summary, truncated, document: doc })
+}
+
+/// `diff`: the architecture diff between two granted trees, findings first.
+pub fn diff(session: &Session, args: &DiffArgs) -> Result<Reply, String> {
+    // Both trees are authorized before either is analysed.
+    let (base_tree, head_tree) =
+        session.grant().authorize_pair(&args.base, &args.head).map_err(|e| e.to_string())?;
+    let limit = bounded(args.limit, DEFAULT_DIFF_LIMIT, MAX_DIFF_LIMIT, "limit")?;
+    let base = session.load(&base_tree)?;
+    let head = session.load(&head_tree)?;
+    let result = cartograph_graph::diff(base.analysis.view(), head.analysis.view());
+    let mut doc = DiffDocument::from_diff(&result, base.doc(), head.doc());
+    let high = doc.findings.iter().filter(|f| f.severity == "high").count();
+    let summary = format!(
+        "diff {} → {}: {}; {} finding{} ({high} high)",
+        base.label,
+        head.label,
+        doc.verdict,
+        doc.findings.len(),
+        if doc.findings.len() == 1 { "" } else { "s" },
+    );
+    let truncated = bound_diff(&mut doc, limit);
+    Reply::new(&Answer { tool: "diff", summary, truncated, document: doc })
+}
+
+/// Cuts a diff document to `limit` entries per list, keeping every high-severity finding.
+pub fn bound_diff(doc: &mut DiffDocument, limit: usize) -> Vec<Truncation> {
+    let mut notes = Vec::new();
+    let total = doc.findings.len();
+    let mut others = 0usize;
+    doc.findings.retain(|f| {
+        if f.severity == "high" {
+            return true;
+        }
+        others += 1;
+        others <= limit
+    });
+    if doc.findings.len() < total {
+        notes.push(Truncation { list: "findings".to_owned(), shown: doc.findings.len(), total });
+    }
+    let (mut shown, mut all) = (0, 0);
+    for finding in &mut doc.findings {
+        all += finding.edges.len();
+        finding.edges.truncate(FINDING_EDGES);
+        shown += finding.edges.len();
+    }
+    if shown < all {
+        notes.push(Truncation { list: "findings[].edges".to_owned(), shown, total: all });
+    }
+    cut(&mut doc.nodes.added, "nodes.added", limit, &mut notes);
+    cut(&mut doc.nodes.removed, "nodes.removed", limit, &mut notes);
+    cut(&mut doc.nodes.changed, "nodes.changed", limit, &mut notes);
+    cut(&mut doc.edges.added, "edges.added", limit, &mut notes);
+    cut(&mut doc.edges.removed, "edges.removed", limit, &mut notes);
+    cut(&mut doc.edges.changed, "edges.changed", limit, &mut notes);
+    cut(&mut doc.refusals.added, "refusals.added", limit, &mut notes);
+    cut(&mut doc.refusals.removed, "refusals.removed", limit, &mut notes);
+    cut(&mut doc.cycles.added, "cycles.added", limit, &mut notes);
+    cut(&mut doc.cycles.removed, "cycles.removed", limit, &mut notes);
+    notes
+}
+
+fn cut<T>(list: &mut Vec<T>, name: &str, limit: usize, notes: &mut Vec<Truncation>) {
+    if list.len() > limit {
+        notes.push(Truncation { list: name.to_owned(), shown: limit, total: list.len() });
+        list.truncate(limit);
+    }
+}
+
+/// `evidence`: one edge's evidence, provenance, confidence and location.
+pub fn evidence(session: &Session, args: &EvidenceArgs) -> Result<Reply, String> {
+    let tree = authorize(session, &args.tree)?;
+    let (kind, from, to) = (args.kind.trim(), args.from.trim(), args.to.trim());
+    if kind.is_empty() || from.is_empty() || to.is_empty() {
+        return Err("`kind`, `from` and `to` must each name something".to_owned());
+    }
+    let loaded = session.load(&tree)?;
+    let analysis = &loaded.analysis;
+    let edges: Vec<DiffEdgeDoc> = analysis
+        .edges
+        .iter()
+        .filter(|e| e.from.id() == from && e.to.id() == to)
+        .map(DiffEdgeDoc::from_edge)
+        .filter(|doc| doc.kind == kind)
+        .collect();
+    if edges.is_empty() {
+        let known = |id: &str| analysis.nodes.iter().any(|n| n.key.id() == id);
+        let reason = if !known(from) {
+            format!("no node has the id `{}`", echo(from))
+        } else if !known(to) {
+            format!("no node has the id `{}`", echo(to))
+        } else {
+            format!("there is no `{}` edge between these nodes", echo(kind))
+        };
+        return Err(format!(
+            "no edge `{}` → `{}` of kind `{}` in {}: {reason}; node ids are as `trace` and `blast` list them",
+            echo(from),
+            echo(to),
+            echo(kind),
+            loaded.label
+        ));
+    }
+    let summary = format!(
+        "{} `{}` edge{} from {from} to {to} in {}: {}",
+        edges.len(),
+        kind,
+        if edges.len() == 1 { "" } else { "s" },
+        loaded.label,
+        edges.iter().map(|e| e.confidence.as_str()).collect::<Vec<_>>().join(", ")
+    );
+    let document = EvidenceDoc {
+        tree: loaded.label.clone(),
+        kind: kind.to_owned(),
+        from: from.to_owned(),
+        to: to.to_owned(),
+        edges,
+    };
+    Reply::new(&Answer { tool: "evidence", summary, truncated: Vec::new(), document })
+}
+
+/// A client-written word as an error may repeat it: at most 200 characters, no control characters.
+fn echo(text: &str) -> String {
+    text.chars().take(200).map(|c| if c.is_control() { '?' } else { c }).collect()
+}

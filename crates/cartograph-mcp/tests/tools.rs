@@ -1,0 +1,362 @@
+//! The MCP tools over an in-process rmcp client on a duplex pipe: every tool on the fixture trees,
+//! ADR-0020's refusal cases (with proof that a refused query read no file), bad arguments, and the
+//! session cache.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use cartograph_mcp::{Cartograph, Session};
+use cartograph_pipeline::AnalysisOptions;
+use cartograph_pipeline::grant::Grant;
+use rmcp::ServiceExt;
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::service::{RoleClient, RunningService};
+use serde_json::{Value, json};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("workspace root")
+}
+
+fn session(trees: &[&str], base: &Path) -> Arc<Session> {
+    let trees: Vec<String> = trees.iter().map(|t| (*t).to_owned()).collect();
+    let grant = Grant::new("test-session", &trees, base).expect("grant");
+    Arc::new(Session::new(grant, AnalysisOptions { threads: Some(2), ..Default::default() }))
+}
+
+struct Connected {
+    client: RunningService<RoleClient, ()>,
+    server: tokio::task::JoinHandle<()>,
+}
+
+async fn connect(session: Arc<Session>) -> Connected {
+    let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    let server = tokio::spawn(async move {
+        let running = Cartograph::new(session).serve(server_io).await.expect("server starts");
+        let _ = running.waiting().await;
+    });
+    let client = ().serve(client_io).await.expect("client connects");
+    Connected { client, server }
+}
+
+impl Connected {
+    async fn call(&self, tool: &str, args: Value) -> CallToolResult {
+        let Value::Object(args) = args else { panic!("arguments must be an object") };
+        self.client
+            .call_tool(CallToolRequestParams::new(tool.to_owned()).with_arguments(args))
+            .await
+            .expect("the call is answered")
+    }
+
+    async fn close(self) {
+        self.client.cancel().await.expect("client closes");
+        self.server.await.expect("server ends");
+    }
+}
+
+fn text(result: &CallToolResult) -> String {
+    result.content.iter().filter_map(|c| c.as_text().map(|t| t.text.clone())).collect()
+}
+
+/// The answer's document, after checking the call succeeded and the answer names no machine path.
+fn document(result: &CallToolResult) -> Value {
+    assert_eq!(result.is_error, Some(false), "{}", text(result));
+    let body = text(result);
+    assert!(!body.contains(&*workspace().to_string_lossy()), "an absolute path in {body}");
+    let value = result.structured_content.clone().expect("structured content");
+    assert_eq!(serde_json::from_str::<Value>(&body).expect("text is JSON"), value);
+    let keys: Vec<&str> = body
+        .trim_start_matches('{')
+        .split(",\"")
+        .take(2)
+        .map(|k| k.trim_matches('"').split('"').next().unwrap_or(""))
+        .collect();
+    assert_eq!(keys, ["tool", "summary"], "summary first");
+    value["document"].clone()
+}
+
+fn refusal(result: &CallToolResult) -> String {
+    assert_eq!(result.is_error, Some(true), "expected a refusal, got {}", text(result));
+    let message = text(result);
+    assert!(!message.contains(&*workspace().to_string_lossy()), "{message}");
+    message
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lists_the_five_tools_with_described_inputs() {
+    let fixtures = workspace().join("tests/fixtures");
+    let c = connect(session(&["fullstack"], &fixtures)).await;
+    let tools = c.client.list_all_tools().await.expect("tools");
+    let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["blast", "diff", "evidence", "map", "trace"]);
+    for tool in &tools {
+        assert!(tool.description.as_ref().is_some_and(|d| d.len() > 40), "{}", tool.name);
+        let properties = tool.input_schema.get("properties").and_then(Value::as_object);
+        for (name, property) in properties.expect("properties") {
+            assert!(
+                property.get("description").is_some(),
+                "{}.{name} has no description",
+                tool.name
+            );
+        }
+    }
+    c.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn map_trace_blast_and_evidence_on_the_fullstack_fixture() {
+    let fixtures = workspace().join("tests/fixtures");
+    let s = session(&["fullstack"], &fixtures);
+    let c = connect(Arc::clone(&s)).await;
+
+    let map = document(&c.call("map", json!({"tree": "fullstack"})).await);
+    cartograph_report::schema::validate(&map).expect("a valid map document");
+    assert!(map["components"]["total"].as_u64().unwrap_or(0) > 0);
+
+    let trace = document(
+        &c.call(
+            "trace",
+            json!({"tree": "fullstack", "from": "frontend/src/features/orders/useOrders.ts",
+                   "to": "table:item", "max_paths": 3}),
+        )
+        .await,
+    );
+    cartograph_report::schema::validate(&trace).expect("a valid trace document");
+    let paths = trace["paths"].as_array().expect("paths");
+    assert!(!paths.is_empty() && paths.len() <= 3);
+
+    let blast = document(
+        &c.call("blast", json!({"tree": "./fullstack/", "targets": ["backend/app/models.py"]}))
+            .await,
+    );
+    cartograph_report::schema::validate(&blast).expect("a valid blast document");
+    assert!(blast["truncation"]["reachable"].as_u64().unwrap_or(0) > 0);
+
+    // One hop of the trace, asked for its evidence.
+    let hop = &paths[0]["hops"][0];
+    let (kind, from, to) = (hop["kind"].clone(), hop["from"].clone(), hop["to"].clone());
+    let evidence = document(
+        &c.call("evidence", json!({"tree": "fullstack", "kind": kind, "from": from, "to": to}))
+            .await,
+    );
+    let edge = &evidence["edges"][0];
+    for field in ["evidence", "provenance", "confidence", "location"] {
+        assert!(!edge[field].is_null(), "evidence lacks {field}: {evidence}");
+    }
+
+    // Four queries on one tree: one analysis, three answers from the cache.
+    assert_eq!(s.analyses_run(), 1);
+    assert!(s.cache_hits() >= 3);
+    c.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn diff_of_the_fixture_pair_names_the_high_findings_first() {
+    let fixtures = workspace().join("tests/fixtures");
+    let s = session(&["diff/base", "diff/head"], &fixtures);
+    let c = connect(Arc::clone(&s)).await;
+    let result = c.call("diff", json!({"base": "diff/base", "head": "diff/head"})).await;
+    let doc = document(&result);
+    cartograph_report::schema::validate(&doc).expect("a valid diff document");
+    let findings = doc["findings"].as_array().expect("findings");
+    let kinds: Vec<&str> = findings.iter().filter_map(|f| f["kind"].as_str()).collect();
+    assert!(kinds.contains(&"route-removed") && kinds.contains(&"call-to-removed-route"));
+    assert_eq!(findings[0]["severity"], "high");
+
+    // The stale call's head edge, asked for its evidence.
+    let stale = findings.iter().find(|f| f["kind"] == "call-to-removed-route").expect("finding");
+    let head_edge = stale["edges"]
+        .as_array()
+        .and_then(|edges| edges.iter().find(|e| e["side"] == "head"))
+        .expect("the head call");
+    let evidence = document(
+        &c.call(
+            "evidence",
+            json!({"tree": "diff/head", "kind": head_edge["kind"], "from": head_edge["from"],
+                   "to": head_edge["to"]}),
+        )
+        .await,
+    );
+    assert_eq!(evidence["edges"][0]["confidence"], "possible");
+
+    // A tight limit keeps every high finding, cuts the rest and says so.
+    let small = c.call("diff", json!({"base": "diff/base", "head": "diff/head", "limit": 1})).await;
+    let value = small.structured_content.clone().expect("structured");
+    let high = findings.iter().filter(|f| f["severity"] == "high").count();
+    let kept = value["document"]["findings"].as_array().expect("findings");
+    assert_eq!(kept.iter().filter(|f| f["severity"] == "high").count(), high);
+    assert!(kept.len() <= high + 1);
+    let cut: Vec<&str> = value["truncated"]
+        .as_array()
+        .expect("truncated")
+        .iter()
+        .filter_map(|t| t["list"].as_str())
+        .collect();
+    assert!(cut.contains(&"findings"), "{cut:?}");
+    cartograph_report::schema::validate(&value["document"]).expect("a cut diff is still valid");
+
+    // The same diff again: no new analysis.
+    assert_eq!(s.analyses_run(), 2);
+    c.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn adr_0020_refusals_come_before_any_file_is_read() {
+    let fixtures = workspace().join("tests/fixtures");
+    // The session is granted A (diff/base) only; B (diff/head) is a readable tree beside it.
+    let s = session(&["diff/base"], &fixtures);
+    let c = connect(Arc::clone(&s)).await;
+    let cases = [
+        ("diff", json!({"base": "diff/base", "head": "diff/head"}), "diff/head"),
+        ("diff", json!({"base": "diff/head", "head": "diff/base"}), "diff/head"),
+        ("map", json!({"tree": "diff/head"}), "diff/head"),
+        ("map", json!({"tree": "diff/base/.."}), "diff/base/.."),
+        ("map", json!({"tree": "diff"}), "diff"),
+        ("map", json!({"tree": "diff/base/api"}), "diff/base/api"),
+        ("trace", json!({"tree": "fullstack", "from": "x"}), "fullstack"),
+        (
+            "blast",
+            json!({"tree": "../fixtures/diff/head", "targets": ["x"]}),
+            "../fixtures/diff/head",
+        ),
+        (
+            "evidence",
+            json!({"tree": "diff/head", "kind": "calls", "from": "a", "to": "b"}),
+            "diff/head",
+        ),
+        ("map", json!({"tree": "rev:HEAD"}), "HEAD"),
+    ];
+    for (tool, args, named) in cases {
+        let message = refusal(&c.call(tool, args.clone()).await);
+        assert!(message.contains(&format!("`{named}`")), "{tool} {args}: {message}");
+    }
+    // An absolute request is echoed by its last name only, and no parent is named.
+    let absolute = fixtures.join("diff/head");
+    let message = refusal(&c.call("map", json!({"tree": absolute.to_string_lossy()})).await);
+    assert_eq!(message, "tree `.../head` is not granted to this session");
+    // The same sentence whether or not the path exists.
+    let message = refusal(&c.call("map", json!({"tree": "diff/nowhere"})).await);
+    assert_eq!(message, "tree `diff/nowhere` is not granted to this session");
+
+    // Nothing was analysed and no file was read.
+    assert_eq!(s.analyses_run(), 0);
+    assert_eq!(s.files_read(), 0);
+
+    // A + A is allowed.
+    let same = document(&c.call("diff", json!({"base": "diff/base", "head": "./diff/base"})).await);
+    assert_eq!(same["verdict"].as_str().map(|v| v.is_empty()), Some(false));
+    assert!(s.files_read() > 0);
+    c.close().await;
+}
+
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_link_out_of_a_granted_tree_is_refused_unread() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let base = dir.path();
+    std::fs::create_dir_all(base.join("granted")).expect("mkdir");
+    std::fs::create_dir_all(base.join("secret")).expect("mkdir");
+    std::fs::write(base.join("granted/app.py"), "import os\n").expect("write");
+    std::fs::write(base.join("secret/keys.py"), "KEY = 1\n").expect("write");
+    std::os::unix::fs::symlink(base.join("secret"), base.join("granted/link")).expect("link");
+    let s = session(&["granted"], base);
+    let c = connect(Arc::clone(&s)).await;
+    refusal(&c.call("map", json!({"tree": "granted/link"})).await);
+    refusal(&c.call("map", json!({"tree": "granted/link/.."})).await);
+    assert_eq!(s.files_read(), 0);
+    document(&c.call("map", json!({"tree": "granted"})).await);
+    c.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_arguments_are_tool_errors() {
+    let fixtures = workspace().join("tests/fixtures");
+    let s = session(&["fullstack"], &fixtures);
+    let c = connect(Arc::clone(&s)).await;
+    for (tool, args, expect) in [
+        ("map", json!({}), "tree"),
+        ("map", json!({"tree": "fullstack", "extra": 1}), "extra"),
+        ("map", json!({"tree": ""}), "empty"),
+        ("trace", json!({"tree": "fullstack", "from": "a", "depth": 0}), "depth"),
+        ("trace", json!({"tree": "fullstack", "from": "a", "max_paths": 100000}), "max_paths"),
+        ("blast", json!({"tree": "fullstack", "targets": []}), "targets"),
+        ("diff", json!({"base": "fullstack", "head": "fullstack", "limit": 0}), "limit"),
+        ("evidence", json!({"tree": "fullstack", "kind": "", "from": "a", "to": "b"}), "kind"),
+    ] {
+        let message = refusal(&c.call(tool, args.clone()).await);
+        assert!(message.contains(expect), "{tool} {args}: {message}");
+    }
+    assert_eq!(s.files_read(), 0, "argument errors come before analysis");
+    let message =
+        refusal(&c.call("trace", json!({"tree": "fullstack", "from": "no/such/file.py"})).await);
+    assert!(message.contains("no/such/file.py"), "{message}");
+    let message = refusal(
+        &c.call(
+            "evidence",
+            json!({"tree": "fullstack", "kind": "calls", "from": "module:nope", "to": "b"}),
+        )
+        .await,
+    );
+    assert!(message.contains("module:nope"), "{message}");
+    // An unknown tool is a protocol error.
+    let unknown = c
+        .client
+        .call_tool(CallToolRequestParams::new("shell").with_arguments(serde_json::Map::new()))
+        .await;
+    assert!(unknown.is_err());
+    c.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn revisions_of_a_granted_repository_and_a_changed_tree() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(repo.join("app")).expect("mkdir");
+    std::fs::write(repo.join("app/main.py"), "import app.db\n").expect("write");
+    std::fs::write(repo.join("app/db.py"), "import os\n").expect("write");
+    let git = |args: &[&str]| {
+        let status = std::process::Command::new("git")
+            .args([
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@example.com",
+                "-c",
+                "commit.gpgsign=false",
+            ])
+            .args(args)
+            .current_dir(&repo)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .expect("git runs");
+        assert!(status.success(), "git {args:?}");
+    };
+    git(&["init", "-q"]);
+    git(&["add", "."]);
+    git(&["commit", "-q", "-m", "one"]);
+    std::fs::write(repo.join("app/cache.py"), "import app.db\n").expect("write");
+    git(&["add", "."]);
+    git(&["commit", "-q", "-m", "two"]);
+
+    let s = session(&["repo"], dir.path());
+    let c = connect(Arc::clone(&s)).await;
+    let result = c.call("diff", json!({"base": "rev:HEAD~1", "head": "rev:HEAD"})).await;
+    let doc = document(&result);
+    assert_eq!(doc["base"]["source"], "revision");
+    assert!(doc["base"]["label"].as_str().is_some_and(|l| l.starts_with("HEAD~1 (")));
+    assert_eq!(doc["summary"]["nodes_added"], 1, "{doc}");
+    document(&c.call("diff", json!({"base": "repo@rev:HEAD", "head": "repo"})).await);
+    let message = refusal(&c.call("map", json!({"tree": "rev:no-such-branch"})).await);
+    assert!(message.contains("no-such-branch"), "{message}");
+
+    // The directory changes: the next query sees it (a new analysis), an unchanged one is cached.
+    document(&c.call("map", json!({"tree": "repo"})).await);
+    let before = s.analyses_run();
+    document(&c.call("map", json!({"tree": "repo"})).await);
+    assert_eq!(s.analyses_run(), before);
+    std::fs::write(repo.join("app/extra.py"), "import app.cache\n").expect("write");
+    document(&c.call("map", json!({"tree": "repo"})).await);
+    assert_eq!(s.analyses_run(), before + 1);
+    c.close().await;
+}
