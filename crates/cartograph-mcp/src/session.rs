@@ -19,9 +19,18 @@ use cartograph_pipeline::{
 };
 use cartograph_report::diff::TreeDoc;
 
+use crate::tools::Reply;
+
+/// Answers kept at most; the cache is emptied when full (answers are cheap to recompute from the
+/// cached analyses).
+const MAX_ANSWERS: usize = 256;
+
 /// One analysed tree and how a report names it.
 #[derive(Debug)]
 pub struct LoadedTree {
+    /// Unique within the session: a new analysis (of new content) gets a new id, so an answer
+    /// cached by the ids it was computed from stays valid as long as they are served.
+    pub id: u64,
     pub analysis: Analysis,
     /// `directory` or `revision`.
     pub kind: &'static str,
@@ -48,9 +57,12 @@ pub struct Session {
     facts: FactCache,
     /// Per tree (its session key): the content stamp and the analysis of that content.
     analyses: Mutex<HashMap<String, (String, Arc<LoadedTree>)>>,
+    /// Whole answers by query and the analysis ids they were computed from.
+    answers: Mutex<HashMap<String, Arc<Reply>>>,
     files_read: AtomicU64,
     analyses_run: AtomicU64,
     cache_hits: AtomicU64,
+    next_id: AtomicU64,
 }
 
 impl std::fmt::Debug for Session {
@@ -66,9 +78,11 @@ impl Session {
             options,
             facts: FactCache::in_memory(),
             analyses: Mutex::default(),
+            answers: Mutex::default(),
             files_read: AtomicU64::new(0),
             analyses_run: AtomicU64::new(0),
             cache_hits: AtomicU64::new(0),
+            next_id: AtomicU64::new(0),
         }
     }
 
@@ -92,6 +106,39 @@ impl Session {
         self.cache_hits.load(Ordering::Relaxed)
     }
 
+    /// The analyses of two authorized trees (a diff's), their content stamps taken in parallel.
+    pub fn load_pair(
+        &self,
+        base: &AuthorizedTree,
+        head: &AuthorizedTree,
+    ) -> Result<(Arc<LoadedTree>, Arc<LoadedTree>), String> {
+        let (a, b) = std::thread::scope(|scope| {
+            let a = scope.spawn(|| self.load(base));
+            let b = self.load(head);
+            let a = a.join().unwrap_or_else(|_| Err("the analysis stopped".to_owned()));
+            (a, b)
+        });
+        Ok((a?, b?))
+    }
+
+    /// An answer computed earlier from exactly these analyses, or `compute`'s, kept for next time.
+    pub fn answer(
+        &self,
+        key: String,
+        compute: impl FnOnce() -> Result<Reply, String>,
+    ) -> Result<Arc<Reply>, String> {
+        if let Some(reply) = self.answers.lock().unwrap_or_else(PoisonError::into_inner).get(&key) {
+            return Ok(Arc::clone(reply));
+        }
+        let reply = Arc::new(compute()?);
+        let mut answers = self.answers.lock().unwrap_or_else(PoisonError::into_inner);
+        if answers.len() >= MAX_ANSWERS {
+            answers.clear();
+        }
+        answers.insert(key, Arc::clone(&reply));
+        Ok(reply)
+    }
+
     /// The analysis of an authorized tree: cached when its content is unchanged, else analysed
     /// (files parsed before, in any tree of the session, are not parsed again).
     pub fn load(&self, tree: &AuthorizedTree) -> Result<Arc<LoadedTree>, String> {
@@ -111,7 +158,8 @@ impl Session {
         let analysis =
             cartograph_pipeline::analyse_source(&source, &self.options, Some(&self.facts))
                 .map_err(|e| tree_error(tree, &e))?;
-        let loaded = Arc::new(LoadedTree { analysis, kind: opened.kind, label: opened.label });
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let loaded = Arc::new(LoadedTree { id, analysis, kind: opened.kind, label: opened.label });
         self.analyses
             .lock()
             .unwrap_or_else(PoisonError::into_inner)

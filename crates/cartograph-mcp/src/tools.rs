@@ -18,10 +18,10 @@ use cartograph_report::trace::TraceDocument;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::session::Session;
+use crate::session::{LoadedTree, Session};
 
 /// Default number of entries of each raw diff list (and of non-high findings).
-pub const DEFAULT_DIFF_LIMIT: usize = 25;
+pub const DEFAULT_DIFF_LIMIT: usize = 10;
 /// Edges named per diff finding in an answer.
 pub const FINDING_EDGES: usize = 3;
 /// Default and largest number of trace paths.
@@ -34,6 +34,9 @@ pub const MAX_BLAST_NODES: usize = 1000;
 pub const MAX_DEPTH: usize = 32;
 /// Largest diff `limit`.
 pub const MAX_DIFF_LIMIT: usize = 1000;
+/// Default and largest number of entries per map section (component dependencies: twice that).
+pub const DEFAULT_MAP_LIMIT: usize = 20;
+pub const MAX_MAP_LIMIT: usize = 500;
 
 /// Arguments of `map`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -42,6 +45,10 @@ pub struct MapArgs {
     /// A granted tree: a directory exactly as granted at launch (or any path to the same
     /// directory), `rev:REV` for a revision of the granted git repository, or `TREE@rev:REV`.
     pub tree: String,
+    /// Entries per section, most significant first (default 20, at most 500; component
+    /// dependencies get twice as many).
+    #[serde(default)]
+    pub limit: Option<usize>,
 }
 
 /// Arguments of `trace`.
@@ -89,8 +96,9 @@ pub struct DiffArgs {
     pub base: String,
     /// The tree after, granted to the same session.
     pub head: String,
-    /// Entries kept in each raw list (nodes, edges, refusals, cycles) and non-high findings
-    /// (default 25, at most 1000). High-severity findings are always all listed.
+    /// Entries kept in each raw list (nodes, edges, refusals, cycles, the modules of each cycle)
+    /// and non-high findings (default 10, at most 1000). High-severity findings are always all
+    /// listed.
     #[serde(default)]
     pub limit: Option<usize>,
 }
@@ -138,7 +146,7 @@ pub struct EvidenceDoc {
 
 /// An answer, serialised: `text` keeps the envelope's field order (summary first), `value` is the
 /// same JSON as structured content.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Reply {
     pub text: String,
     pub value: serde_json::Value,
@@ -183,8 +191,24 @@ fn resolve(view: GraphView<'_>, specs: &[String]) -> Result<Vec<NodeKey>, String
 /// variables, external services and packages, each list bounded.
 pub fn map(session: &Session, args: &MapArgs) -> Result<Reply, String> {
     let tree = authorize(session, &args.tree)?;
+    let limit = bounded(args.limit, DEFAULT_MAP_LIMIT, MAX_MAP_LIMIT, "limit")?;
     let loaded = session.load(&tree)?;
-    let result = cartograph_graph::map(loaded.analysis.view(), &MapOptions::default());
+    let key = format!("map\u{0}{}\u{0}{limit}", loaded.id);
+    let reply = session.answer(key, || map_answer(&loaded, limit))?;
+    Ok(Reply::clone(&reply))
+}
+
+fn map_answer(loaded: &LoadedTree, limit: usize) -> Result<Reply, String> {
+    let options = MapOptions {
+        max_components: limit,
+        max_component_edges: limit.saturating_mul(2),
+        max_routes: limit,
+        max_tables: limit,
+        max_env_vars: limit,
+        max_externals: limit,
+        max_packages: limit,
+    };
+    let result = cartograph_graph::map(loaded.analysis.view(), &options);
     let doc = MapDocument::from_map(&result);
     let mut truncated = Vec::new();
     let mut section = |name: &str, total: u64, shown: u64| {
@@ -291,8 +315,13 @@ pub fn diff(session: &Session, args: &DiffArgs) -> Result<Reply, String> {
     let (base_tree, head_tree) =
         session.grant().authorize_pair(&args.base, &args.head).map_err(|e| e.to_string())?;
     let limit = bounded(args.limit, DEFAULT_DIFF_LIMIT, MAX_DIFF_LIMIT, "limit")?;
-    let base = session.load(&base_tree)?;
-    let head = session.load(&head_tree)?;
+    let (base, head) = session.load_pair(&base_tree, &head_tree)?;
+    let key = format!("diff\u{0}{}\u{0}{}\u{0}{limit}", base.id, head.id);
+    let reply = session.answer(key, || diff_answer(&base, &head, limit))?;
+    Ok(Reply::clone(&reply))
+}
+
+fn diff_answer(base: &LoadedTree, head: &LoadedTree, limit: usize) -> Result<Reply, String> {
     let result = cartograph_graph::diff(base.analysis.view(), head.analysis.view());
     let mut doc = DiffDocument::from_diff(&result, base.doc(), head.doc());
     let high = doc.findings.iter().filter(|f| f.severity == "high").count();
@@ -342,6 +371,11 @@ pub fn bound_diff(doc: &mut DiffDocument, limit: usize) -> Vec<Truncation> {
     cut(&mut doc.refusals.removed, "refusals.removed", limit, &mut notes);
     cut(&mut doc.cycles.added, "cycles.added", limit, &mut notes);
     cut(&mut doc.cycles.removed, "cycles.removed", limit, &mut notes);
+    for (side, cycles) in [("added", &mut doc.cycles.added), ("removed", &mut doc.cycles.removed)] {
+        for (i, cycle) in cycles.iter_mut().enumerate() {
+            cut(cycle, &format!("cycles.{side}[{i}]"), limit.max(2), &mut notes);
+        }
+    }
     notes
 }
 
