@@ -327,6 +327,11 @@ fn uses(input: &LinkInput<'_>, models: &Models<'_>, linked: &mut Linked) {
             let Some(i) = models.resolve(input, file.path, &model_use.model) else { continue };
             let Some(model) = models.all.get(i) else { continue };
             let Some(table) = &model.table else { continue };
+            if let Some(attribute) = &model_use.attribute
+                && !maps(input, model, attribute)
+            {
+                continue;
+            }
             let same_file = model.path == file.path;
             let provenance = if same_file && table.provenance == Provenance::Syntax {
                 Provenance::Syntax
@@ -370,6 +375,19 @@ fn uses(input: &LinkInput<'_>, models: &Models<'_>, linked: &mut Linked) {
             );
         }
     }
+}
+
+/// True when the class body of `model` maps `attribute` (a column, relationship, synonym or
+/// hybrid property), so that setting it on a loaded instance writes the table. An attribute the
+/// class only inherits is not known, and is not taken to be mapped.
+fn maps(input: &LinkInput<'_>, model: &Model<'_>, attribute: &str) -> bool {
+    input.file(model.path).is_some_and(|view| {
+        view.facts
+            .tables
+            .mapped
+            .iter()
+            .any(|m| m.class == model.fact.name && m.attributes.iter().any(|a| a == attribute))
+    })
 }
 
 /// True when `name` in `file` is, or is imported from, a variable assigned from `knex(...)`.

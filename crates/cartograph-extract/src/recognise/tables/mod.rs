@@ -76,7 +76,8 @@ pub const RECOGNISERS: &[Recogniser] = &[
         languages: &[Language::Python],
         edges: &[EdgeKind::Defines, EdgeKind::Reads, EdgeKind::Writes],
         summary: "SQLAlchemy declarative __tablename__ and Table(\"name\", metadata); select, \
-                  session.query/get/add/delete/merge, insert/update/delete statements",
+                  session.query/get/add/delete/merge, insert/update/delete statements; setting a \
+                  mapped attribute of a loaded instance, appending a new model to a relationship",
     },
     Recogniser {
         name: "sqlmodel",
@@ -111,6 +112,18 @@ pub struct TableFacts {
     /// Every class name a Python file defines, so that a name defined here is never looked up
     /// through one of the file's star imports.
     pub classes: Vec<String>,
+    /// The attributes each SQLAlchemy / SQLModel model class of the file maps (columns,
+    /// relationships, synonyms, hybrid properties), so that an attribute assignment on a loaded
+    /// instance counts as a write only when it sets one of them.
+    #[serde(default)]
+    pub mapped: Vec<MappedAttributes>,
+}
+
+/// The attributes a model class body maps, as written there (inherited ones are not listed).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MappedAttributes {
+    pub class: String,
+    pub attributes: Vec<String>,
 }
 
 /// A class or variable that declares a table.
@@ -189,6 +202,10 @@ pub struct ModelUse {
     pub reason: Option<String>,
     pub line: u32,
     pub column: u32,
+    /// For an attribute assignment on a loaded instance (`obj.attr = v`): the attribute. The
+    /// linker keeps the use only when the model's class maps that attribute.
+    #[serde(default)]
+    pub attribute: Option<String>,
 }
 
 /// A table named directly.
@@ -218,6 +235,18 @@ struct Known {
     model: String,
     confidence: Confidence,
     reason: String,
+    origin: Origin,
+}
+
+/// Where the object a variable holds comes from, as far as the syntax says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Origin {
+    /// A new object: `M(...)`, `M.model_validate(...)`.
+    New,
+    /// An instance loaded from the database; the construct, for evidence (`session.get`).
+    Loaded(&'static str),
+    /// Anything else: a query or statement, a Django manager result, an annotation.
+    Other,
 }
 
 /// Function scopes by byte range, for "obj is known to be an `M` in the same function".
@@ -227,11 +256,26 @@ struct Scopes {
     stack: Vec<(usize, u32)>,
     next: u32,
     vars: HashMap<(u32, String), Known>,
+    /// Bindings that take effect once the walk passes a byte offset (the end of the value
+    /// bound, which is evaluated with the name's previous binding): `(offset, scope, name,
+    /// what it then holds)`.
+    pending: Vec<(usize, u32, String, Option<Known>)>,
 }
 
 impl Scopes {
     /// Leaves the scopes that end before `node`.
     fn advance(&mut self, node: Node<'_>) {
+        if self.pending.iter().any(|&(end, ..)| node.start_byte() >= end) {
+            let (due, later): (Vec<_>, Vec<_>) =
+                self.pending.drain(..).partition(|&(end, ..)| node.start_byte() >= end);
+            self.pending = later;
+            for (_, scope, var, known) in due {
+                match known {
+                    Some(known) => self.vars.insert((scope, var), known),
+                    None => self.vars.remove(&(scope, var)),
+                };
+            }
+        }
         while self.stack.last().is_some_and(|&(end, _)| node.start_byte() >= end) {
             self.stack.pop();
         }
@@ -252,6 +296,26 @@ impl Scopes {
 
     fn get(&self, var: &str) -> Option<&Known> {
         self.vars.get(&(self.current(), var.to_owned()))
+    }
+
+    /// Binds `var` to `known` (to nothing known, for `None`: the most recent binding wins) once
+    /// the walk reaches byte `after`.
+    fn bind(&mut self, after: usize, var: &str, known: Option<Known>) {
+        self.pending.push((after, self.current(), var.to_owned(), known));
+    }
+
+    /// The object `var` holds (every object of the scope, for `None`) is no longer attached to a
+    /// session (`session.expunge(obj)`): setting its attributes writes nothing.
+    fn detach(&mut self, var: Option<&str>) {
+        let scope = self.current();
+        for ((id, name), known) in &mut self.vars {
+            if *id == scope
+                && var.is_none_or(|v| v == name)
+                && matches!(known.origin, Origin::Loaded(_))
+            {
+                known.origin = Origin::Other;
+            }
+        }
     }
 }
 
@@ -338,11 +402,19 @@ impl Tables {
                     django::class(node, cx, facts);
                 }
             }
-            "assignment" => {
-                sqlalchemy::table_assignment(node, cx, facts);
+            "assignment" | "augmented_assignment" => {
+                if kind == "assignment" {
+                    sqlalchemy::table_assignment(node, cx, facts);
+                }
+                sqlalchemy::attribute_write(node, cx, &self.scopes, facts);
                 remember_assignment(node, cx.source, &mut self.scopes);
             }
+            "for_statement" => remember_loop(node, cx.source, &mut self.scopes),
+            "named_expression" => remember_walrus(node, cx.source, &mut self.scopes),
             "call" => {
+                if let Some(detached) = sqlalchemy::detached(node, cx.source) {
+                    self.scopes.detach(detached);
+                }
                 sqlalchemy::call(node, cx, &self.scopes, facts);
                 django::call(node, cx, &self.scopes, facts);
             }
@@ -464,7 +536,7 @@ pub(super) fn model_use(
     reason: Option<String>,
 ) -> ModelUse {
     let (line, column) = position(node);
-    ModelUse { model, access, via: via.into(), confidence, reason, line, column }
+    ModelUse { model, access, via: via.into(), confidence, reason, line, column, attribute: None }
 }
 
 /// The names of the parameters of a Python function annotated with a plain class name
@@ -487,6 +559,7 @@ fn parameters(function: Node<'_>, source: &str, scopes: &mut Scopes) {
                 reason: format!("the parameter is annotated as {class}"),
                 model: class,
                 confidence: Confidence::Possible,
+                origin: Origin::Other,
             },
         );
     }
@@ -512,40 +585,146 @@ fn annotation_class(ty: Node<'_>, source: &str) -> Option<String> {
 
 /// `obj = Item(...)`, `obj = Item.objects.get(...)`, `obj = session.get(Item, id)`,
 /// `obj = Item.model_validate(...)`, `obj: Item = ...`: what `obj` then holds.
+/// A name bound to anything else is forgotten: the most recent binding of a name wins. The
+/// binding takes effect after the assignment, whose value still sees the previous one
+/// (`ti = session.merge(ti)`).
 fn remember_assignment(node: Node<'_>, source: &str, scopes: &mut Scopes) {
-    let Some(left) = node.child_by_field_name("left").filter(|l| l.kind() == "identifier") else {
+    let Some(left) = node.child_by_field_name("left") else { return };
+    let after = node.end_byte();
+    if left.kind() != "identifier" {
+        forget_targets(left, after, source, scopes);
         return;
-    };
+    }
     let var = text(left, source);
-    if let Some(right) = node.child_by_field_name("right")
-        && let Some(known) = instance_of(right, source)
+    if node.kind() == "assignment"
+        && let Some(right) = node.child_by_field_name("right")
+        && let Some(known) = binding(right, source)
     {
-        scopes.set(var, known);
+        scopes.bind(after, var, Some(known));
         return;
     }
     if let Some(ty) = node.child_by_field_name("type")
         && let Some(class) = annotation_class(ty, source)
     {
-        scopes.set(
-            var,
-            Known {
-                reason: format!("the variable is annotated as {class}"),
-                model: class,
-                confidence: Confidence::Possible,
-            },
-        );
+        let known = Known {
+            reason: format!("the variable is annotated as {class}"),
+            model: class,
+            confidence: Confidence::Possible,
+            origin: Origin::Other,
+        };
+        scopes.bind(after, var, Some(known));
+        return;
+    }
+    // `qs = qs.exclude(...)`, `stmt = stmt.where(...)`: a query refined from the name itself
+    // keeps its model. An instance's method (`item = item.to_dict()`) gives something else.
+    if let Some(right) = node.child_by_field_name("right")
+        && right.kind() != "identifier"
+        && receiver_root(right, source) == Some(var)
+        && scopes.get(var).is_some_and(|known| known.origin == Origin::Other)
+    {
+        return;
+    }
+    scopes.bind(after, var, None);
+}
+
+/// The name at the root of a chain of method calls and attribute accesses (`qs` in
+/// `qs.exclude(...).order_by(...)`), `await` aside.
+fn receiver_root<'s>(expr: Node<'_>, source: &'s str) -> Option<&'s str> {
+    let mut current = expr;
+    for _ in 0..16 {
+        current = match current.kind() {
+            "identifier" => return Some(text(current, source)),
+            "await" | "parenthesized_expression" => current.named_child(0)?,
+            "call" => current.child_by_field_name("function")?,
+            "attribute" => current.child_by_field_name("object")?,
+            _ => return None,
+        };
+    }
+    None
+}
+
+/// `for obj in session.scalars(select(M)):`: each `obj` is a loaded `M`. A loop over anything
+/// else forgets its names. The binding takes effect after the iterable.
+fn remember_loop(node: Node<'_>, source: &str, scopes: &mut Scopes) {
+    let (Some(left), Some(right)) =
+        (node.child_by_field_name("left"), node.child_by_field_name("right"))
+    else {
+        return;
+    };
+    let after = right.end_byte();
+    if left.kind() == "identifier"
+        && let Some((model, via)) = sqlalchemy::loaded_model(right, source, true)
+    {
+        let known = Known {
+            reason: format!("the object is a {model} loaded by {via} in the same function"),
+            model,
+            confidence: Confidence::Likely,
+            origin: Origin::Loaded(via),
+        };
+        scopes.bind(after, text(left, source), Some(known));
+        return;
+    }
+    forget_targets(left, after, source, scopes);
+}
+
+/// `(obj := session.get(M, pk))`.
+fn remember_walrus(node: Node<'_>, source: &str, scopes: &mut Scopes) {
+    let Some(name) = node.child_by_field_name("name").filter(|n| n.kind() == "identifier") else {
+        return;
+    };
+    let known = node.child_by_field_name("value").and_then(|v| binding(v, source));
+    scopes.bind(node.end_byte(), text(name, source), known);
+}
+
+/// Forgets, from byte `after` on, the names an assignment or loop target (`a, b`, `[a, b]`)
+/// binds.
+fn forget_targets(target: Node<'_>, after: usize, source: &str, scopes: &mut Scopes) {
+    match target.kind() {
+        "identifier" => scopes.bind(after, text(target, source), None),
+        "pattern_list" | "tuple_pattern" | "list_pattern" | "list_splat_pattern" => {
+            let mut cursor = target.walk();
+            for child in target.named_children(&mut cursor) {
+                forget_targets(child, after, source, scopes);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// What a name bound to `expr` holds: [`instance_of`], marked as loaded from the database when
+/// the expression is one of the loads [`sqlalchemy::loaded_model`] knows.
+fn binding(expr: Node<'_>, source: &str) -> Option<Known> {
+    let loaded = sqlalchemy::loaded_model(expr, source, false);
+    match (instance_of(expr, source), loaded) {
+        (Some(mut known), Some((model, via))) if known.model == model => {
+            known.origin = Origin::Loaded(via);
+            Some(known)
+        }
+        (Some(known), _) => Some(known),
+        (None, Some((model, via))) => Some(Known {
+            reason: format!("the object is a {model} loaded by {via} in the same function"),
+            model,
+            confidence: Confidence::Likely,
+            origin: Origin::Loaded(via),
+        }),
+        (None, None) => None,
     }
 }
 
 /// The model an expression produces an instance (or query) of, when the syntax says so.
 fn instance_of(expr: Node<'_>, source: &str) -> Option<Known> {
     let mut current = expr;
+    // True while `current` is the whole expression (an `await` aside): only then is a
+    // constructor call's result the value bound.
+    let mut top = true;
     // Walk down a chain such as `session.exec(select(Item)).first()` to its root call.
     for _ in 0..8 {
         if current.kind() == "await" {
             current = current.named_child(0)?;
             continue;
         }
+        let new = if top { Origin::New } else { Origin::Other };
+        top = false;
         if current.kind() != "call" {
             return None;
         }
@@ -557,6 +736,7 @@ fn instance_of(expr: Node<'_>, source: &str) -> Option<Known> {
                     reason: format!("the object is created by {name}(...) in the same function"),
                     model: name,
                     confidence: Confidence::Likely,
+                    origin: new,
                 });
             }
             if let Some((receiver, method)) = name.rsplit_once('.') {
@@ -570,6 +750,7 @@ fn instance_of(expr: Node<'_>, source: &str) -> Option<Known> {
                         reason: format!("the object is created by {name} in the same function"),
                         model: receiver.to_owned(),
                         confidence: Confidence::Likely,
+                        origin: new,
                     });
                 }
                 if let Some(model) = receiver.strip_suffix(".objects") {
@@ -579,6 +760,7 @@ fn instance_of(expr: Node<'_>, source: &str) -> Option<Known> {
                         ),
                         model: model.to_owned(),
                         confidence: Confidence::Likely,
+                        origin: Origin::Other,
                     });
                 }
                 if matches!(method, "get" | "query" | "get_one") {
@@ -595,6 +777,7 @@ fn instance_of(expr: Node<'_>, source: &str) -> Option<Known> {
                             ),
                             model,
                             confidence: Confidence::Likely,
+                            origin: Origin::Other,
                         });
                     }
                 }
@@ -609,6 +792,7 @@ fn instance_of(expr: Node<'_>, source: &str) -> Option<Known> {
                     reason: format!("the object comes from select({model}) in the same function"),
                     model,
                     confidence: Confidence::Likely,
+                    origin: Origin::Other,
                 });
             }
         }

@@ -12,7 +12,18 @@
 //! `M.query.filter_by(...)` reads and `M.query....delete()` writes (`likely`);
 //! `x.add(M(...))`, `x.add(obj)`, `x.merge(obj)`, `x.delete(obj)` write when `obj` is known to be an
 //! `M` in the same function (`likely` when assigned from `M(...)`, `session.get(M, …)`,
-//! `M.model_validate(…)`, …; `possible` when only annotated as `M`).
+//! `M.model_validate(…)`, …; `possible` when only annotated as `M`). ORM unit-of-work writes
+//! (`likely`): `obj.attr = v` / `obj.attr += v` where `obj` was last bound, in the same function,
+//! to an `M` loaded from the database (`session.get(M, pk)`, `session.scalar(select(M)…)`,
+//! `session.scalars(select(M)…).first()/one()/one_or_none()`, `session.execute(select(M)…)
+//! .scalar_one()`, `session.query(M)….first()/one()/one_or_none()/get(pk)`, or
+//! `for obj in session.scalars(select(M)…)` / `session.query(M)…`), kept by the linker only when
+//! `M`'s class body maps `attr` (a column, relationship, synonym or hybrid property; not a plain
+//! class attribute nor an association proxy), and not after `session.expunge(obj)`; and
+//! `parent.rel.append(M(...))` / `.extend([M(...), …])` when `parent` is a known model object (or
+//! `self` in a method of a model class of this file) and the element is a new `M`, taken to be
+//! a relationship collection. A `.clear()` or `.remove(x)` on a collection of unknown element type
+//! is not a write this recogniser can name.
 //!
 //! Refuses (`computed-table`): a `__tablename__` or `Table(...)` name that is not a literal
 //! (`declared_attr` functions included).
@@ -26,14 +37,18 @@
 //!     invoice = Invoice(**data)
 //!     session.add(invoice)                    # writes billing.invoices (likely)
 //!     return session.execute(select(Invoice)) # reads billing.invoices (certain)
+//!
+//! def pay(session, invoice_id):
+//!     invoice = session.get(Invoice, invoice_id)  # reads billing.invoices (likely)
+//!     invoice.paid = True                     # writes billing.invoices (likely)
 //! ```
 
 use cartograph_core::{Confidence, Refusal, RefusalKind, SourceLocation};
 use tree_sitter::Node;
 
 use super::{
-    Access, ModelFact, ModelTable, Scopes, chained_methods, dotted_name, keyword_arg, literal,
-    model_use, positional_args,
+    Access, MappedAttributes, ModelFact, ModelTable, Origin, Scopes, chained_methods, dotted_name,
+    keyword_arg, literal, model_use, positional_args,
 };
 use crate::FileFacts;
 use crate::recognise::Context;
@@ -53,6 +68,7 @@ pub(super) fn class(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) -> 
     let (line, column) = position(name);
     match attrs.tablename {
         Some(Some(table)) => {
+            push_mapped(class_name, mapped_attributes(body, cx.source, false), facts);
             facts.tables.models.push(ModelFact {
                 name: class_name.to_owned(),
                 line,
@@ -77,6 +93,7 @@ pub(super) fn class(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) -> 
             if !flask_model {
                 return false;
             }
+            push_mapped(class_name, mapped_attributes(body, cx.source, false), facts);
             facts.tables.models.push(ModelFact {
                 name: class_name.to_owned(),
                 line,
@@ -302,6 +319,7 @@ pub(super) fn call(node: Node<'_>, cx: &Context<'_>, scopes: &Scopes, facts: &mu
         "add" | "add_all" | "merge" | "delete" => {
             session_write(node, receiver, method, &args, cx, scopes, facts);
         }
+        "append" | "extend" => collection_append(node, function, method, cx, scopes, facts),
         "select_from" | "join" | "outerjoin" => {
             method_on_expression(node, function, cx, facts);
         }
@@ -332,6 +350,8 @@ fn worth_a_look(function: Node<'_>, source: &str) -> bool {
                         | "select_from"
                         | "join"
                         | "outerjoin"
+                        | "append"
+                        | "extend"
                 )
             ) || function
                 .child_by_field_name("object")
@@ -438,6 +458,420 @@ fn session_write(
     }
 }
 
+/// Methods that refine a query or statement without changing what it returns.
+const REFINE: &[&str] = &[
+    "where",
+    "filter",
+    "filter_by",
+    "order_by",
+    "options",
+    "with_for_update",
+    "join",
+    "outerjoin",
+    "join_from",
+    "limit",
+    "offset",
+    "execution_options",
+    "distinct",
+    "populate_existing",
+    "select_from",
+    "group_by",
+    "having",
+    "params",
+    "unique",
+    "enable_eagerloads",
+];
+
+/// Result methods that return one row's object.
+const ONE: &[&str] = &["one", "first", "one_or_none"];
+
+/// The model whose instance `expr` loads from the database (when `iterated`: whose instances a
+/// loop over `expr` yields), and the construct, for evidence: `session.get(M, pk)`,
+/// `session.scalar(select(M)…)`, `session.scalars(select(M)…).first()`,
+/// `session.execute(select(M)…).scalar_one()`, `session.exec(select(M)).one()`,
+/// `session.query(M)….first()`; iterated: `session.scalars(select(M)…)`, `….all()`,
+/// `session.query(M)…`. Anything else — a column select, several entities, a statement held in a
+/// variable, a receiver that is a class — is not a load this knows.
+pub(super) fn loaded_model(
+    expr: Node<'_>,
+    source: &str,
+    iterated: bool,
+) -> Option<(String, &'static str)> {
+    // The methods chained on the root call, outermost first.
+    let mut outer: Vec<&str> = Vec::new();
+    let mut current = unwrap(expr)?;
+    let (root, method) = loop {
+        if current.kind() != "call" || outer.len() > 8 {
+            return None;
+        }
+        let function =
+            current.child_by_field_name("function").filter(|f| f.kind() == "attribute")?;
+        let method = text(function.child_by_field_name("attribute")?, source);
+        let object = unwrap(function.child_by_field_name("object")?)?;
+        if object.kind() == "call" {
+            outer.push(method);
+            current = object;
+            continue;
+        }
+        if dotted_name(object, source).is_none_or(|r| class_like(&r)) {
+            return None;
+        }
+        break (current, method);
+    };
+    let tail: Vec<&str> = outer.iter().rev().copied().filter(|m| !REFINE.contains(m)).collect();
+    let one = |t: &[&str]| matches!(t, [m] if ONE.contains(m));
+    let all = |t: &[&str]| matches!(t, [] | ["all"]);
+    let args = positional_args(root);
+    let first = args.first().copied();
+    let (model, via) = match method {
+        "get" | "get_one" if !iterated && tail.is_empty() && args.len() >= 2 => {
+            (class_name(first?, source)?, "session.get")
+        }
+        "query" if args.len() == 1 => {
+            let fits = if iterated {
+                all(&tail)
+            } else {
+                one(&tail) || matches!(tail.as_slice(), ["get"])
+            };
+            if !fits {
+                return None;
+            }
+            (class_name(first?, source)?, "session.query")
+        }
+        "scalar" if !iterated && tail.is_empty() => {
+            (statement_model(first?, source)?, "session.scalar")
+        }
+        "scalars" | "exec" => {
+            if !(if iterated { all(&tail) } else { one(&tail) }) {
+                return None;
+            }
+            let via = if method == "exec" { "session.exec" } else { "session.scalars" };
+            (statement_model(first?, source)?, via)
+        }
+        "execute" => {
+            let fits = if iterated {
+                matches!(tail.as_slice(), ["scalars"] | ["scalars", "all"])
+            } else {
+                matches!(
+                    tail.as_slice(),
+                    ["scalar_one" | "scalar" | "scalar_one_or_none"]
+                        | ["scalars", "one" | "first" | "one_or_none"]
+                )
+            };
+            if !fits {
+                return None;
+            }
+            (statement_model(first?, source)?, "session.execute")
+        }
+        _ => return None,
+    };
+    Some((model, via))
+}
+
+/// The model of `select(M)` (one entity, a class), possibly refined (`.where(...)`).
+fn statement_model(stmt: Node<'_>, source: &str) -> Option<String> {
+    let mut current = unwrap(stmt)?;
+    for _ in 0..12 {
+        if current.kind() != "call" {
+            return None;
+        }
+        let function = current.child_by_field_name("function")?;
+        if function.kind() == "attribute"
+            && let Some(object) = function.child_by_field_name("object")
+            && object.kind() == "call"
+        {
+            let method = function.child_by_field_name("attribute").map(|a| text(a, source));
+            if !method.is_some_and(|m| REFINE.contains(&m)) {
+                return None;
+            }
+            current = object;
+            continue;
+        }
+        let callee = dotted_name(function, source)?;
+        if !matches!(
+            callee.as_str(),
+            "select" | "sa.select" | "sqlalchemy.select" | "sqlmodel.select"
+        ) {
+            return None;
+        }
+        let args = positional_args(current);
+        let [entity] = args.as_slice() else { return None };
+        return class_name(*entity, source);
+    }
+    None
+}
+
+/// `x` without the `await` and parentheses around it.
+fn unwrap(node: Node<'_>) -> Option<Node<'_>> {
+    let mut current = node;
+    for _ in 0..4 {
+        if !matches!(current.kind(), "await" | "parenthesized_expression") {
+            return Some(current);
+        }
+        current = current.named_child(0)?;
+    }
+    None
+}
+
+/// True when the last segment of a dotted name starts with a capital, as a class name does.
+fn class_like(name: &str) -> bool {
+    name.rsplit('.').next().is_some_and(|c| c.starts_with(|ch: char| ch.is_ascii_uppercase()))
+}
+
+/// The dotted name of `node` when it names a class (`Item`, `models.Item`).
+fn class_name(node: Node<'_>, source: &str) -> Option<String> {
+    dotted_name(node, source).filter(|n| class_like(n))
+}
+
+/// `obj.attr = v`, `obj.attr += v`, `obj.a, obj.b = …` where `obj` was last bound, in the same
+/// function, to a model instance loaded from the database: the unit of work writes the change.
+pub(super) fn attribute_write(
+    node: Node<'_>,
+    cx: &Context<'_>,
+    scopes: &Scopes,
+    facts: &mut FileFacts,
+) {
+    let Some(left) = node.child_by_field_name("left") else { return };
+    let targets: Vec<Node<'_>> = match left.kind() {
+        "attribute" => vec![left],
+        "pattern_list" | "tuple_pattern" => {
+            let mut cursor = left.walk();
+            left.named_children(&mut cursor).filter(|t| t.kind() == "attribute").collect()
+        }
+        _ => return,
+    };
+    let mut seen: Vec<String> = Vec::new();
+    for target in targets {
+        let Some(object) =
+            target.child_by_field_name("object").filter(|o| o.kind() == "identifier")
+        else {
+            continue;
+        };
+        let Some(known) = scopes.get(text(object, cx.source)) else { continue };
+        let Origin::Loaded(via) = known.origin else { continue };
+        if seen.contains(&known.model) {
+            continue;
+        }
+        seen.push(known.model.clone());
+        let Some(attribute) = target.child_by_field_name("attribute") else { continue };
+        let mut model_use = model_use(
+            target,
+            known.model.clone(),
+            Access::Write,
+            "attribute assignment",
+            Confidence::Likely,
+            Some(format!(
+                "the object is a row of {} loaded by {via} in the same function, and the class \
+                 maps the attribute",
+                known.model
+            )),
+        );
+        model_use.attribute = Some(text(attribute, cx.source).to_owned());
+        facts.tables.uses.push(model_use);
+    }
+}
+
+/// `parent.rel.append(M(...))`, `parent.rel.extend([M(...), …])`, `….extend(M(x) for x in xs)`,
+/// and the same with a variable holding a new `M`: a new object added to what is taken to be a
+/// relationship collection, which the unit of work inserts. `parent` must be a known model object
+/// in the same function, or `self` in a method of a model class this file declares.
+fn collection_append(
+    node: Node<'_>,
+    function: Node<'_>,
+    method: &str,
+    cx: &Context<'_>,
+    scopes: &Scopes,
+    facts: &mut FileFacts,
+) {
+    let source = cx.source;
+    let Some(collection) =
+        function.child_by_field_name("object").filter(|o| o.kind() == "attribute")
+    else {
+        return;
+    };
+    let Some(parent) =
+        collection.child_by_field_name("object").filter(|o| o.kind() == "identifier")
+    else {
+        return;
+    };
+    let parent = text(parent, source);
+    let known_parent = if parent == "self" {
+        in_model_method(node, source, facts)
+    } else {
+        scopes.get(parent).is_some()
+    };
+    if !known_parent {
+        return;
+    }
+    let Some(arguments) = node.child_by_field_name("arguments") else { return };
+    let elements: Vec<Node<'_>> = if arguments.kind() == "generator_expression" {
+        arguments.child_by_field_name("body").into_iter().collect()
+    } else {
+        let args = positional_args(node);
+        let [arg] = args.as_slice() else { return };
+        match (method, arg.kind()) {
+            ("append", _) => vec![*arg],
+            (_, "list" | "tuple" | "set") => {
+                let mut cursor = arg.walk();
+                arg.named_children(&mut cursor).collect()
+            }
+            (_, "list_comprehension" | "generator_expression" | "set_comprehension") => {
+                arg.child_by_field_name("body").into_iter().collect()
+            }
+            _ => return,
+        }
+    };
+    let mut seen: Vec<String> = Vec::new();
+    for element in elements {
+        let model = match element.kind() {
+            "call" => element.child_by_field_name("function").and_then(|f| class_name(f, source)),
+            "identifier" => scopes
+                .get(text(element, source))
+                .filter(|k| k.origin == Origin::New)
+                .map(|k| k.model.clone()),
+            _ => None,
+        };
+        let Some(model) = model.filter(|m| !seen.contains(m)) else { continue };
+        seen.push(model.clone());
+        let reason = format!(
+            "a new {model} is added to a collection attribute of a model object, taken to be a \
+             relationship"
+        );
+        facts.tables.uses.push(model_use(
+            node,
+            model,
+            Access::Write,
+            format!("relationship {method}"),
+            Confidence::Likely,
+            Some(reason),
+        ));
+    }
+}
+
+/// True when `node` is inside a method of a class this file declares as a SQLAlchemy or SQLModel
+/// model.
+fn in_model_method(node: Node<'_>, source: &str, facts: &FileFacts) -> bool {
+    let mut current = node;
+    let function = loop {
+        let Some(parent) = current.parent() else { return false };
+        if parent.kind() == "function_definition" {
+            break parent;
+        }
+        current = parent;
+    };
+    let mut up = function.parent();
+    if up.is_some_and(|p| p.kind() == "decorated_definition") {
+        up = up.and_then(|p| p.parent());
+    }
+    let Some(class) = up
+        .filter(|b| b.kind() == "block")
+        .and_then(|b| b.parent())
+        .filter(|c| c.kind() == "class_definition")
+        .and_then(|c| c.child_by_field_name("name"))
+    else {
+        return false;
+    };
+    let class = text(class, source);
+    facts
+        .tables
+        .models
+        .iter()
+        .any(|m| m.name == class && matches!(m.framework, "sqlalchemy" | "sqlmodel"))
+}
+
+/// Constructs that map a class attribute: `Column(...)`, `mapped_column(...)`,
+/// `relationship(...)`, … (also as `sa.Column`, `db.relationship`, `orm.synonym`). Not
+/// `association_proxy(...)`: setting one writes the proxied relationship's table, not this one.
+const MAPPING: &[&str] = &[
+    "Column",
+    "mapped_column",
+    "relationship",
+    "relation",
+    "synonym",
+    "column_property",
+    "deferred",
+    "composite",
+    "query_expression",
+    "Field",
+    "Relationship",
+];
+
+/// The attributes a model class body maps: an assignment from a [`MAPPING`] construct, an
+/// annotation `Mapped[...]` (any annotation, for a SQLModel `table=True` class, when
+/// `annotated` is set), or a function decorated `@hybrid_property`.
+pub(super) fn mapped_attributes(body: Node<'_>, source: &str, annotated: bool) -> Vec<String> {
+    let mut attributes = Vec::new();
+    let mut cursor = body.walk();
+    for statement in body.named_children(&mut cursor) {
+        if statement.kind() == "decorated_definition" {
+            let mut decorators = statement.walk();
+            let hybrid = statement.named_children(&mut decorators).any(|d| {
+                d.kind() == "decorator"
+                    && d.named_child(0)
+                        .and_then(|e| dotted_name(e, source))
+                        .is_some_and(|n| n.rsplit('.').next() == Some("hybrid_property"))
+            });
+            if hybrid
+                && let Some(name) = statement
+                    .child_by_field_name("definition")
+                    .and_then(|f| f.child_by_field_name("name"))
+            {
+                attributes.push(text(name, source).to_owned());
+            }
+            continue;
+        }
+        let Some(assignment) = statement
+            .named_child(0)
+            .filter(|a| statement.kind() == "expression_statement" && a.kind() == "assignment")
+        else {
+            continue;
+        };
+        let Some(left) =
+            assignment.child_by_field_name("left").filter(|l| l.kind() == "identifier")
+        else {
+            continue;
+        };
+        let by_annotation = assignment
+            .child_by_field_name("type")
+            .is_some_and(|t| annotated || text(t, source).trim_start().starts_with("Mapped["));
+        let by_construct = assignment
+            .child_by_field_name("right")
+            .filter(|r| r.kind() == "call")
+            .and_then(|r| r.child_by_field_name("function"))
+            .and_then(|f| dotted_name(f, source))
+            .is_some_and(|n| n.rsplit('.').next().is_some_and(|last| MAPPING.contains(&last)));
+        if by_annotation || by_construct {
+            attributes.push(text(left, source).to_owned());
+        }
+    }
+    attributes
+}
+
+/// Records the attributes a model class maps.
+pub(super) fn push_mapped(class: &str, attributes: Vec<String>, facts: &mut FileFacts) {
+    facts.tables.mapped.push(MappedAttributes { class: class.to_owned(), attributes });
+}
+
+/// `session.expunge(obj)`, `make_transient(obj)`, `make_transient_to_detached(obj)`: the name of
+/// the object no longer attached to a session; `Some(None)` for `session.expunge_all()`.
+pub(super) fn detached<'s>(call: Node<'_>, source: &'s str) -> Option<Option<&'s str>> {
+    let function = call.child_by_field_name("function")?;
+    let name = match function.kind() {
+        "attribute" => text(function.child_by_field_name("attribute")?, source),
+        "identifier" => text(function, source),
+        _ => return None,
+    };
+    match name {
+        "expunge_all" if function.kind() == "attribute" => Some(None),
+        "expunge" | "make_transient" | "make_transient_to_detached" => {
+            let args = positional_args(call);
+            let first = args.first().filter(|a| a.kind() == "identifier")?;
+            Some(Some(text(*first, source)))
+        }
+        _ => None,
+    }
+}
+
 /// The model a `select(...)` argument names: `M` or `M.column`.
 fn selected_model(arg: Node<'_>, source: &str) -> Option<String> {
     let name = dotted_name(arg, source)?;
@@ -482,3 +916,6 @@ pub(super) fn refuse_computed(
         reason,
     ));
 }
+
+#[cfg(test)]
+mod tests;

@@ -53,6 +53,11 @@ pub(super) fn class(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) -> 
         },
     };
     let (line, column) = position(name);
+    super::sqlalchemy::push_mapped(
+        class_name,
+        super::sqlalchemy::mapped_attributes(body, cx.source, true),
+        facts,
+    );
     facts.tables.models.push(ModelFact {
         name: class_name.to_owned(),
         line,
