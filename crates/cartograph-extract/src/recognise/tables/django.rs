@@ -41,6 +41,7 @@ use super::{
 };
 use crate::FileFacts;
 use crate::recognise::Context;
+use crate::syntax::FieldExt;
 use crate::syntax::{position, text};
 
 const WRITES: &[&str] = &[
@@ -107,9 +108,7 @@ fn sync_name(method: &str) -> &str {
 
 /// A class with bases in a Django module: a model candidate.
 pub(super) fn class(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
-    let (Some(name), Some(body)) =
-        (node.child_by_field_name("name"), node.child_by_field_name("body"))
-    else {
+    let (Some(name), Some(body)) = (node.field("name"), node.field("body")) else {
         return;
     };
     let bases = superclasses(node, cx.source);
@@ -174,9 +173,9 @@ fn meta_body<'t>(body: Node<'t>, source: &str) -> Option<Node<'t>> {
     body.named_children(&mut cursor)
         .find(|s| {
             s.kind() == "class_definition"
-                && s.child_by_field_name("name").is_some_and(|n| text(n, source) == "Meta")
+                && s.field("name").is_some_and(|n| text(n, source) == "Meta")
         })
-        .and_then(|m| m.child_by_field_name("body"))
+        .and_then(|m| m.field("body"))
 }
 
 /// The app label from the path: the folder holding `models.py` or the `models/` package
@@ -198,16 +197,15 @@ fn folder_label(cx: &Context<'_>) -> (Option<String>, bool) {
 
 /// `M.objects.<method>(...)`, `obj.save()`, `obj.delete()`, `M(...).save()`.
 pub(super) fn call(node: Node<'_>, cx: &Context<'_>, scopes: &Scopes, facts: &mut FileFacts) {
-    let Some(function) = node.child_by_field_name("function").filter(|f| f.kind() == "attribute")
-    else {
+    let Some(function) = node.field("function").filter(|f| f.kind() == "attribute") else {
         return;
     };
-    let Some(method) = function.child_by_field_name("attribute").map(|a| text(a, cx.source)) else {
+    let Some(method) = function.field("attribute").map(|a| text(a, cx.source)) else {
         return;
     };
-    let Some(object) = function.child_by_field_name("object") else { return };
+    let Some(object) = function.field("object") else { return };
     let on_manager = object.kind() == "attribute"
-        && object.child_by_field_name("attribute").is_some_and(|a| text(a, cx.source) == "objects");
+        && object.field("attribute").is_some_and(|a| text(a, cx.source) == "objects");
     if !on_manager && method != "save" && method != "delete" {
         return;
     }
@@ -235,10 +233,8 @@ pub(super) fn call(node: Node<'_>, cx: &Context<'_>, scopes: &Scopes, facts: &mu
     // `M(...).save()`
     if method == "save"
         && object.kind() == "call"
-        && let Some(model) = object
-            .child_by_field_name("function")
-            .and_then(|f| dotted_name(f, cx.source))
-            .filter(|m| {
+        && let Some(model) =
+            object.field("function").and_then(|f| dotted_name(f, cx.source)).filter(|m| {
                 m.rsplit('.')
                     .next()
                     .is_some_and(|c| c.starts_with(|ch: char| ch.is_ascii_uppercase()))

@@ -23,11 +23,12 @@ use super::sqlalchemy::refuse_computed;
 use super::{Access, ModelFact, ModelTable, dotted_name, literal, model_use, positional_args};
 use crate::FileFacts;
 use crate::recognise::Context;
+use crate::syntax::FieldExt;
 use crate::syntax::{position, text};
 
 /// A table builder call or a query naming a table object.
 pub(super) fn call(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
-    let Some(function) = node.child_by_field_name("function") else { return };
+    let Some(function) = node.field("function") else { return };
     match function.kind() {
         "identifier" => builder(node, text(function, cx.source), cx, facts),
         "member_expression" => query(node, function, cx, facts),
@@ -44,7 +45,7 @@ fn builder(node: Node<'_>, callee: &str, cx: &Context<'_>, facts: &mut FileFacts
     let variable = node
         .parent()
         .filter(|p| p.kind() == "variable_declarator")
-        .and_then(|p| p.child_by_field_name("name"))
+        .and_then(|p| p.field("name"))
         .filter(|n| n.kind() == "identifier")
         .map(|n| text(n, cx.source).to_owned())
         .unwrap_or_default();
@@ -63,11 +64,10 @@ fn builder(node: Node<'_>, callee: &str, cx: &Context<'_>, facts: &mut FileFacts
 }
 
 fn query(node: Node<'_>, function: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
-    let Some(method) = function.child_by_field_name("property").map(|p| text(p, cx.source)) else {
+    let Some(method) = function.field("property").map(|p| text(p, cx.source)) else {
         return;
     };
-    let on_query =
-        function.child_by_field_name("object").is_some_and(|o| o.kind() == "call_expression");
+    let on_query = function.field("object").is_some_and(|o| o.kind() == "call_expression");
     let (access, confidence, reason) = match method {
         "from" | "innerJoin" | "leftJoin" | "rightJoin" | "fullJoin" if on_query => {
             (Access::Read, Confidence::Certain, None)

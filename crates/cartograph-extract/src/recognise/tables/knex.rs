@@ -23,6 +23,7 @@ use tree_sitter::Node;
 use super::sqlalchemy::refuse_computed;
 use super::{Access, TableAccess, chained_methods, literal, positional_args};
 use crate::recognise::Context;
+use crate::syntax::FieldExt;
 use crate::syntax::{position, text};
 use crate::{FileFacts, ImportTarget};
 
@@ -35,15 +36,13 @@ pub(super) fn remember_instance(
     names: &mut Vec<String>,
     facts: &mut FileFacts,
 ) {
-    let (Some(name), Some(value)) =
-        (node.child_by_field_name("name"), node.child_by_field_name("value"))
-    else {
+    let (Some(name), Some(value)) = (node.field("name"), node.field("value")) else {
         return;
     };
     if name.kind() != "identifier" || value.kind() != "call_expression" {
         return;
     }
-    let Some(function) = value.child_by_field_name("function") else { return };
+    let Some(function) = value.field("function") else { return };
     let is_knex = match function.kind() {
         "identifier" => matches!(text(function, source), "knex" | "Knex"),
         "call_expression" => {
@@ -63,15 +62,14 @@ fn is_knex_name(name: &str, names: &[String]) -> bool {
 
 /// `knex("t")`, `knex.from("t")`, `knex.select(...).from("t")`.
 pub(super) fn call(node: Node<'_>, cx: &Context<'_>, names: &[String], facts: &mut FileFacts) {
-    let Some(function) = node.child_by_field_name("function") else { return };
+    let Some(function) = node.field("function") else { return };
     let local = cx.source.contains("knex");
     let mut upstream: Vec<String> = Vec::new();
     let mut via_into = false;
     let root = match function.kind() {
         "identifier" => text(function, cx.source),
         "member_expression" => {
-            let Some(method) = function.child_by_field_name("property").map(|p| text(p, cx.source))
-            else {
+            let Some(method) = function.field("property").map(|p| text(p, cx.source)) else {
                 return;
             };
             if !matches!(method, "from" | "into" | "table") && !method.ends_with("oin") {
@@ -140,17 +138,17 @@ fn is_imported(name: &str, facts: &FileFacts) -> bool {
 /// Walks down `a.b(...).c(...).from` to its root identifier, recording the methods called on the
 /// way.
 fn chain_root<'s>(member: Node<'_>, source: &'s str, methods: &mut Vec<String>) -> Option<&'s str> {
-    let mut current = member.child_by_field_name("object");
+    let mut current = member.field("object");
     for _ in 0..16 {
         let node = current?;
         match node.kind() {
             "identifier" => return Some(text(node, source)),
-            "call_expression" => current = node.child_by_field_name("function"),
+            "call_expression" => current = node.field("function"),
             "member_expression" => {
-                if let Some(p) = node.child_by_field_name("property") {
+                if let Some(p) = node.field("property") {
                     methods.push(text(p, source).to_owned());
                 }
-                current = node.child_by_field_name("object");
+                current = node.field("object");
             }
             "await_expression" | "parenthesized_expression" => current = node.named_child(0),
             _ => return None,

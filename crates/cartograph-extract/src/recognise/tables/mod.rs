@@ -25,6 +25,7 @@ use tree_sitter::Node;
 
 use super::registry::Recogniser;
 use super::{Context, Family};
+use crate::syntax::FieldExt;
 use crate::syntax::{literal_string, position, text};
 use crate::{FileFacts, Grammar};
 
@@ -392,7 +393,7 @@ impl Tables {
                 parameters(node, cx.source, &mut self.scopes);
             }
             "class_definition" => {
-                if let Some(name) = node.child_by_field_name("name") {
+                if let Some(name) = node.field("name") {
                     facts.tables.classes.push(text(name, cx.source).to_owned());
                 }
                 if sqlmodel::class(node, cx, facts) || sqlalchemy::class(node, cx, facts) {
@@ -447,7 +448,7 @@ pub(super) fn assignment_sides<'t>(statement: Node<'t>) -> Option<(Node<'t>, Nod
     let assignment = statement
         .named_child(0)
         .filter(|a| statement.kind() == "expression_statement" && a.kind() == "assignment")?;
-    Some((assignment.child_by_field_name("left")?, assignment.child_by_field_name("right")?))
+    Some((assignment.field("left")?, assignment.field("right")?))
 }
 
 pub(super) fn dotted_name(node: Node<'_>, source: &str) -> Option<String> {
@@ -462,8 +463,8 @@ pub(super) fn dotted_name(node: Node<'_>, source: &str) -> Option<String> {
             }
             "attribute" | "member_expression" => {
                 let field = if current.kind() == "attribute" { "attribute" } else { "property" };
-                parts.push(text(current.child_by_field_name(field)?, source));
-                current = current.child_by_field_name("object")?;
+                parts.push(text(current.field(field)?, source));
+                current = current.field("object")?;
             }
             _ => return None,
         }
@@ -474,7 +475,7 @@ pub(super) fn dotted_name(node: Node<'_>, source: &str) -> Option<String> {
 /// The positional arguments of a call (Python `argument_list` or JS `arguments`), skipping
 /// keyword arguments, comments and splats.
 pub(super) fn positional_args(call: Node<'_>) -> Vec<Node<'_>> {
-    let Some(args) = call.child_by_field_name("arguments") else {
+    let Some(args) = call.field("arguments") else {
         return Vec::new();
     };
     let mut cursor = args.walk();
@@ -494,12 +495,12 @@ pub(super) fn positional_args(call: Node<'_>) -> Vec<Node<'_>> {
 
 /// The value of a keyword argument `name=...` of a Python call.
 pub(super) fn keyword_arg<'t>(call: Node<'t>, name: &str, source: &str) -> Option<Node<'t>> {
-    let args = call.child_by_field_name("arguments")?;
+    let args = call.field("arguments")?;
     let mut cursor = args.walk();
     args.named_children(&mut cursor)
         .filter(|a| a.kind() == "keyword_argument")
-        .find(|a| a.child_by_field_name("name").is_some_and(|n| text(n, source) == name))
-        .and_then(|a| a.child_by_field_name("value"))
+        .find(|a| a.field("name").is_some_and(|n| text(n, source) == name))
+        .and_then(|a| a.field("value"))
 }
 
 /// The method calls chained onto `call`: for `q(...).filter(...).delete()` seen from `q(...)`,
@@ -510,12 +511,12 @@ pub(super) fn chained_methods(call: Node<'_>, source: &str) -> Vec<String> {
     for _ in 0..12 {
         let Some(access) = current.parent() else { break };
         if !matches!(access.kind(), "attribute" | "member_expression")
-            || access.child_by_field_name("object").map(|o| o.id()) != Some(current.id())
+            || access.field("object").map(|o| o.id()) != Some(current.id())
         {
             break;
         }
         let field = if access.kind() == "attribute" { "attribute" } else { "property" };
-        let Some(name) = access.child_by_field_name(field) else { break };
+        let Some(name) = access.field(field) else { break };
         let Some(next) = access.parent() else { break };
         if !matches!(next.kind(), "call" | "call_expression") {
             break;
@@ -542,16 +543,16 @@ pub(super) fn model_use(
 /// The names of the parameters of a Python function annotated with a plain class name
 /// (`item: Item`): possibly an instance of that model.
 fn parameters(function: Node<'_>, source: &str, scopes: &mut Scopes) {
-    let Some(params) = function.child_by_field_name("parameters") else { return };
+    let Some(params) = function.field("parameters") else { return };
     let mut cursor = params.walk();
     for param in params.named_children(&mut cursor) {
         if !matches!(param.kind(), "typed_parameter" | "typed_default_parameter") {
             continue;
         }
         let name = param
-            .child_by_field_name("name")
+            .field("name")
             .or_else(|| param.named_child(0).filter(|n| n.kind() == "identifier"));
-        let (Some(name), Some(ty)) = (name, param.child_by_field_name("type")) else { continue };
+        let (Some(name), Some(ty)) = (name, param.field("type")) else { continue };
         let Some(class) = annotation_class(ty, source) else { continue };
         scopes.set(
             text(name, source),
@@ -569,8 +570,8 @@ fn parameters(function: Node<'_>, source: &str, scopes: &mut Scopes) {
 fn annotation_class(ty: Node<'_>, source: &str) -> Option<String> {
     let inner = ty.named_child(0)?;
     let inner = if inner.kind() == "binary_operator" {
-        let left = inner.child_by_field_name("left")?;
-        let right = inner.child_by_field_name("right")?;
+        let left = inner.field("left")?;
+        let right = inner.field("right")?;
         if text(right, source) != "None" {
             return None;
         }
@@ -589,7 +590,7 @@ fn annotation_class(ty: Node<'_>, source: &str) -> Option<String> {
 /// binding takes effect after the assignment, whose value still sees the previous one
 /// (`ti = session.merge(ti)`).
 fn remember_assignment(node: Node<'_>, source: &str, scopes: &mut Scopes) {
-    let Some(left) = node.child_by_field_name("left") else { return };
+    let Some(left) = node.field("left") else { return };
     let after = node.end_byte();
     if left.kind() != "identifier" {
         forget_targets(left, after, source, scopes);
@@ -597,13 +598,13 @@ fn remember_assignment(node: Node<'_>, source: &str, scopes: &mut Scopes) {
     }
     let var = text(left, source);
     if node.kind() == "assignment"
-        && let Some(right) = node.child_by_field_name("right")
+        && let Some(right) = node.field("right")
         && let Some(known) = binding(right, source)
     {
         scopes.bind(after, var, Some(known));
         return;
     }
-    if let Some(ty) = node.child_by_field_name("type")
+    if let Some(ty) = node.field("type")
         && let Some(class) = annotation_class(ty, source)
     {
         let known = Known {
@@ -617,7 +618,7 @@ fn remember_assignment(node: Node<'_>, source: &str, scopes: &mut Scopes) {
     }
     // `qs = qs.exclude(...)`, `stmt = stmt.where(...)`: a query refined from the name itself
     // keeps its model. An instance's method (`item = item.to_dict()`) gives something else.
-    if let Some(right) = node.child_by_field_name("right")
+    if let Some(right) = node.field("right")
         && right.kind() != "identifier"
         && receiver_root(right, source) == Some(var)
         && scopes.get(var).is_some_and(|known| known.origin == Origin::Other)
@@ -635,8 +636,8 @@ fn receiver_root<'s>(expr: Node<'_>, source: &'s str) -> Option<&'s str> {
         current = match current.kind() {
             "identifier" => return Some(text(current, source)),
             "await" | "parenthesized_expression" => current.named_child(0)?,
-            "call" => current.child_by_field_name("function")?,
-            "attribute" => current.child_by_field_name("object")?,
+            "call" => current.field("function")?,
+            "attribute" => current.field("object")?,
             _ => return None,
         };
     }
@@ -646,9 +647,7 @@ fn receiver_root<'s>(expr: Node<'_>, source: &'s str) -> Option<&'s str> {
 /// `for obj in session.scalars(select(M)):`: each `obj` is a loaded `M`. A loop over anything
 /// else forgets its names. The binding takes effect after the iterable.
 fn remember_loop(node: Node<'_>, source: &str, scopes: &mut Scopes) {
-    let (Some(left), Some(right)) =
-        (node.child_by_field_name("left"), node.child_by_field_name("right"))
-    else {
+    let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
         return;
     };
     let after = right.end_byte();
@@ -669,10 +668,10 @@ fn remember_loop(node: Node<'_>, source: &str, scopes: &mut Scopes) {
 
 /// `(obj := session.get(M, pk))`.
 fn remember_walrus(node: Node<'_>, source: &str, scopes: &mut Scopes) {
-    let Some(name) = node.child_by_field_name("name").filter(|n| n.kind() == "identifier") else {
+    let Some(name) = node.field("name").filter(|n| n.kind() == "identifier") else {
         return;
     };
-    let known = node.child_by_field_name("value").and_then(|v| binding(v, source));
+    let known = node.field("value").and_then(|v| binding(v, source));
     scopes.bind(node.end_byte(), text(name, source), known);
 }
 
@@ -728,7 +727,7 @@ fn instance_of(expr: Node<'_>, source: &str) -> Option<Known> {
         if current.kind() != "call" {
             return None;
         }
-        let function = current.child_by_field_name("function")?;
+        let function = current.field("function")?;
         if let Some(name) = dotted_name(function, source) {
             let last = name.rsplit('.').next().unwrap_or(&name);
             if last.starts_with(|c: char| c.is_ascii_uppercase()) {
@@ -798,8 +797,8 @@ fn instance_of(expr: Node<'_>, source: &str) -> Option<Known> {
         }
         // A method call on something else: look at its receiver, or at the first argument of
         // `session.exec(...)` / `session.scalars(...)`.
-        if let Some(object) = function.child_by_field_name("object") {
-            let method = function.child_by_field_name("attribute").map(|a| text(a, source));
+        if let Some(object) = function.field("object") {
+            let method = function.field("attribute").map(|a| text(a, source));
             current = if matches!(method, Some("exec" | "execute" | "scalars" | "scalar")) {
                 *positional_args(current).first()?
             } else {

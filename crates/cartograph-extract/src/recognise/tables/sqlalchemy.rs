@@ -52,15 +52,14 @@ use super::{
 };
 use crate::FileFacts;
 use crate::recognise::Context;
+use crate::syntax::FieldExt;
 use crate::syntax::{position, text};
 
 const FRAMEWORK: &str = "sqlalchemy";
 
 /// A declarative model class. Returns true when the class was handled (a model or a refusal).
 pub(super) fn class(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) -> bool {
-    let (Some(name), Some(body)) =
-        (node.child_by_field_name("name"), node.child_by_field_name("body"))
-    else {
+    let (Some(name), Some(body)) = (node.field("name"), node.field("body")) else {
         return false;
     };
     let class_name = text(name, cx.source);
@@ -127,12 +126,12 @@ impl ClassAttrs {
                 || statement.kind() == "decorated_definition"
             {
                 let function = if statement.kind() == "decorated_definition" {
-                    statement.child_by_field_name("definition")
+                    statement.field("definition")
                 } else {
                     Some(statement)
                 };
                 if function
-                    .and_then(|f| f.child_by_field_name("name"))
+                    .and_then(|f| f.field("name"))
                     .is_some_and(|n| text(n, source) == "__tablename__")
                 {
                     attrs.tablename = Some(None);
@@ -166,9 +165,9 @@ fn schema_of(node: Node<'_>, source: &str) -> Option<String> {
     };
     let mut cursor = dict.walk();
     for pair in dict.named_children(&mut cursor).filter(|p| p.kind() == "pair") {
-        let key = pair.child_by_field_name("key").and_then(|k| literal(k, source));
+        let key = pair.field("key").and_then(|k| literal(k, source));
         if key.as_deref() == Some("schema") {
-            return pair.child_by_field_name("value").and_then(|v| literal(v, source));
+            return pair.field("value").and_then(|v| literal(v, source));
         }
     }
     None
@@ -176,23 +175,20 @@ fn schema_of(node: Node<'_>, source: &str) -> Option<String> {
 
 /// The superclasses of a class as written (`db.Model`, `Base`).
 pub(super) fn superclasses(class: Node<'_>, source: &str) -> Vec<String> {
-    let Some(args) = class.child_by_field_name("superclasses") else { return Vec::new() };
+    let Some(args) = class.field("superclasses") else { return Vec::new() };
     let mut cursor = args.walk();
     args.named_children(&mut cursor).filter_map(|a| dotted_name(a, source)).collect()
 }
 
 /// `name = Table("literal", metadata, ...)`.
 pub(super) fn table_assignment(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
-    let (Some(left), Some(call)) =
-        (node.child_by_field_name("left"), node.child_by_field_name("right"))
-    else {
+    let (Some(left), Some(call)) = (node.field("left"), node.field("right")) else {
         return;
     };
     if left.kind() != "identifier" || call.kind() != "call" {
         return;
     }
-    let Some(callee) = call.child_by_field_name("function").and_then(|f| dotted_name(f, cx.source))
-    else {
+    let Some(callee) = call.field("function").and_then(|f| dotted_name(f, cx.source)) else {
         return;
     };
     if !matches!(callee.as_str(), "Table" | "sa.Table" | "sqlalchemy.Table" | "db.Table") {
@@ -218,7 +214,7 @@ pub(super) fn table_assignment(node: Node<'_>, cx: &Context<'_>, facts: &mut Fil
 
 /// Queries and mutations that name a model.
 pub(super) fn call(node: Node<'_>, cx: &Context<'_>, scopes: &Scopes, facts: &mut FileFacts) {
-    let Some(function) = node.child_by_field_name("function") else { return };
+    let Some(function) = node.field("function") else { return };
     if !worth_a_look(function, cx.source) {
         return;
     }
@@ -333,7 +329,7 @@ fn worth_a_look(function: Node<'_>, source: &str) -> bool {
     match function.kind() {
         "identifier" => matches!(text(function, source), "select" | "insert" | "update" | "delete"),
         "attribute" => {
-            let method = function.child_by_field_name("attribute").map(|a| text(a, source));
+            let method = function.field("attribute").map(|a| text(a, source));
             matches!(
                 method,
                 Some(
@@ -354,9 +350,9 @@ fn worth_a_look(function: Node<'_>, source: &str) -> bool {
                         | "extend"
                 )
             ) || function
-                .child_by_field_name("object")
+                .field("object")
                 .filter(|o| o.kind() == "attribute")
-                .and_then(|o| o.child_by_field_name("attribute"))
+                .and_then(|o| o.field("attribute"))
                 .is_some_and(|a| text(a, source) == "query")
         }
         _ => false,
@@ -388,10 +384,10 @@ fn method_on_expression(
     cx: &Context<'_>,
     facts: &mut FileFacts,
 ) {
-    let Some(method) = function.child_by_field_name("attribute").map(|a| text(a, cx.source)) else {
+    let Some(method) = function.field("attribute").map(|a| text(a, cx.source)) else {
         return;
     };
-    if function.child_by_field_name("object").is_some_and(|o| o.kind() == "string") {
+    if function.field("object").is_some_and(|o| o.kind() == "string") {
         return;
     }
     let (confidence, reason) = match method {
@@ -429,7 +425,7 @@ fn session_write(
     for item in items {
         let found = match item.kind() {
             "call" => item
-                .child_by_field_name("function")
+                .field("function")
                 .and_then(|f| dotted_name(f, source))
                 .filter(|n| {
                     n.rsplit('.')
@@ -504,10 +500,9 @@ pub(super) fn loaded_model(
         if current.kind() != "call" || outer.len() > 8 {
             return None;
         }
-        let function =
-            current.child_by_field_name("function").filter(|f| f.kind() == "attribute")?;
-        let method = text(function.child_by_field_name("attribute")?, source);
-        let object = unwrap(function.child_by_field_name("object")?)?;
+        let function = current.field("function").filter(|f| f.kind() == "attribute")?;
+        let method = text(function.field("attribute")?, source);
+        let object = unwrap(function.field("object")?)?;
         if object.kind() == "call" {
             outer.push(method);
             current = object;
@@ -575,12 +570,12 @@ fn statement_model(stmt: Node<'_>, source: &str) -> Option<String> {
         if current.kind() != "call" {
             return None;
         }
-        let function = current.child_by_field_name("function")?;
+        let function = current.field("function")?;
         if function.kind() == "attribute"
-            && let Some(object) = function.child_by_field_name("object")
+            && let Some(object) = function.field("object")
             && object.kind() == "call"
         {
-            let method = function.child_by_field_name("attribute").map(|a| text(a, source));
+            let method = function.field("attribute").map(|a| text(a, source));
             if !method.is_some_and(|m| REFINE.contains(&m)) {
                 return None;
             }
@@ -631,7 +626,7 @@ pub(super) fn attribute_write(
     scopes: &Scopes,
     facts: &mut FileFacts,
 ) {
-    let Some(left) = node.child_by_field_name("left") else { return };
+    let Some(left) = node.field("left") else { return };
     let targets: Vec<Node<'_>> = match left.kind() {
         "attribute" => vec![left],
         "pattern_list" | "tuple_pattern" => {
@@ -642,9 +637,7 @@ pub(super) fn attribute_write(
     };
     let mut seen: Vec<String> = Vec::new();
     for target in targets {
-        let Some(object) =
-            target.child_by_field_name("object").filter(|o| o.kind() == "identifier")
-        else {
+        let Some(object) = target.field("object").filter(|o| o.kind() == "identifier") else {
             continue;
         };
         let Some(known) = scopes.get(text(object, cx.source)) else { continue };
@@ -653,7 +646,7 @@ pub(super) fn attribute_write(
             continue;
         }
         seen.push(known.model.clone());
-        let Some(attribute) = target.child_by_field_name("attribute") else { continue };
+        let Some(attribute) = target.field("attribute") else { continue };
         let mut model_use = model_use(
             target,
             known.model.clone(),
@@ -684,14 +677,10 @@ fn collection_append(
     facts: &mut FileFacts,
 ) {
     let source = cx.source;
-    let Some(collection) =
-        function.child_by_field_name("object").filter(|o| o.kind() == "attribute")
-    else {
+    let Some(collection) = function.field("object").filter(|o| o.kind() == "attribute") else {
         return;
     };
-    let Some(parent) =
-        collection.child_by_field_name("object").filter(|o| o.kind() == "identifier")
-    else {
+    let Some(parent) = collection.field("object").filter(|o| o.kind() == "identifier") else {
         return;
     };
     let parent = text(parent, source);
@@ -703,9 +692,9 @@ fn collection_append(
     if !known_parent {
         return;
     }
-    let Some(arguments) = node.child_by_field_name("arguments") else { return };
+    let Some(arguments) = node.field("arguments") else { return };
     let elements: Vec<Node<'_>> = if arguments.kind() == "generator_expression" {
-        arguments.child_by_field_name("body").into_iter().collect()
+        arguments.field("body").into_iter().collect()
     } else {
         let args = positional_args(node);
         let [arg] = args.as_slice() else { return };
@@ -716,7 +705,7 @@ fn collection_append(
                 arg.named_children(&mut cursor).collect()
             }
             (_, "list_comprehension" | "generator_expression" | "set_comprehension") => {
-                arg.child_by_field_name("body").into_iter().collect()
+                arg.field("body").into_iter().collect()
             }
             _ => return,
         }
@@ -724,7 +713,7 @@ fn collection_append(
     let mut seen: Vec<String> = Vec::new();
     for element in elements {
         let model = match element.kind() {
-            "call" => element.child_by_field_name("function").and_then(|f| class_name(f, source)),
+            "call" => element.field("function").and_then(|f| class_name(f, source)),
             "identifier" => scopes
                 .get(text(element, source))
                 .filter(|k| k.origin == Origin::New)
@@ -767,7 +756,7 @@ fn in_model_method(node: Node<'_>, source: &str, facts: &FileFacts) -> bool {
         .filter(|b| b.kind() == "block")
         .and_then(|b| b.parent())
         .filter(|c| c.kind() == "class_definition")
-        .and_then(|c| c.child_by_field_name("name"))
+        .and_then(|c| c.field("name"))
     else {
         return false;
     };
@@ -812,9 +801,7 @@ pub(super) fn mapped_attributes(body: Node<'_>, source: &str, annotated: bool) -
                         .is_some_and(|n| n.rsplit('.').next() == Some("hybrid_property"))
             });
             if hybrid
-                && let Some(name) = statement
-                    .child_by_field_name("definition")
-                    .and_then(|f| f.child_by_field_name("name"))
+                && let Some(name) = statement.field("definition").and_then(|f| f.field("name"))
             {
                 attributes.push(text(name, source).to_owned());
             }
@@ -826,18 +813,16 @@ pub(super) fn mapped_attributes(body: Node<'_>, source: &str, annotated: bool) -
         else {
             continue;
         };
-        let Some(left) =
-            assignment.child_by_field_name("left").filter(|l| l.kind() == "identifier")
-        else {
+        let Some(left) = assignment.field("left").filter(|l| l.kind() == "identifier") else {
             continue;
         };
         let by_annotation = assignment
-            .child_by_field_name("type")
+            .field("type")
             .is_some_and(|t| annotated || text(t, source).trim_start().starts_with("Mapped["));
         let by_construct = assignment
-            .child_by_field_name("right")
+            .field("right")
             .filter(|r| r.kind() == "call")
-            .and_then(|r| r.child_by_field_name("function"))
+            .and_then(|r| r.field("function"))
             .and_then(|f| dotted_name(f, source))
             .is_some_and(|n| n.rsplit('.').next().is_some_and(|last| MAPPING.contains(&last)));
         if by_annotation || by_construct {
@@ -855,9 +840,9 @@ pub(super) fn push_mapped(class: &str, attributes: Vec<String>, facts: &mut File
 /// `session.expunge(obj)`, `make_transient(obj)`, `make_transient_to_detached(obj)`: the name of
 /// the object no longer attached to a session; `Some(None)` for `session.expunge_all()`.
 pub(super) fn detached<'s>(call: Node<'_>, source: &'s str) -> Option<Option<&'s str>> {
-    let function = call.child_by_field_name("function")?;
+    let function = call.field("function")?;
     let name = match function.kind() {
-        "attribute" => text(function.child_by_field_name("attribute")?, source),
+        "attribute" => text(function.field("attribute")?, source),
         "identifier" => text(function, source),
         _ => return None,
     };

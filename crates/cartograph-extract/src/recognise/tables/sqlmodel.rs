@@ -21,13 +21,12 @@ use super::sqlalchemy::{ClassAttrs, refuse_computed};
 use super::{ModelFact, ModelTable};
 use crate::FileFacts;
 use crate::recognise::Context;
+use crate::syntax::FieldExt;
 use crate::syntax::{position, text};
 
 /// A `table=True` class. Returns true when the class was handled (a model or a refusal).
 pub(super) fn class(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) -> bool {
-    let (Some(name), Some(body)) =
-        (node.child_by_field_name("name"), node.child_by_field_name("body"))
-    else {
+    let (Some(name), Some(body)) = (node.field("name"), node.field("body")) else {
         return false;
     };
     if !has_table_true(node, cx.source) {
@@ -70,11 +69,11 @@ pub(super) fn class(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) -> 
 
 /// `table=True` among the class keywords.
 fn has_table_true(class: Node<'_>, source: &str) -> bool {
-    let Some(args) = class.child_by_field_name("superclasses") else { return false };
+    let Some(args) = class.field("superclasses") else { return false };
     let mut cursor = args.walk();
     args.named_children(&mut cursor).any(|a| {
         a.kind() == "keyword_argument"
-            && a.child_by_field_name("name").is_some_and(|n| text(n, source) == "table")
-            && a.child_by_field_name("value").is_some_and(|v| text(v, source) == "True")
+            && a.field("name").is_some_and(|n| text(n, source) == "table")
+            && a.field("value").is_some_and(|v| text(v, source) == "True")
     })
 }

@@ -23,12 +23,13 @@ use super::sqlalchemy::refuse_computed;
 use super::{ModelFact, ModelTable, literal, positional_args};
 use crate::FileFacts;
 use crate::recognise::Context;
+use crate::syntax::FieldExt;
 use crate::syntax::{position, text};
 
 /// A decorator: records the entity when it is `@Entity(...)` on a class.
 pub(super) fn decorator(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
     let Some(call) = node.named_child(0).filter(|c| c.kind() == "call_expression") else { return };
-    if call.child_by_field_name("function").map(|f| text(f, cx.source)) != Some("Entity")
+    if call.field("function").map(|f| text(f, cx.source)) != Some("Entity")
         || !cx.source.contains("typeorm")
     {
         return;
@@ -41,10 +42,10 @@ pub(super) fn decorator(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts)
         Some(arg) if arg.kind() == "object" => {
             let mut cursor = arg.walk();
             for pair in arg.named_children(&mut cursor).filter(|p| p.kind() == "pair") {
-                let key = pair.child_by_field_name("key").map(|k| {
+                let key = pair.field("key").map(|k| {
                     literal(k, cx.source).unwrap_or_else(|| text(k, cx.source).to_owned())
                 });
-                let value = pair.child_by_field_name("value");
+                let value = pair.field("value");
                 match key.as_deref() {
                     Some("name") => match value.and_then(|v| literal(v, cx.source)) {
                         Some(v) => name = Some(v),
@@ -92,10 +93,10 @@ fn decorated_class(decorator: Node<'_>, source: &str) -> Option<String> {
     let parent = decorator.parent()?;
     let class = match parent.kind() {
         "class_declaration" | "abstract_class_declaration" | "class" => parent,
-        "export_statement" => parent.child_by_field_name("declaration")?,
+        "export_statement" => parent.field("declaration")?,
         _ => return None,
     };
-    class.child_by_field_name("name").map(|n| text(n, source).to_owned())
+    class.field("name").map(|n| text(n, source).to_owned())
 }
 
 /// TypeORM's `snakeCase`: `ABc` → `a_bc`, `aC` → `a_c`, then lower case.
