@@ -2,7 +2,7 @@
 //! the session's grant **before** anything is analysed or read, then loads the analyses (cached per
 //! tree and content), then answers with the same report documents as the CLI.
 //!
-//! Every answer is one envelope, summary first: `tool`, a one-sentence `summary`, `truncated` (each
+//! Every answer is one envelope (its schema: `schemas/mcp-answer.schema.json`), summary first: `tool`, a one-sentence `summary`, `truncated` (each
 //! list that was cut: its name, how many entries are shown, how many there were), then `document`.
 //! Answers are bounded: map, trace and blast by their documents' own bounds, diff by `limit`
 //! (findings first: every high-severity finding is kept, the other findings and each raw list are
@@ -134,9 +134,13 @@ pub struct Answer<D> {
     pub document: D,
 }
 
-/// An `evidence` document: the edges of one kind between two nodes (usually one).
+/// An `evidence` document: the edges of one kind between two nodes (usually one). Its schema is
+/// `schemas/mcp-answer.schema.json#/$defs/evidence_document`.
 #[derive(Debug, Serialize)]
 pub struct EvidenceDoc {
+    pub schema: &'static str,
+    pub schema_version: &'static str,
+    pub tool_version: &'static str,
     pub tree: String,
     pub kind: String,
     pub from: String,
@@ -428,6 +432,9 @@ pub fn evidence(session: &Session, args: &EvidenceArgs) -> Result<Reply, String>
         edges.iter().map(|e| e.confidence.as_str()).collect::<Vec<_>>().join(", ")
     );
     let document = EvidenceDoc {
+        schema: "evidence",
+        schema_version: "1.0",
+        tool_version: cartograph_report::TOOL_VERSION,
         tree: loaded.label.clone(),
         kind: kind.to_owned(),
         from: from.to_owned(),

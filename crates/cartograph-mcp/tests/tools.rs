@@ -57,9 +57,31 @@ fn text(result: &CallToolResult) -> String {
     result.content.iter().filter_map(|c| c.as_text().map(|t| t.text.clone())).collect()
 }
 
-/// The answer's document, after checking the call succeeded and the answer names no machine path.
+/// The envelope schema every answer must match.
+fn answer_schema() -> &'static jsonschema::Validator {
+    static VALIDATOR: std::sync::OnceLock<jsonschema::Validator> = std::sync::OnceLock::new();
+    VALIDATOR.get_or_init(|| {
+        let text = std::fs::read_to_string(workspace().join("schemas/mcp-answer.schema.json"))
+            .expect("schema file");
+        let schema: Value = serde_json::from_str(&text).expect("schema json");
+        jsonschema::meta::validate(&schema).expect("a valid schema");
+        jsonschema::draft202012::new(&schema).expect("a schema")
+    })
+}
+
+/// The answer's document, after checking the call succeeded, the envelope matches its schema, the
+/// document its own, and the answer names no machine path.
 fn document(result: &CallToolResult) -> Value {
     assert_eq!(result.is_error, Some(false), "{}", text(result));
+    let envelope = result.structured_content.clone().expect("structured content");
+    let errors: Vec<String> = answer_schema()
+        .iter_errors(&envelope)
+        .map(|e| format!("{} {e}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    if envelope["tool"] != "evidence" {
+        cartograph_report::schema::validate(&envelope["document"]).expect("a valid document");
+    }
     let body = text(result);
     assert!(!body.contains(&*workspace().to_string_lossy()), "an absolute path in {body}");
     let value = result.structured_content.clone().expect("structured content");
@@ -89,6 +111,11 @@ async fn lists_the_five_tools_with_described_inputs() {
     let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
     names.sort_unstable();
     assert_eq!(names, ["blast", "diff", "evidence", "map", "trace"]);
+    // The envelope schema rejects what it should.
+    assert!(!answer_schema().is_valid(&json!({"tool": "map"})));
+    let mismatched = json!({"tool": "map", "summary": "s", "truncated": [],
+        "document": {"schema": "diff", "schema_version": "1.0", "tool_version": "0"}});
+    assert!(!answer_schema().is_valid(&mismatched));
     for tool in &tools {
         assert!(tool.description.as_ref().is_some_and(|d| d.len() > 40), "{}", tool.name);
         let properties = tool.input_schema.get("properties").and_then(Value::as_object);
