@@ -97,8 +97,8 @@ pub struct DiffArgs {
     /// The tree after, granted to the same session.
     pub head: String,
     /// Entries kept in each raw list (nodes, edges, refusals, cycles, the modules of each cycle)
-    /// and non-high findings (default 10, at most 1000). High-severity findings are always all
-    /// listed.
+    /// and non-high findings (at most 1000). Without it, 10 each, cut further until the answer
+    /// fits 24 KB. High-severity findings are always all listed.
     #[serde(default)]
     pub limit: Option<usize>,
 }
@@ -318,31 +318,74 @@ pub fn diff(session: &Session, args: &DiffArgs) -> Result<Reply, String> {
     // Both trees are authorized before either is analysed.
     let (base_tree, head_tree) =
         session.grant().authorize_pair(&args.base, &args.head).map_err(|e| e.to_string())?;
-    let limit = bounded(args.limit, DEFAULT_DIFF_LIMIT, MAX_DIFF_LIMIT, "limit")?;
+    let limit = match args.limit {
+        Some(_) => Some(bounded(args.limit, DEFAULT_DIFF_LIMIT, MAX_DIFF_LIMIT, "limit")?),
+        None => None,
+    };
     let (base, head) = session.load_pair(&base_tree, &head_tree)?;
-    let key = format!("diff\u{0}{}\u{0}{}\u{0}{limit}", base.id, head.id);
+    let key = format!("diff\u{0}{}\u{0}{}\u{0}{limit:?}", base.id, head.id);
     let reply = session.answer(key, || diff_answer(&base, &head, limit))?;
     Ok(Reply::clone(&reply))
 }
 
-fn diff_answer(base: &LoadedTree, head: &LoadedTree, limit: usize) -> Result<Reply, String> {
+/// With no `limit` asked for, a diff answer is cut until its JSON fits this many bytes: raw lists
+/// first, then the findings that are not high (high-severity findings are never cut).
+pub const DIFF_BUDGET_BYTES: usize = 24_000;
+
+/// `(raw list limit, non-high finding limit)` tried in turn when no limit was asked for.
+const DEFAULT_STEPS: [(usize, usize); 7] = [
+    (DEFAULT_DIFF_LIMIT, DEFAULT_DIFF_LIMIT),
+    (5, DEFAULT_DIFF_LIMIT),
+    (3, DEFAULT_DIFF_LIMIT),
+    (1, DEFAULT_DIFF_LIMIT),
+    (0, DEFAULT_DIFF_LIMIT),
+    (0, 5),
+    (0, 0),
+];
+
+fn diff_answer(
+    base: &LoadedTree,
+    head: &LoadedTree,
+    limit: Option<usize>,
+) -> Result<Reply, String> {
     let result = cartograph_graph::diff(base.analysis.view(), head.analysis.view());
-    let mut doc = DiffDocument::from_diff(&result, base.doc(), head.doc());
-    let high = doc.findings.iter().filter(|f| f.severity == "high").count();
+    let full = DiffDocument::from_diff(&result, base.doc(), head.doc());
+    let high = full.findings.iter().filter(|f| f.severity == "high").count();
     let summary = format!(
         "diff {} → {}: {}; {} finding{} ({high} high)",
         base.label,
         head.label,
-        doc.verdict,
-        doc.findings.len(),
-        if doc.findings.len() == 1 { "" } else { "s" },
+        full.verdict,
+        full.findings.len(),
+        if full.findings.len() == 1 { "" } else { "s" },
     );
-    let truncated = bound_diff(&mut doc, limit);
-    Reply::new(&Answer { tool: "diff", summary, truncated, document: doc })
+    let steps: Vec<(usize, usize)> = match limit {
+        Some(limit) => vec![(limit, limit)],
+        None => DEFAULT_STEPS.to_vec(),
+    };
+    let mut last = None;
+    for (i, &(raw, findings)) in steps.iter().enumerate() {
+        let mut doc = full.clone();
+        let truncated = bound_diff(&mut doc, raw, findings);
+        let fitted = i > 0;
+        let summary = if fitted {
+            format!("{summary}; cut to fit {DIFF_BUDGET_BYTES} bytes — ask with `limit` for more")
+        } else {
+            summary.clone()
+        };
+        let reply = Reply::new(&Answer { tool: "diff", summary, truncated, document: doc })?;
+        if limit.is_some() || reply.text.len() <= DIFF_BUDGET_BYTES {
+            return Ok(reply);
+        }
+        last = Some(reply);
+    }
+    last.ok_or_else(internal)
 }
 
-/// Cuts a diff document to `limit` entries per list, keeping every high-severity finding.
-pub fn bound_diff(doc: &mut DiffDocument, limit: usize) -> Vec<Truncation> {
+/// Cuts a diff document to `limit` entries per raw list (nodes, edges, refusals, cycles and each
+/// cycle's modules) and `finding_limit` findings that are not high; every high-severity finding is
+/// kept, each naming at most [`FINDING_EDGES`] edges.
+pub fn bound_diff(doc: &mut DiffDocument, limit: usize, finding_limit: usize) -> Vec<Truncation> {
     let mut notes = Vec::new();
     let total = doc.findings.len();
     let mut others = 0usize;
@@ -351,7 +394,7 @@ pub fn bound_diff(doc: &mut DiffDocument, limit: usize) -> Vec<Truncation> {
             return true;
         }
         others += 1;
-        others <= limit
+        others <= finding_limit
     });
     if doc.findings.len() < total {
         notes.push(Truncation { list: "findings".to_owned(), shown: doc.findings.len(), total });

@@ -184,7 +184,7 @@ async fn diff_of_the_fixture_pair_names_the_high_findings_first() {
     let c = connect(Arc::clone(&s)).await;
     let result = c.call("diff", json!({"base": "diff/base", "head": "diff/head"})).await;
     let doc = document(&result);
-    cartograph_report::schema::validate(&doc).expect("a valid diff document");
+    assert!(text(&result).len() <= cartograph_mcp::tools::DIFF_BUDGET_BYTES);
     let findings = doc["findings"].as_array().expect("findings");
     let kinds: Vec<&str> = findings.iter().filter_map(|f| f["kind"].as_str()).collect();
     assert!(kinds.contains(&"route-removed") && kinds.contains(&"call-to-removed-route"));

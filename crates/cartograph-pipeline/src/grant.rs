@@ -147,13 +147,18 @@ impl Grant {
         if requested.is_empty() {
             return Err(GrantError::EmptyRequest);
         }
-        if let Some(revision) = requested.strip_prefix("rev:") {
-            return self.authorize_revision(None, revision);
-        }
-        if let Some((tree, revision)) = requested.rsplit_once("@rev:") {
-            return self.authorize_revision(Some(tree), revision);
-        }
-        let path = requested.strip_prefix("dir:").unwrap_or(requested);
+        let path = match requested.strip_prefix("dir:") {
+            Some(path) => path,
+            None => {
+                if let Some(revision) = requested.strip_prefix("rev:") {
+                    return self.authorize_revision(None, revision);
+                }
+                if let Some((tree, revision)) = requested.rsplit_once("@rev:") {
+                    return self.authorize_revision(Some(tree), revision);
+                }
+                requested
+            }
+        };
         let tree = self.granted_tree(path).ok_or_else(|| GrantError::NotGranted(shown(path)))?;
         Ok(AuthorizedTree {
             kind: TreeKind::Directory(tree.root.clone()),
@@ -411,6 +416,7 @@ mod tests {
         let f = fixture();
         let g = grant(&f, &["a"]);
         let plain = g.authorize("a").expect("a");
+        assert!(g.authorize("dir:a@rev:x").is_err(), "`dir:` is always a directory");
         for spelling in ["./a", "a/", "dir:a", "a/sub/..", "b/../a"] {
             let other = g.authorize(spelling).expect(spelling);
             assert_eq!(other.session_key(), plain.session_key(), "{spelling}");
