@@ -14,3 +14,27 @@ pub mod tools;
 
 pub use server::Cartograph;
 pub use session::{LoadedTree, Session};
+
+use std::sync::Arc;
+
+use cartograph_pipeline::AnalysisOptions;
+use cartograph_pipeline::grant::Grant;
+use rmcp::ServiceExt;
+
+/// Serves one session over stdin/stdout until stdin closes: the whole of `cartograph-mcp` (and of
+/// a `cartograph mcp` subcommand) once the grant is built. Errors are one sentence naming no path.
+pub fn serve_stdio(grant: Grant, options: AnalysisOptions) -> Result<(), String> {
+    let server = Cartograph::new(Arc::new(Session::new(grant, options)));
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime ({})", e.kind()))?;
+    runtime.block_on(async move {
+        let running = server
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(|_| "the MCP session could not start".to_owned())?;
+        running.waiting().await.map_err(|_| "the MCP session ended abnormally".to_owned())?;
+        Ok(())
+    })
+}

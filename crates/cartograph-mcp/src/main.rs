@@ -6,13 +6,10 @@
 //! exits when stdin closes.
 
 use std::process::ExitCode;
-use std::sync::Arc;
 
-use cartograph_mcp::{Cartograph, Session};
 use cartograph_pipeline::AnalysisOptions;
 use cartograph_pipeline::grant::Grant;
 use clap::Parser;
-use rmcp::ServiceExt;
 
 #[cfg(target_os = "linux")]
 #[global_allocator]
@@ -57,30 +54,13 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     let options = AnalysisOptions { threads: args.threads, ..AnalysisOptions::default() };
-    let server = Cartograph::new(Arc::new(Session::new(grant, options)));
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
-        Ok(runtime) => runtime,
-        Err(error) => {
-            eprintln!("error: cannot start the runtime ({})", error.kind());
-            return ExitCode::from(2);
-        }
-    };
-    match runtime.block_on(serve(server)) {
+    match cartograph_mcp::serve_stdio(grant, options) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("error: {message}");
             ExitCode::from(1)
         }
     }
-}
-
-async fn serve(server: Cartograph) -> Result<(), String> {
-    let running = server
-        .serve(rmcp::transport::stdio())
-        .await
-        .map_err(|_| "the MCP session could not start".to_owned())?;
-    running.waiting().await.map_err(|_| "the MCP session ended abnormally".to_owned())?;
-    Ok(())
 }
 
 /// Diagnostics go to stderr, and only when asked for with `CARTOGRAPH_LOG` (e.g. `debug`).
