@@ -170,6 +170,25 @@ new-package, new-cycle, new-component-dependency, or `any`.")]
         #[command(flatten)]
         analysis: AnalysisArgs,
     },
+    /// Serve map, trace, blast, diff and evidence to a coding agent over MCP (JSON-RPC on stdio),
+    /// for the trees granted here and no others.
+    #[command(after_help = "Examples:
+  cartograph mcp --grant my-session --tree .
+  cartograph mcp --grant review-42 --tree ./service --tree ../client
+
+A query names a granted tree by the path given here, or `rev:REV` for a revision of a granted
+repository. Anything else is refused before a file is read. See docs/mcp.md.")]
+    Mcp {
+        /// An opaque identity for this session, fixed for its life.
+        #[arg(long, value_name = "ID")]
+        grant: String,
+        /// A tree the session may read (repeatable): a directory or a git repository root.
+        #[arg(long = "tree", value_name = "PATH", required = true)]
+        trees: Vec<String>,
+        /// Worker threads for analyses (default: RAYON_NUM_THREADS or the number of cores).
+        #[arg(long, value_name = "N")]
+        threads: Option<usize>,
+    },
     /// List the recognisers: what each finds (routes, calls, tables, environment variables), in
     /// which languages, and which edges it yields.
     Recognisers,

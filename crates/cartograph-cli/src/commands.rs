@@ -71,6 +71,20 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             let doc = MapDocument::from_map(&result);
             write_reports(&outputs, &to_json(&doc), || map::render_map(&doc))?;
         }
+        Command::Mcp { grant, trees, threads } => {
+            if threads == Some(0) {
+                bail!("--threads must be at least 1");
+            }
+            let cwd = std::env::current_dir()
+                .map_err(|e| anyhow!("cannot read the current directory ({})", e.kind()))?;
+            let grant = cartograph_pipeline::grant::Grant::new(&grant, &trees, &cwd)
+                .map_err(|e| anyhow!("{e}"))?;
+            let options = AnalysisOptions { threads, ..AnalysisOptions::default() };
+            if let Err(message) = cartograph_mcp::serve_stdio(grant, options) {
+                eprintln!("error: {message}");
+                return Ok(ExitCode::from(1));
+            }
+        }
         Command::Recognisers => write_output("-", &markdown::render_recognisers())?,
         Command::Schema { name: None } => {
             let names: Vec<&str> = schema::schema_names().collect();

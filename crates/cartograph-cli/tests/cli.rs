@@ -181,3 +181,47 @@ fn builtins_and_default_excludes_are_options() {
         ["module:app.py", "module:node_modules/lib/index.js", "package:pypi:requests"]
     );
 }
+
+#[test]
+fn mcp_speaks_json_rpc_on_stdio_for_the_granted_tree() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cartograph"))
+        .args(["mcp", "--grant", "cli-test", "--tree", "diff/head"])
+        .current_dir(workspace().join("tests/fixtures"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cartograph mcp starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let requests = [
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+    ];
+    for request in requests {
+        writeln!(stdin, "{request}").expect("write request");
+    }
+    drop(stdin);
+    let output = child.wait_with_output().expect("cartograph mcp ends when stdin closes");
+    let text = stdout(&output);
+    let replies: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("every stdout line is JSON-RPC"))
+        .collect();
+    assert_eq!(replies.len(), 2, "{text}");
+    let tools: Vec<&str> = replies[1]["result"]["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    for tool in ["map", "trace", "blast", "diff", "evidence"] {
+        assert!(tools.contains(&tool), "{tool} missing from {tools:?}");
+    }
+    assert_no_absolute_paths(&text);
+    assert_no_absolute_paths(&stderr(&output));
+    // A session needs at least one granted tree.
+    assert_eq!(run(&["mcp", "--grant", "x"]).status.code(), Some(2));
+}
