@@ -9,8 +9,6 @@ pub const SCHEMAS: &[(&str, &str)] = &[
     ("blast", include_str!("../../../schemas/blast.schema.json")),
     ("diff", include_str!("../../../schemas/diff.schema.json")),
     ("map", include_str!("../../../schemas/map.schema.json")),
-    // The MCP server's answers: an envelope around the documents above, and `evidence`.
-    ("mcp-answer", include_str!("../../../schemas/mcp-answer.schema.json")),
     ("snapshot", include_str!("../../../schemas/snapshot.schema.json")),
     ("summary", include_str!("../../../schemas/summary.schema.json")),
     ("trace", include_str!("../../../schemas/trace.schema.json")),
