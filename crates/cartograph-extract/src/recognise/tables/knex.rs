@@ -61,9 +61,15 @@ fn is_knex_name(name: &str, names: &[String]) -> bool {
 }
 
 /// `knex("t")`, `knex.from("t")`, `knex.select(...).from("t")`.
-pub(super) fn call(node: Node<'_>, cx: &Context<'_>, names: &[String], facts: &mut FileFacts) {
+/// `local` is whether the file mentions knex at all.
+pub(super) fn call(
+    node: Node<'_>,
+    cx: &Context<'_>,
+    local: bool,
+    names: &[String],
+    facts: &mut FileFacts,
+) {
     let Some(function) = node.field("function") else { return };
-    let local = cx.source.contains("knex");
     let mut upstream: Vec<String> = Vec::new();
     let mut via_into = false;
     let root = match function.kind() {

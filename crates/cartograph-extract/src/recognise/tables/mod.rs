@@ -328,6 +328,8 @@ pub(crate) struct Tables {
     django: bool,
     /// Local names that hold a knex instance.
     knex_names: Vec<String>,
+    /// True when the file mentions knex (read once at the root, not at every call).
+    knex_word: bool,
 }
 
 impl Family for Tables {
@@ -426,13 +428,14 @@ impl Tables {
 
     fn visit_js(&mut self, node: Node<'_>, kind: &str, cx: &Context<'_>, facts: &mut FileFacts) {
         match kind {
+            "program" => self.knex_word = cx.source.contains("knex"),
             "decorator" => typeorm::decorator(node, cx, facts),
             "variable_declarator" => {
                 knex::remember_instance(node, cx.source, &mut self.knex_names, facts);
             }
             "call_expression" => {
                 drizzle::call(node, cx, facts);
-                knex::call(node, cx, &self.knex_names, facts);
+                knex::call(node, cx, self.knex_word, &self.knex_names, facts);
             }
             "string" | "template_string" => raw_sql::literal(node, cx, facts),
             _ => {}
