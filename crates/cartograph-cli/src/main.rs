@@ -18,7 +18,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     let cli = args::Cli::parse();
-    init_tracing();
+    cartograph_pipeline::diagnostics::init_from_env();
     match commands::run(cli) {
         Ok(code) => code,
         Err(error) => {
@@ -26,17 +26,4 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-/// Diagnostics go to stderr, and only when asked for with `CARTOGRAPH_LOG` (e.g. `debug`).
-fn init_tracing() {
-    let Ok(filter) = std::env::var("CARTOGRAPH_LOG") else { return };
-    let filter = tracing_subscriber::EnvFilter::try_new(filter)
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(false)
-        .without_time()
-        .try_init();
 }

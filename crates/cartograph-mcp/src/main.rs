@@ -34,7 +34,7 @@ struct Args {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    init_tracing();
+    cartograph_pipeline::diagnostics::init_from_env();
     let cwd = match std::env::current_dir() {
         Ok(cwd) => cwd,
         Err(error) => {
@@ -61,17 +61,4 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
-}
-
-/// Diagnostics go to stderr, and only when asked for with `CARTOGRAPH_LOG` (e.g. `debug`).
-fn init_tracing() {
-    let Ok(filter) = std::env::var("CARTOGRAPH_LOG") else { return };
-    let filter = tracing_subscriber::EnvFilter::try_new(filter)
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(false)
-        .without_time()
-        .try_init();
 }

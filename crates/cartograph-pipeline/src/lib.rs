@@ -7,6 +7,7 @@
 
 pub mod analyse;
 pub mod cache;
+pub mod diagnostics;
 pub mod discover;
 pub mod git;
 pub mod grant;
