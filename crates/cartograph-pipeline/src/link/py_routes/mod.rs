@@ -12,8 +12,8 @@
 //! Confidence: `certain` when every piece of the path is a literal or a constant and the chain
 //! ends at an app; `likely` when a piece is the default of a pydantic settings field (the
 //! environment can override it), for DRF conventional routes, and for Django confs under a
-//! computed deployment base path or one of several unincluded roots; `possible` for a router
-//! mounted on no app found is refused (`unresolved-mount`): its full path is unknown.
+//! computed deployment base path or one of several unincluded roots. A route whose router is not
+//! mounted on any app Cartograph found is refused (`unresolved-mount`): its full path is unknown.
 
 mod chains;
 mod django;
