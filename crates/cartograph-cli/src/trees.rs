@@ -47,16 +47,7 @@ enum Opened {
 
 /// Reads `arg` as a tree and analyses it (or reads the snapshot it names).
 pub fn load_tree(arg: &str, args: &AnalysisArgs, cache: Option<&FactCache>) -> Result<LoadedTree> {
-    let options = options(args)?;
-    match open_tree(arg)? {
-        Opened::Loaded(tree) => Ok(tree),
-        Opened::Files { source, kind, label, named } => {
-            let analysis = run_analysis(&named, || {
-                cartograph_pipeline::analyse_source(source.as_ref(), &options, cache)
-            })?;
-            Ok(LoadedTree { analysis, source: kind, label })
-        }
-    }
+    finish(open_tree(arg)?, &options(args)?, cache)
 }
 
 /// Loads the two trees of a diff. When both are files to analyse, they are analysed together, so
@@ -81,15 +72,11 @@ pub fn load_pair(
             }
             let mut analyses = match result {
                 Ok(analyses) => analyses,
-                // Name the tree at fault: analyse each on its own for the precise sentence.
-                Err(_) => {
-                    let a = run_analysis(&a_named, || {
-                        cartograph_pipeline::analyse_source(a.as_ref(), &options, Some(cache))
-                    })?;
-                    let b = run_analysis(&b_named, || {
-                        cartograph_pipeline::analyse_source(b.as_ref(), &options, Some(cache))
-                    })?;
-                    vec![a, b]
+                // Trees fail in discovery: the base is at fault when it cannot be listed.
+                Err(error) => {
+                    let at_fault =
+                        if a.discover(&options.discovery).is_err() { &a_named } else { &b_named };
+                    return Err(analysis_error(at_fault, error));
                 }
             };
             let head_analysis = analyses.pop();
@@ -97,26 +84,30 @@ pub fn load_pair(
             let (Some(base_analysis), Some(head_analysis)) = (base_analysis, head_analysis) else {
                 bail!("the analysis of the two trees returned no result");
             };
-            for (analysis, named) in [(&base_analysis, &a_named), (&head_analysis, &b_named)] {
-                if analysis.stats.files_analysed == 0 {
-                    eprintln!("note: no analysable source files were found in {}", shown(named));
-                }
-            }
+            note_if_empty(&base_analysis, &a_named);
+            note_if_empty(&head_analysis, &b_named);
             Ok((
                 LoadedTree { analysis: base_analysis, source: a_kind, label: a_label },
                 LoadedTree { analysis: head_analysis, source: b_kind, label: b_label },
             ))
         }
-        (base, head) => Ok((finish(base, &options, cache)?, finish(head, &options, cache)?)),
+        (base, head) => {
+            Ok((finish(base, &options, Some(cache))?, finish(head, &options, Some(cache))?))
+        }
     }
 }
 
-fn finish(opened: Opened, options: &AnalysisOptions, cache: &FactCache) -> Result<LoadedTree> {
+/// The analysis of an opened tree (a snapshot is already one).
+fn finish(
+    opened: Opened,
+    options: &AnalysisOptions,
+    cache: Option<&FactCache>,
+) -> Result<LoadedTree> {
     match opened {
         Opened::Loaded(tree) => Ok(tree),
         Opened::Files { source, kind, label, named } => {
             let analysis = run_analysis(&named, || {
-                cartograph_pipeline::analyse_source(source.as_ref(), options, Some(cache))
+                cartograph_pipeline::analyse_source(source.as_ref(), options, cache)
             })?;
             Ok(LoadedTree { analysis, source: kind, label })
         }
@@ -194,7 +185,14 @@ fn run_analysis(
     if let Some(spinner) = spinner {
         spinner.finish_and_clear();
     }
-    let analysis = result.map_err(|error| match error {
+    let analysis = result.map_err(|error| analysis_error(shown_as, error))?;
+    note_if_empty(&analysis, shown_as);
+    Ok(analysis)
+}
+
+/// One sentence about a tree that could not be analysed.
+fn analysis_error(shown_as: &Path, error: AnalyseError) -> anyhow::Error {
+    match error {
         AnalyseError::Discover(DiscoverError::NotADirectory) => {
             anyhow!("{} is not a directory", shown(shown_as))
         }
@@ -205,9 +203,11 @@ fn run_analysis(
             anyhow!("{} cannot be read ({kind})", shown(shown_as))
         }
         other => anyhow!("{other}"),
-    })?;
+    }
+}
+
+fn note_if_empty(analysis: &Analysis, shown_as: &Path) {
     if analysis.stats.files_analysed == 0 {
         eprintln!("note: no analysable source files were found in {}", shown(shown_as));
     }
-    Ok(analysis)
 }

@@ -218,11 +218,11 @@ fn analyse_many_in_pool(
         "distinct contents extracted"
     );
 
-    // Hand each tree its own texts, in its candidates' order.
-    let mut per_tree: Vec<Vec<SourceText>> =
+    // Hand each tree its own texts and their keys, in its candidates' order.
+    let mut per_tree: Vec<Vec<(SourceText, Option<FactKey>)>> =
         inventories.iter().map(|inv| Vec::with_capacity(inv.sources.len())).collect();
-    for (text, &(tree, _)) in texts.into_iter().zip(&jobs) {
-        per_tree[tree].push(text);
+    for ((text, key), &(tree, _)) in texts.into_iter().zip(keys).zip(&jobs) {
+        per_tree[tree].push((text, key.map(|(key, _)| key)));
     }
     inventories
         .into_par_iter()
@@ -234,12 +234,12 @@ fn analyse_many_in_pool(
         .collect()
 }
 
-/// Everything after discovery. `texts`, when given, holds each candidate's text already read, in
-/// candidate order.
+/// Everything after discovery. `texts`, when given, holds each candidate's text already read and
+/// its content key, in candidate order.
 fn analyse_inventory(
     source: &dyn FileSource,
     inventory: Inventory,
-    texts: Option<Vec<SourceText>>,
+    texts: Option<Vec<(SourceText, Option<FactKey>)>>,
     options: &AnalysisOptions,
     cache: Option<&FactCache>,
     started: std::time::Instant,
@@ -266,8 +266,8 @@ fn analyse_inventory(
             .sources
             .par_iter()
             .zip(texts)
-            .map_init(new_extractor, |extractor, (candidate, text)| {
-                analyse_file(extractor, candidate, text, &resolvers, options, cache)
+            .map_init(new_extractor, |extractor, (candidate, (text, key))| {
+                analyse_file(extractor, candidate, text, key, &resolvers, options, cache)
             })
             .collect(),
         None => inventory
@@ -275,7 +275,7 @@ fn analyse_inventory(
             .par_iter()
             .map_init(new_extractor, |extractor, candidate| {
                 let text = discover::read_source(source, candidate);
-                analyse_file(extractor, candidate, text, &resolvers, options, cache)
+                analyse_file(extractor, candidate, text, None, &resolvers, options, cache)
             })
             .collect(),
     };
@@ -377,6 +377,7 @@ fn analyse_file(
     extractor: &mut Extractor,
     candidate: &SourceCandidate,
     text: SourceText,
+    key: Option<FactKey>,
     resolvers: &Resolvers<'_>,
     options: &AnalysisOptions,
     cache: Option<&FactCache>,
@@ -413,7 +414,9 @@ fn analyse_file(
     }
     let mut facts: FileFacts = match cache {
         Some(cache) => {
-            let key = FactKey::new(&candidate.path, candidate.grammar, options.imports_only, &text);
+            let key = key.unwrap_or_else(|| {
+                FactKey::new(&candidate.path, candidate.grammar, options.imports_only, &text)
+            });
             result.key = Some(key);
             match cache.get(&key) {
                 Some(facts) => facts,

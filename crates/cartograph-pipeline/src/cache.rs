@@ -171,59 +171,42 @@ impl FactCache {
         })
     }
 
-    /// The facts extracted before for `key`, if any: from memory, else from the directory (and
-    /// then kept in memory as well).
     /// Whether facts for `key` are at hand; an entry found on disk is loaded into memory, so the
     /// `get` that follows is a copy from memory. Counts nothing but damaged entries.
     pub fn contains(&self, key: &FactKey) -> bool {
-        if self.memory.lock().is_ok_and(|memory| memory.contains_key(key)) {
-            return true;
-        }
-        let Some(disk) = self.disk.as_ref() else { return false };
-        match disk.read(key) {
-            Lookup::Found(facts) => {
-                if let Ok(mut memory) = self.memory.lock() {
-                    memory.entry(*key).or_insert(*facts);
-                }
-                true
-            }
-            Lookup::Absent => false,
-            Lookup::Corrupt => {
-                self.corrupt.fetch_add(1, Ordering::Relaxed);
-                false
-            }
-        }
+        self.load(key).is_some()
     }
 
+    /// The facts extracted before for `key`, if any: from memory, else from the directory (and
+    /// then kept in memory as well, so the second tree of a diff copies them rather than reading
+    /// and decoding the entry again).
     pub fn get(&self, key: &FactKey) -> Option<FileFacts> {
-        let found = self.memory.lock().ok().and_then(|memory| memory.get(key).cloned());
-        if found.is_some() {
-            self.hits.fetch_add(1, Ordering::Relaxed);
-            return found;
+        let Some(from_disk) = self.load(key) else {
+            self.misses.fetch_add(1, Ordering::Relaxed);
+            return None;
+        };
+        self.hits.fetch_add(1, Ordering::Relaxed);
+        if from_disk {
+            self.disk_hits.fetch_add(1, Ordering::Relaxed);
+        }
+        self.memory.lock().ok()?.get(key).cloned()
+    }
+
+    /// Makes sure the facts for `key` are in memory: `Some(false)` when they already were,
+    /// `Some(true)` when they were read from the directory, `None` when there are none.
+    fn load(&self, key: &FactKey) -> Option<bool> {
+        if self.memory.lock().is_ok_and(|memory| memory.contains_key(key)) {
+            return Some(false);
         }
         // The lock is released: reads of the directory run in parallel.
-        let from_disk = self.disk.as_ref().and_then(|disk| match disk.read(key) {
-            Lookup::Found(facts) => Some(*facts),
+        match self.disk.as_ref()?.read(key) {
+            Lookup::Found(facts) => {
+                self.memory.lock().ok()?.entry(*key).or_insert(*facts);
+                Some(true)
+            }
             Lookup::Absent => None,
             Lookup::Corrupt => {
                 self.corrupt.fetch_add(1, Ordering::Relaxed);
-                None
-            }
-        });
-        match from_disk {
-            Some(facts) => {
-                self.hits.fetch_add(1, Ordering::Relaxed);
-                self.disk_hits.fetch_add(1, Ordering::Relaxed);
-                // Kept in memory too, so the second tree of a diff clones the facts rather than
-                // reading and decoding the entry again (a clone costs about a third of a read).
-                let kept = facts.clone();
-                if let Ok(mut memory) = self.memory.lock() {
-                    memory.entry(*key).or_insert(kept);
-                }
-                Some(facts)
-            }
-            None => {
-                self.misses.fetch_add(1, Ordering::Relaxed);
                 None
             }
         }
