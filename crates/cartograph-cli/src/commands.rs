@@ -121,11 +121,12 @@ fn diff(
     let result = cartograph_graph::diff(base.analysis.view(), head.analysis.view());
     tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "diffed");
     let doc = DiffDocument::from_diff(&result, base.doc(), head.doc());
-    let changed = changed_modules(&base.analysis, &head.analysis);
-    let blast_options = BlastOptions { max_depth: blast_depth, ..BlastOptions::default() };
-    let blast = cartograph_graph::blast(head.analysis.view(), &changed, &blast_options);
-    let blast_doc = BlastDocument::from_blast(&blast);
+    // The blast radius of the changed files appears in the Markdown report only.
     let render = || {
+        let changed = changed_modules(&base.analysis, &head.analysis);
+        let blast_options = BlastOptions { max_depth: blast_depth, ..BlastOptions::default() };
+        let blast = cartograph_graph::blast(head.analysis.view(), &changed, &blast_options);
+        let blast_doc = BlastDocument::from_blast(&blast);
         let section = blast::render_blast_section(&blast_doc, BLAST_SECTION_CHARS);
         diff_markdown::render_diff_with_blast(&doc, &DiffMarkdownOptions::default(), Some(&section))
     };
@@ -134,9 +135,8 @@ fn diff(
     let met: Vec<&str> =
         doc.findings.iter().filter(|f| gate.matches(&f.kind)).map(|f| f.kind.as_str()).collect();
     if !met.is_empty() {
-        let mut kinds: Vec<&str> = met.clone();
-        kinds.sort_unstable();
-        kinds.dedup();
+        let kinds: BTreeSet<&str> = met.iter().copied().collect();
+        let kinds: Vec<&str> = kinds.into_iter().collect();
         eprintln!(
             "cartograph: --fail-on met: {} finding{} of kind {}",
             met.len(),
