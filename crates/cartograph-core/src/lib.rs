@@ -10,9 +10,11 @@ mod location;
 mod node;
 mod refusal;
 mod route;
+mod secret;
 
 pub use edge::{Confidence, Edge, EdgeKind, Evidence, Provenance};
 pub use location::{PathError, RepoPath, SourceLocation};
 pub use node::{Ecosystem, Handler, Language, Node, NodeAttrs, NodeKey, NodeKind};
 pub use refusal::{Refusal, RefusalKind};
 pub use route::{HttpMethod, RouteTemplate, Segment, TemplateMatch};
+pub use secret::Secret;
