@@ -18,7 +18,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     let cli = args::Cli::parse();
-    cartograph_pipeline::diagnostics::init_from_env();
+    cartograph_diagnostics::init_from_env();
     match commands::run(cli) {
         Ok(code) => code,
         Err(error) => {

@@ -225,3 +225,26 @@ fn mcp_speaks_json_rpc_on_stdio_for_the_granted_tree() {
     // A session needs at least one granted tree.
     assert_eq!(run(&["mcp", "--grant", "x"]).status.code(), Some(2));
 }
+
+#[test]
+fn trace_logging_on_an_absolute_tree_writes_no_absolute_path() {
+    // Every log line goes through the redaction writer (cartograph-diagnostics): even at `trace`,
+    // on a tree named by its absolute path, stderr holds events but no machine path.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let tree = dir.path().join("shop");
+    std::fs::create_dir_all(tree.join("app")).expect("mkdir");
+    std::fs::write(tree.join("app/main.py"), "import os\nfrom app import db\n").expect("write");
+    std::fs::write(tree.join("app/db.py"), "X = 1\n").expect("write");
+    let tree_arg = tree.to_str().expect("utf-8");
+    let output = run_in(
+        dir.path(),
+        &["snapshot", tree_arg],
+        &[("CARTOGRAPH_LOG", "trace"), ("HOME", dir.path().to_str().expect("utf-8"))],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let err = stderr(&output);
+    assert!(err.contains("extracted and resolved"), "no events were logged: {err}");
+    assert!(!err.contains(tree_arg), "stderr holds the tree's absolute path: {err}");
+    assert_no_absolute_paths(&err);
+    assert_no_absolute_paths(&stdout(&output));
+}

@@ -34,7 +34,7 @@ struct Args {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    cartograph_pipeline::diagnostics::init_from_env();
+    cartograph_diagnostics::init_from_env();
     let cwd = match std::env::current_dir() {
         Ok(cwd) => cwd,
         Err(error) => {

@@ -7,7 +7,6 @@
 
 pub mod analyse;
 pub mod cache;
-pub mod diagnostics;
 pub mod discover;
 pub mod git;
 pub mod grant;
