@@ -1,0 +1,187 @@
+"""Installing the `cartograph` binaries on the runner.
+
+Either the release archive for the runner's OS and architecture, whose SHA-256 must equal the one
+pinned in this action's own `checksums.txt` (a sums file downloaded next to the asset could be
+replaced along with it, so it is not trusted), or, with `version: source`, a `cargo build` of the
+action's own checkout (`$GITHUB_ACTION_PATH/..`). Nothing from the analysed repository is run.
+"""
+
+import hashlib
+import os
+import re
+import shutil
+import tarfile
+import urllib.parse
+import urllib.request
+import zipfile
+
+import runner
+from runner import ActionError
+
+DEFAULT_RELEASES = "https://github.com/cartograph-dev/cartograph/releases/download"
+_TARGETS = {
+    ("Linux", "X64"): "x86_64-unknown-linux-musl",
+    ("Linux", "ARM64"): "aarch64-unknown-linux-musl",
+    ("macOS", "X64"): "x86_64-apple-darwin",
+    ("macOS", "ARM64"): "aarch64-apple-darwin",
+    ("Windows", "X64"): "x86_64-pc-windows-msvc",
+    ("Windows", "ARM64"): "aarch64-pc-windows-msvc",
+}
+_ASSET = re.compile(r"^cartograph-(v[0-9][0-9A-Za-z.+-]*)-([a-z0-9_]+-[a-z0-9_-]+)\.(tar\.gz|zip)$")
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+
+
+def target():
+    os_name = os.environ.get("RUNNER_OS", "")
+    arch = os.environ.get("RUNNER_ARCH", "")
+    try:
+        return _TARGETS[(os_name, arch)]
+    except KeyError:
+        raise ActionError(
+            f"no Cartograph release is built for runner {os_name or '?'}/{arch or '?'}; set `version: source`"
+        ) from None
+
+
+def read_checksums(path):
+    """{asset name: sha256} from lines `SHA256  ASSET` (# comments and blank lines ignored)."""
+    pins = {}
+    if not os.path.isfile(path):
+        return pins
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            fields = line.split()
+            if len(fields) != 2 or not _HEX64.match(fields[0].lower()) or not _ASSET.match(fields[1].lstrip("*")):
+                raise ActionError(f"checksums.txt line {number} is not `SHA256  cartograph-VERSION-TARGET.tar.gz`")
+            pins[fields[1].lstrip("*")] = fields[0].lower()
+    return pins
+
+
+def _version_key(version):
+    numbers = [int(n) for n in re.findall(r"\d+", version.split("-", 1)[0])]
+    prerelease = "-" in version
+    return (numbers, not prerelease, version)
+
+
+def choose_version(requested, pins, triple):
+    if requested not in ("", "pinned", "latest"):
+        return requested if requested.startswith("v") else "v" + requested
+    versions = {m.group(1) for m in map(_ASSET.match, pins) if m and m.group(2) == triple}
+    if not versions:
+        raise ActionError(
+            "this copy of the action pins no release for this runner yet; use a released tag of the action or `version: source`"
+        )
+    return max(versions, key=_version_key)
+
+
+def _download(url, destination):
+    parsed = urllib.parse.urlparse(url)
+    loopback = parsed.hostname in ("127.0.0.1", "localhost", "::1")
+    if parsed.scheme != "https" and not (parsed.scheme == "http" and loopback):
+        raise ActionError("the release download URL must be https")
+    request = urllib.request.Request(url, headers={"User-Agent": "cartograph-action"})
+    try:
+        with urllib.request.urlopen(request, timeout=120) as response, open(destination, "wb") as out:
+            if urllib.parse.urlparse(response.geturl()).scheme != "https" and not loopback:
+                raise ActionError("the release download was redirected away from https")
+            shutil.copyfileobj(response, out)
+    except OSError as error:
+        raise ActionError(f"could not download the release asset ({type(error).__name__})") from None
+
+
+def _sha256(path):
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _extract(archive, destination):
+    """Extracts only the two binaries, by base name, so an archive cannot write elsewhere."""
+    wanted = {"cartograph", "cartograph.exe", "cartograph-ask", "cartograph-ask.exe"}
+    found = []
+    if archive.endswith(".zip"):
+        with zipfile.ZipFile(archive) as zf:
+            for info in zf.infolist():
+                name = info.filename.rsplit("/", 1)[-1]
+                if name in wanted and not info.is_dir():
+                    with zf.open(info) as src, open(os.path.join(destination, name), "wb") as out:
+                        shutil.copyfileobj(src, out)
+                    found.append(name)
+    else:
+        with tarfile.open(archive, "r:gz") as tf:
+            for member in tf.getmembers():
+                name = member.name.rsplit("/", 1)[-1]
+                if name in wanted and member.isfile():
+                    src = tf.extractfile(member)
+                    with src, open(os.path.join(destination, name), "wb") as out:
+                        shutil.copyfileobj(src, out)
+                    found.append(name)
+    for name in found:
+        os.chmod(os.path.join(destination, name), 0o755)
+    return found
+
+
+def from_release(requested):
+    action_path = os.environ.get("GITHUB_ACTION_PATH") or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    triple = target()
+    pins = read_checksums(os.path.join(action_path, "checksums.txt"))
+    version = choose_version(requested, pins, triple)
+    extension = "zip" if "windows" in triple else "tar.gz"
+    asset = f"cartograph-{version}-{triple}.{extension}"
+    expected = pins.get(asset)
+    if not expected:
+        raise ActionError(f"{asset} has no SHA-256 pinned in this action's checksums.txt; refusing to install it")
+    base = os.environ.get("CARTOGRAPH_RELEASE_BASE_URL", "").strip() or DEFAULT_RELEASES
+    work = os.path.join(runner.runner_temp(), "install", version)
+    os.makedirs(work, exist_ok=True)
+    archive = os.path.join(work, asset)
+    runner.log(f"downloading {asset}")
+    _download(f"{base.rstrip('/')}/{version}/{asset}", archive)
+    actual = _sha256(archive)
+    if actual != expected:
+        os.remove(archive)
+        raise ActionError(
+            f"{asset} does not match the SHA-256 pinned in this action (expected {expected[:12]}…, got {actual[:12]}…); refusing to install it"
+        )
+    bin_dir = os.path.join(work, "bin")
+    os.makedirs(bin_dir, exist_ok=True)
+    found = _extract(archive, bin_dir)
+    exe = ".exe" if "windows" in triple else ""
+    if "cartograph" + exe not in found:
+        raise ActionError(f"{asset} holds no cartograph binary")
+    runner.log(f"installed cartograph {version} ({triple}), checksum verified")
+    return version, bin_dir, exe
+
+
+def from_source():
+    action_path = os.environ.get("GITHUB_ACTION_PATH") or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    source = os.path.normpath(os.path.join(action_path, ".."))
+    if not os.path.isfile(os.path.join(source, "Cargo.toml")):
+        raise ActionError("`version: source` needs the action's own repository checkout (no Cargo.toml beside action/)")
+    target_dir = os.environ.get("CARGO_TARGET_DIR") or os.path.join(runner.runner_temp(), "cargo-target")
+    env = runner.scrubbed_env({"CARGO_TARGET_DIR": target_dir})
+    packages = ["-p", "cartograph-cli"]
+    if os.path.isfile(os.path.join(source, "crates", "cartograph-ask", "Cargo.toml")):
+        packages += ["-p", "cartograph-ask"]
+    runner.log("building cartograph from the action's source (cargo build --release)")
+    runner.run(["cargo", "build", "--release", "--locked", *packages], cwd=source, env=env, capture=False)
+    exe = ".exe" if os.environ.get("RUNNER_OS") == "Windows" else ""
+    return "source", os.path.join(target_dir, "release"), exe
+
+
+def install():
+    requested = runner.get("version", "pinned")
+    if requested == "source":
+        version, bin_dir, exe = from_source()
+    else:
+        version, bin_dir, exe = from_release(requested)
+    cartograph = os.path.join(bin_dir, "cartograph" + exe)
+    ask = os.path.join(bin_dir, "cartograph-ask" + exe)
+    runner.set_output("version", version)
+    runner.set_output("cartograph", cartograph)
+    runner.set_output("cartograph-ask", ask if os.path.isfile(ask) else "")
+    runner.add_path(bin_dir)

