@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use cartograph_core::RepoPath;
 use cartograph_pipeline::discover::{DiscoverError, Inventory};
-use cartograph_pipeline::grant::{AuthorizedTree, Grant};
+use cartograph_pipeline::grant::{AuthorizedTree, Grant, OpenedTree};
 use cartograph_pipeline::{
     Analysis, AnalysisOptions, DiscoveryOptions, FactCache, FileSource, analyse::AnalyseError,
 };
@@ -24,6 +24,13 @@ use crate::tools::Reply;
 /// Answers kept at most; the cache is emptied when full (answers are cheap to recompute from the
 /// cached analyses).
 const MAX_ANSWERS: usize = 256;
+
+/// Analyses kept at most (trees and revisions); the least recently used goes first.
+pub const MAX_ANALYSES: usize = 8;
+
+/// File facts kept in memory at most (each a few kilobytes): several revisions of an
+/// Airflow-sized repository. Past it the cache sheds about half its entries.
+const MAX_FACTS: usize = 60_000;
 
 /// One analysed tree and how a report names it.
 #[derive(Debug)]
@@ -56,13 +63,15 @@ pub struct Session {
     options: AnalysisOptions,
     facts: FactCache,
     /// Per tree (its session key): the content stamp and the analysis of that content.
-    analyses: Mutex<HashMap<String, (String, Arc<LoadedTree>)>>,
+    analyses: Mutex<HashMap<String, Cached>>,
     /// Whole answers by query and the analysis ids they were computed from.
     answers: Mutex<HashMap<String, Arc<Reply>>>,
     files_read: AtomicU64,
     analyses_run: AtomicU64,
     cache_hits: AtomicU64,
     next_id: AtomicU64,
+    /// A logical clock for least-recently-used eviction.
+    ticks: AtomicU64,
 }
 
 impl std::fmt::Debug for Session {
@@ -76,13 +85,14 @@ impl Session {
         Self {
             grant,
             options,
-            facts: FactCache::in_memory(),
+            facts: FactCache::in_memory_bounded(MAX_FACTS),
             analyses: Mutex::default(),
             answers: Mutex::default(),
             files_read: AtomicU64::new(0),
             analyses_run: AtomicU64::new(0),
             cache_hits: AtomicU64::new(0),
             next_id: AtomicU64::new(0),
+            ticks: AtomicU64::new(0),
         }
     }
 
@@ -106,19 +116,43 @@ impl Session {
         self.cache_hits.load(Ordering::Relaxed)
     }
 
-    /// The analyses of two authorized trees (a diff's), their content stamps taken in parallel.
+    /// The analyses of two authorized trees (a diff's). Content stamps are taken in parallel;
+    /// when neither tree is cached, both are analysed together, so a file whose content is the
+    /// same in both is read from each tree but extracted once.
     pub fn load_pair(
         &self,
         base: &AuthorizedTree,
         head: &AuthorizedTree,
     ) -> Result<(Arc<LoadedTree>, Arc<LoadedTree>), String> {
         let (a, b) = std::thread::scope(|scope| {
-            let a = scope.spawn(|| self.load(base));
-            let b = self.load(head);
+            let a = scope.spawn(|| self.prepare(base));
+            let b = self.prepare(head);
             let a = a.join().unwrap_or_else(|_| Err("the analysis stopped".to_owned()));
             (a, b)
         });
-        Ok((a?, b?))
+        match (a?, b?) {
+            (Prepared::Cached(a), Prepared::Cached(b)) => Ok((a, b)),
+            (Prepared::Cached(a), Prepared::Fresh(b)) => Ok((a, self.analyse(head, b)?)),
+            (Prepared::Fresh(a), Prepared::Cached(b)) => Ok((self.analyse(base, a)?, b)),
+            (Prepared::Fresh(a), Prepared::Fresh(b)) => {
+                let sources = [
+                    CountingSource { inner: a.opened.source.as_ref(), reads: &self.files_read },
+                    CountingSource { inner: b.opened.source.as_ref(), reads: &self.files_read },
+                ];
+                let dyn_sources: Vec<&dyn FileSource> =
+                    sources.iter().map(|s| s as &dyn FileSource).collect();
+                self.analyses_run.fetch_add(2, Ordering::Relaxed);
+                let mut analyses =
+                    cartograph_pipeline::analyse_sources(&dyn_sources, &self.options, &self.facts)
+                        .map_err(|e| format!("the diff cannot be analysed: {e}"))?
+                        .into_iter();
+                let (Some(base_analysis), Some(head_analysis)) = (analyses.next(), analyses.next())
+                else {
+                    return Err("the analysis stopped".to_owned());
+                };
+                Ok((self.keep(a, base_analysis), self.keep(b, head_analysis)))
+            }
+        }
     }
 
     /// An answer computed earlier from exactly these analyses, or `compute`'s, kept for next time.
@@ -142,30 +176,88 @@ impl Session {
     /// The analysis of an authorized tree: cached when its content is unchanged, else analysed
     /// (files parsed before, in any tree of the session, are not parsed again).
     pub fn load(&self, tree: &AuthorizedTree) -> Result<Arc<LoadedTree>, String> {
+        match self.prepare(tree)? {
+            Prepared::Cached(loaded) => Ok(loaded),
+            Prepared::Fresh(fresh) => self.analyse(tree, fresh),
+        }
+    }
+
+    /// Opens a tree and stamps its content: the cached analysis when the stamp is unchanged.
+    fn prepare(&self, tree: &AuthorizedTree) -> Result<Prepared, String> {
         let opened = tree.open().map_err(|e| e.to_string())?;
         let stamp =
             opened.stamp(&self.options.discovery).map_err(|e| tree_error(tree, &e.into()))?;
         let key = tree.session_key();
-        if let Some((cached_stamp, loaded)) =
-            self.analyses.lock().unwrap_or_else(PoisonError::into_inner).get(&key)
-            && *cached_stamp == stamp
+        let tick = self.next_tick();
+        let mut analyses = self.analyses.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(entry) = analyses.get_mut(&key)
+            && entry.stamp == stamp
         {
+            entry.last_used = tick;
             self.cache_hits.fetch_add(1, Ordering::Relaxed);
-            return Ok(Arc::clone(loaded));
+            return Ok(Prepared::Cached(Arc::clone(&entry.loaded)));
         }
-        let source = CountingSource { inner: opened.source.as_ref(), reads: &self.files_read };
+        Ok(Prepared::Fresh(Fresh { opened, stamp, key }))
+    }
+
+    /// Analyses one tree that was not cached, and keeps the analysis.
+    fn analyse(&self, tree: &AuthorizedTree, fresh: Fresh) -> Result<Arc<LoadedTree>, String> {
+        let source =
+            CountingSource { inner: fresh.opened.source.as_ref(), reads: &self.files_read };
         self.analyses_run.fetch_add(1, Ordering::Relaxed);
         let analysis =
             cartograph_pipeline::analyse_source(&source, &self.options, Some(&self.facts))
                 .map_err(|e| tree_error(tree, &e))?;
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        let loaded = Arc::new(LoadedTree { id, analysis, kind: opened.kind, label: opened.label });
-        self.analyses
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(key, (stamp, Arc::clone(&loaded)));
-        Ok(loaded)
+        Ok(self.keep(fresh, analysis))
     }
+
+    /// Keeps an analysis under its tree's key, evicting the least recently used analysis when
+    /// the session holds [`MAX_ANALYSES`] already (an agent walking back through many revisions
+    /// must not grow the server without bound).
+    fn keep(&self, fresh: Fresh, analysis: Analysis) -> Arc<LoadedTree> {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let Fresh { opened, stamp, key } = fresh;
+        let loaded = Arc::new(LoadedTree { id, analysis, kind: opened.kind, label: opened.label });
+        let last_used = self.next_tick();
+        let mut analyses = self.analyses.lock().unwrap_or_else(PoisonError::into_inner);
+        if !analyses.contains_key(&key)
+            && analyses.len() >= MAX_ANALYSES
+            && let Some(oldest) =
+                analyses.iter().min_by_key(|(_, e)| e.last_used).map(|(k, _)| k.clone())
+        {
+            analyses.remove(&oldest);
+        }
+        analyses.insert(key, Cached { stamp, loaded: Arc::clone(&loaded), last_used });
+        loaded
+    }
+
+    fn next_tick(&self) -> u64 {
+        self.ticks.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// How many analyses the session holds now (at most [`MAX_ANALYSES`]).
+    pub fn analyses_held(&self) -> usize {
+        self.analyses.lock().unwrap_or_else(PoisonError::into_inner).len()
+    }
+}
+
+/// A tree opened and stamped: its cached analysis, or what is needed to analyse it.
+enum Prepared {
+    Cached(Arc<LoadedTree>),
+    Fresh(Fresh),
+}
+
+struct Fresh {
+    opened: OpenedTree,
+    stamp: String,
+    key: String,
+}
+
+/// An analysis held by the session, with the content stamp it was made from.
+struct Cached {
+    stamp: String,
+    loaded: Arc<LoadedTree>,
+    last_used: u64,
 }
 
 /// One sentence about a tree that could not be analysed, naming it as the client did.

@@ -387,3 +387,42 @@ async fn revisions_of_a_granted_repository_and_a_changed_tree() {
     assert_eq!(s.analyses_run(), before + 1);
     c.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_session_holds_a_bounded_number_of_analyses() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(repo.join("app")).expect("mkdir");
+    let git = |args: &[&str]| {
+        let status = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+            .args(["-c", "commit.gpgsign=false"])
+            .args(args)
+            .current_dir(&repo)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .expect("git runs");
+        assert!(status.success(), "git {args:?}");
+    };
+    git(&["init", "-q"]);
+    let revisions = cartograph_mcp::session::MAX_ANALYSES + 3;
+    for i in 0..revisions {
+        std::fs::write(repo.join(format!("app/m{i}.py")), "import os\n").expect("write");
+        git(&["add", "."]);
+        git(&["commit", "-q", "-m", &format!("c{i}")]);
+    }
+    let s = session(&["repo"], dir.path());
+    let c = connect(Arc::clone(&s)).await;
+    for back in (0..revisions).rev() {
+        document(&c.call("map", json!({"tree": format!("rev:HEAD~{back}")})).await);
+        assert!(s.analyses_held() <= cartograph_mcp::session::MAX_ANALYSES);
+    }
+    assert_eq!(s.analyses_run(), revisions as u64);
+    // The most recent revision is still held; the oldest was evicted and is analysed again.
+    document(&c.call("map", json!({"tree": "rev:HEAD~0"})).await);
+    assert_eq!(s.analyses_run(), revisions as u64);
+    document(&c.call("map", json!({"tree": format!("rev:HEAD~{}", revisions - 1)})).await);
+    assert_eq!(s.analyses_run(), revisions as u64 + 1);
+    c.close().await;
+}

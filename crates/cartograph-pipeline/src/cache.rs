@@ -113,7 +113,8 @@ pub struct CacheStats {
     pub writes: u64,
     /// Entries found damaged, truncated or of another layout (each also counts as a miss).
     pub corrupt: u64,
-    /// Entries removed by [`FactCache::finish`] to keep the directory under its bound.
+    /// Entries removed to keep the cache under its bound: from the directory by
+    /// [`FactCache::finish`], and from memory when a bounded in-memory cache is full.
     pub evicted: u64,
 }
 
@@ -121,6 +122,8 @@ pub struct CacheStats {
 #[derive(Debug, Default)]
 pub struct FactCache {
     memory: Mutex<HashMap<FactKey, FileFacts>>,
+    /// The most entries memory holds (`None`: no bound, for one run of the CLI).
+    memory_max: Option<usize>,
     disk: Option<DiskCache>,
     hits: AtomicU64,
     misses: AtomicU64,
@@ -144,6 +147,13 @@ impl FactCache {
     /// A cache held in memory for the life of the process.
     pub fn in_memory() -> Self {
         Self::default()
+    }
+
+    /// A cache held in memory that keeps at most `max_entries` files' facts: when full, it sheds
+    /// about half its entries (an arbitrary half) before keeping a new one. For long-lived
+    /// processes such as the MCP server, where the trees analysed are not known in advance.
+    pub fn in_memory_bounded(max_entries: usize) -> Self {
+        Self { memory_max: Some(max_entries.max(1)), ..Self::default() }
     }
 
     /// A cache that also keeps entries in `dir` (created if missing) across runs, holding the
@@ -220,6 +230,17 @@ impl FactCache {
             self.writes.fetch_add(1, Ordering::Relaxed);
         }
         if let Ok(mut memory) = self.memory.lock() {
+            if let Some(max) = self.memory_max
+                && memory.len() >= max
+                && !memory.contains_key(&key)
+            {
+                let mut keep = false;
+                memory.retain(|_, _| {
+                    keep = !keep;
+                    keep
+                });
+                self.evicted.fetch_add((max - memory.len()) as u64, Ordering::Relaxed);
+            }
             memory.entry(key).or_insert_with(|| facts.clone());
         }
     }

@@ -13,7 +13,7 @@ use cartograph_core::RepoPath;
 use crate::discover::{self, DiscoverError, DiscoveryOptions, Inventory};
 
 /// A tree whose files can be listed and read.
-pub trait FileSource: Sync {
+pub trait FileSource: Send + Sync {
     /// Lists the tree: what is analysed, what is kept only as a resolution target, what is
     /// skipped with a refusal.
     fn discover(&self, options: &DiscoveryOptions) -> Result<Inventory, DiscoverError>;

@@ -276,3 +276,18 @@ fn an_unusable_directory_is_a_clear_error_without_its_path() {
     assert!(!error.contains(dir.path().to_str().unwrap()), "{error}");
     assert!(!error.contains('/'), "{error}");
 }
+
+#[test]
+fn a_bounded_memory_cache_sheds_entries_and_still_gives_the_same_analysis() {
+    let tree = tempfile::tempdir().expect("tree");
+    write_tree(tree.path(), TREE);
+    let unbounded = analyse(tree.path(), None);
+    let cache = FactCache::in_memory_bounded(4);
+    let first = analyse(tree.path(), Some(&cache));
+    assert!(cache.len() <= 4, "held {}", cache.len());
+    assert!(cache.stats().evicted > 0);
+    let second = analyse(tree.path(), Some(&cache));
+    assert!(cache.len() <= 4, "held {}", cache.len());
+    assert_same(&unbounded, &first);
+    assert_same(&unbounded, &second);
+}
