@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 import tempfile
+import time
 import uuid
 
 _EXPR = re.compile(r"\$\{\{(.*?)\}\}", re.S)
@@ -283,6 +284,7 @@ def run_action(action, *, action_path, workspace, event_name, event, inputs, env
         if step.get("shell") != "bash":
             raise ValueError(f"step {step_id}: the harness runs bash steps only")
         cwd = os.path.join(workspace, interpolate(step.get("working-directory", "."), context))
+        started = time.monotonic()
         completed = subprocess.run(
             ["bash", "--noprofile", "--norc", "-eo", "pipefail", script],
             cwd=cwd,
@@ -303,7 +305,7 @@ def run_action(action, *, action_path, workspace, event_name, event, inputs, env
             path_additions.extend(line.strip() for line in handle if line.strip())
         status = "success" if completed.returncode == 0 else "failure"
         steps_context[step_id] = {"outputs": outputs, "outcome": status, "conclusion": status}
-        result.steps.append({"id": step_id, "name": step.get("name"), "status": status, "exit": completed.returncode, "stdout": completed.stdout, "stderr": completed.stderr})
+        result.steps.append({"id": step_id, "name": step.get("name"), "status": status, "exit": completed.returncode, "stdout": completed.stdout, "stderr": completed.stderr, "seconds": time.monotonic() - started})
         result.step_outputs[step_id] = outputs
         if completed.returncode != 0:
             state["failed"] = True

@@ -147,7 +147,7 @@ open(md, "w").write(report + "\n## Explanations\n" + extra)
 
 def tarball(files):
     buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w:gz", compresslevel=1) as tf:
+    with tarfile.open(fileobj=buffer, mode="w:gz", compresslevel=0) as tf:
         for name, (data, mode) in files.items():
             info = tarfile.TarInfo(name)
             info.size = len(data)
@@ -161,7 +161,13 @@ class ActionHarness(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="cartograph-action-")
         cls.action = json.loads(node("json", os.path.join(ACTION_DIR, "action.yml")))
-        binary = open(cartograph_binary(), "rb").read()
+        binary_path = cartograph_binary()
+        if shutil.which("strip"):  # a smaller archive makes every install step faster
+            stripped = os.path.join(cls.tmp, "cartograph-stripped")
+            if subprocess.run(["strip", "-o", stripped, binary_path], capture_output=True).returncode == 0:
+                binary_path = stripped
+        with open(binary_path, "rb") as handle:
+            binary = handle.read()
         cls.api = FakeGitHub(REPO)
         cls.api.add_token(TOKEN, BOT)
         cls.api.add_token("ghp_maintainer", "maintainer", user_endpoint=True)
@@ -336,7 +342,7 @@ class ActionHarness(unittest.TestCase):
         self.assertEqual(len(posts), 1)
         self.assertEqual(len(patches), 1)
         self.assertEqual(patches[0]["path"], f"/repos/{REPO}/issues/comments/{comments[0]['id']}")
-        self.assertTrue(all(r["token"] == TOKEN for r in self.api.requests))
+        self.assertTrue(all(r["token"] == TOKEN for r in self.api.requests if not r["path"].startswith("/releases/")))
 
     def test_foreign_comment_with_marker_left_alone(self):
         number, base, head = self.pull_request()
@@ -377,7 +383,7 @@ class ActionHarness(unittest.TestCase):
         self.assertIn(ARTIFACT_URL, text)
         self.assertIn("https://github.com/acme/shop/actions/runs/4242", text)
         self.assertEqual(text.count("```") % 2, 0, "no code fence left open")
-        self.assertEqual(text.count("<details>"), text.count("</details>"))
+        self.assertEqual(text.count("<details"), text.count("</details>"))
         self.assertEqual(text.count("<!--"), 1, "only our marker")
         self.assertNotIn("@maintainer", text, "mentions are neutralised")
         self.assertFalse(any(r["method"] == "POST" and len((r["body"] or {}).get("body", "")) > 65_536 for r in self.api.requests))
@@ -537,6 +543,7 @@ class ActionHarness(unittest.TestCase):
         self.assertSucceeded(by_rev)
         self.assertGreater(int(by_rev.outputs["findings"]), 0)
         ws = self.checkout("main")
+        git(ws, "fetch", "-q", "--depth=1", "origin", self.root_commit)
         snap = subprocess.run([cartograph_binary(), "snapshot", f"rev:{self.root_commit}", "-o", "baseline.snapshot.json"], cwd=ws, capture_output=True, text=True)
         self.assertEqual(snap.returncode, 0, snap.stderr)
         by_snapshot = self.run_case("workflow_dispatch", {}, {"baseline": "snapshot:baseline.snapshot.json", "issue": "false"}, workspace=ws)
