@@ -12,3 +12,12 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 
 echo "== cargo test --workspace"
 cargo test --workspace --locked
+
+# The GitHub Action (action/): actionlint over every workflow and the README quick-start, the
+# action.yml structure check, and the harness that runs the action's steps against a fake GitHub
+# API on loopback, with the cartograph binary the tests above built (only `npm ci` uses a network).
+echo "== action/tests/run.sh"
+cargo build --locked -p cartograph-cli
+target_dir="${CARGO_TARGET_DIR:-target}"
+case "$target_dir" in /*) ;; *) target_dir="$PWD/$target_dir" ;; esac
+CARTOGRAPH_BIN="$target_dir/debug/cartograph" action/tests/run.sh
