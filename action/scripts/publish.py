@@ -72,7 +72,7 @@ def write_summary(text):
     used = os.path.getsize(path) if os.path.isfile(path) else 0
     room = markdown.SUMMARY_LIMIT_BYTES - used - 4096
     note = lambda shown, total: f"> [!WARNING]\n> The report was cut to fit the job summary; the full report is in the `{runner.get('artifact-name', 'cartograph-report')}` artifact.\n"  # noqa: E731
-    fitted, _ = markdown.fit(text, max(room, 0), measure=markdown.utf8_bytes, note=note)
+    fitted, _ = markdown.fit(markdown.neutralise(text), max(room, 0), measure=markdown.utf8_bytes, note=note)
     with open(path, "a", encoding="utf-8") as handle:
         handle.write(fitted.rstrip("\n") + "\n\n")
 

@@ -503,6 +503,79 @@ class ActionHarness(unittest.TestCase):
         self.assertTrue(any("not at the head" in e for e in stale.errors()))
         self.assertEqual(len(self.api.comments_on(number)), 1)
 
+    def test_version_source_builds_the_actions_own_checkout(self):
+        """`version: source` runs cargo in $GITHUB_ACTION_PATH/.. (here a fake cargo that records
+        its call and puts the workspace's binary where cargo would)."""
+        number, base, head = self.pull_request()
+        source = os.path.join(self.work, "cartograph-src")
+        shutil.copytree(self.action_path, os.path.join(source, "action"))
+        write(source, "Cargo.toml", "[workspace]\n")
+        write(source, "crates/cartograph-ask/Cargo.toml", "[package]\n")
+        tools = os.path.join(self.work, "tools")
+        calls = os.path.join(self.work, "cargo-calls.jsonl")
+        write(tools, "cargo", (
+            "#!/usr/bin/env python3\n"
+            "import json, os, shutil, sys\n"
+            f"open({calls!r}, 'a').write(json.dumps({{'argv': sys.argv[1:], 'cwd': os.getcwd()}}) + '\\n')\n"
+            "out = os.path.join(os.environ['CARGO_TARGET_DIR'], 'release')\n"
+            "os.makedirs(out, exist_ok=True)\n"
+            f"shutil.copy({cartograph_binary()!r}, os.path.join(out, 'cartograph'))\n"
+        ))
+        os.chmod(os.path.join(tools, "cargo"), 0o755)
+        original = self.action_path
+        self.action_path = os.path.join(source, "action")
+        path = os.environ["PATH"]
+        os.environ["PATH"] = tools + os.pathsep + path
+        try:
+            result = self.run_case("pull_request", self.pr_event(number, base, head), {"version": "source"})
+        finally:
+            self.action_path = original
+            os.environ["PATH"] = path
+        self.assertSucceeded(result)
+        with open(calls) as handle:
+            [call] = [json.loads(line) for line in handle]
+        self.assertEqual(call["argv"], ["build", "--release", "--locked", "-p", "cartograph-cli", "-p", "cartograph-ask"])
+        self.assertEqual(os.path.realpath(call["cwd"]), os.path.realpath(source))
+        self.assertFalse(any(r["path"].startswith("/releases/") for r in self.api.requests), "no download")
+        self.assertEqual(result.outputs["comment-action"], "created")
+
+    def test_nothing_from_the_analysed_trees_runs(self):
+        """The head commit carries executables named like every program the action calls; none
+        runs (each would leave a canary file)."""
+        number, base, head = self.pull_request()
+        canary = os.path.join(self.work, "canary")
+        trap = f"#!/bin/sh\necho ran >> {canary}\nexit 1\n"
+        names = ["git", "python3", "python", "bash", "cartograph", "cartograph-ask", "cargo", "node", "sh"]
+        git(self.origin, "checkout", "-q", "feature")
+        for name in names:
+            write(self.origin, name, trap)
+            write(self.origin, f"bin/{name}", trap)
+        write(self.origin, ".envrc", f"touch {canary}\n")
+        git(self.origin, "add", "-A")
+        git(self.origin, "update-index", "--chmod=+x", *names, *[f"bin/{n}" for n in names])
+        git(self.origin, "commit", "-q", "-m", "traps")
+        head2 = git(self.origin, "rev-parse", "HEAD")
+        self.api.pulls[number]["head"]["sha"] = head2
+        ws = self.checkout()  # the head, traps included, is the working directory
+        self.assertTrue(os.access(os.path.join(ws, "git"), os.X_OK))
+        result = self.run_case("pull_request", self.pr_event(number, base, head2), {"ask-api-key": "sk-x"}, workspace=ws)
+        self.assertSucceeded(result)
+        self.assertFalse(os.path.exists(canary), "a program from the analysed tree ran")
+
+    def test_the_tokens_own_login_decides_which_comment_is_ours(self):
+        """With a token that may read GET /user (a personal token), its login is ours; the
+        github-actions[bot] comment is someone else's then, and is left alone."""
+        number, base, head = self.pull_request()
+        bot = self.run_case("pull_request", self.pr_event(number, base, head))
+        self.assertSucceeded(bot)
+        personal = self.run_case("pull_request", self.pr_event(number, base, head), {"github-token": "ghp_maintainer"})
+        self.assertSucceeded(personal)
+        self.assertEqual(personal.outputs["comment-action"], "created")
+        authors = sorted(c["user"]["login"] for c in self.api.comments_on(number))
+        self.assertEqual(authors, ["github-actions[bot]", "maintainer"])
+        self.assertTrue(any(r["path"] == "/user" for r in self.api.requests))
+        self.assertFalse(any(r["method"] == "PATCH" for r in self.api.requests))
+
     def test_drift_issue_opened_updated_and_closed(self):
         git(self.origin, "tag", "v1.0.0")
         git(self.origin, "tag", "v0.9.0", self.root_commit)
@@ -549,6 +622,51 @@ class ActionHarness(unittest.TestCase):
         by_snapshot = self.run_case("workflow_dispatch", {}, {"baseline": "snapshot:baseline.snapshot.json", "issue": "false"}, workspace=ws)
         self.assertSucceeded(by_snapshot)
         self.assertEqual(by_snapshot.outputs["findings"], by_rev.outputs["findings"])
+
+
+class MarkdownSafety(unittest.TestCase):
+    """The neutralising and cutting of a report (action/scripts/markdown.py)."""
+
+    def setUp(self):
+        import markdown
+
+        self.md = markdown
+
+    def test_neutralise_breaks_mentions_and_references_outside_code_only(self):
+        text = "ping @alice, see org/repo#5; mail a@b.io <code>@router.get</code> `@x` <!-- cartograph-report -->\n```\n@bob\n```\n"
+        out = self.md.neutralise(text)
+        self.assertIn("@\u200balice", out)
+        self.assertIn("org/repo\u200b#5", out)
+        self.assertIn("a@b.io", out)
+        self.assertIn("<code>@router.get</code>", out)
+        self.assertIn("`@x`", out)
+        self.assertIn("```\n@bob\n```", out)
+        self.assertNotIn("<!--", out)
+
+    def test_fit_keeps_short_text_and_cuts_long_text_at_a_section(self):
+        self.assertEqual(self.md.fit("short\n", 100), ("short\n", False))
+        sections = "".join(f"<details><summary>s{i}</summary>\n\n```\n{'x' * 50}\n```\n\n</details>\n\n" for i in range(100))
+        out, cut = self.md.fit("# Title\n\n" + sections, 2_000, note=lambda shown, total: f"CUT {shown}/{total}\n")
+        self.assertTrue(cut)
+        self.assertLessEqual(len(out), 2_000)
+        self.assertEqual(out.count("```") % 2, 0)
+        self.assertEqual(out.count("<details>"), out.count("</details>"))
+        self.assertTrue(out.rstrip().endswith("/" + str(len("# Title\n\n" + sections))))
+
+    def test_fit_closes_a_fence_when_no_section_boundary_fits(self):
+        text = "```text\n" + "line\n" * 5_000 + "```\n"
+        out, cut = self.md.fit(text, 1_000, note=lambda shown, total: "CUT\n")
+        self.assertTrue(cut)
+        self.assertLessEqual(len(out), 1_000)
+        self.assertEqual(out.count("```") % 2, 0)
+        one_line, _ = self.md.fit("y" * 10_000, 500, note=lambda shown, total: "CUT\n")
+        self.assertLessEqual(len(one_line), 500)
+
+    def test_summary_cap_is_counted_in_bytes(self):
+        text = "# é\n\n" + "".join(f"## part {i}\n\n" + "é" * 1_000 + "\n\n" for i in range(1_000))
+        out, cut = self.md.fit(text, self.md.SUMMARY_LIMIT_BYTES, measure=self.md.utf8_bytes)
+        self.assertTrue(cut)
+        self.assertLessEqual(len(out.encode("utf-8")), self.md.SUMMARY_LIMIT_BYTES)
 
 
 if __name__ == "__main__":
