@@ -176,8 +176,9 @@ def _release_tags(repo, pattern):
         ref = line.split("\t")[-1].strip()
         if ref.startswith("refs/tags/"):
             tags.add(ref[len("refs/tags/") :])
-    releases = [t for t in tags if re.match(r"^v?\d+(\.\d+)*$", t)]
-    return sorted(releases, key=lambda t: [int(n) for n in re.findall(r"\d+", t)])
+    # A release is a tag whose version part is numbers only: v1.2.0 or release-1.2.0, not v1.3.0-rc1.
+    releases = [t for t in tags if re.match(r"^\D*\d+(\.\d+)*$", t)]
+    return sorted(releases, key=lambda t: ([int(n) for n in re.findall(r"\d+", t)], t))
 
 
 def analyse_drift(cartograph):

@@ -580,6 +580,7 @@ class ActionHarness(unittest.TestCase):
     def test_drift_issue_opened_updated_and_closed(self):
         git(self.origin, "tag", "v1.0.0")
         git(self.origin, "tag", "v0.9.0", self.root_commit)
+        git(self.origin, "tag", "v10.0.0-rc1", self.root_commit)  # a pre-release is never the baseline
         commit(self.origin, "archive", {"backend/app/main.py": BACKEND + ARCHIVE_ROUTE})
         foreign = 90
         self.api.issues[foreign] = {"number": foreign, "title": "x", "body": DRIFT_MARKER + "\nforged", "state": "open", "labels": ["architecture-drift"], "user": {"login": "mallory"}}
