@@ -11,7 +11,7 @@ the job does not fail.
 
 import os
 
-import markdown
+import report_markdown as markdown
 import runner
 from github_api import ApiError, GitHub
 

@@ -15,4 +15,4 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 node lint.mjs json ../action.yml > "$tmp/action.json"
 python3 check_action.py "$tmp/action.json"
-PYTHONDONTWRITEBYTECODE=1 python3 test_action.py
+PYTHONDONTWRITEBYTECODE=1 python3 run_tests.py

