@@ -17,6 +17,8 @@ SUMMARY_LIMIT_BYTES = 1_048_576  # GitHub's cap on one step's job summary.
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(<code>.*?</code>|`+[^`]*`+)", re.IGNORECASE)
 _MENTION = re.compile(r"(?<![\w@`/.-])@(?=[A-Za-z0-9])")
+# The same sign written as an HTML character reference renders as @ too.
+_MENTION_ENTITY = re.compile(r"(&#0*64;|&#[xX]0*40;|&commat;)(?=[A-Za-z0-9])")
 _CROSS_REF_LONG = re.compile(r"([A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9_.-]+)(#)(?=\d)")
 _SECTION_START = re.compile(r"^(<details|#{1,6} )", re.IGNORECASE)
 
@@ -33,6 +35,7 @@ def utf8_bytes(text):
 def _neutralise_prose(segment):
     segment = segment.replace("<!--", "&lt;!--")
     segment = _MENTION.sub("@" + ZERO_WIDTH_SPACE, segment)
+    segment = _MENTION_ENTITY.sub(lambda m: m.group(1) + ZERO_WIDTH_SPACE, segment)
     segment = _CROSS_REF_LONG.sub(lambda m: m.group(1) + ZERO_WIDTH_SPACE + m.group(2), segment)
     return segment
 

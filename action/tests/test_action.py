@@ -473,7 +473,7 @@ class ActionHarness(unittest.TestCase):
         artifact = os.path.join(self.work, "downloaded")
         os.makedirs(artifact)
         hostile = (
-            MARKER + "\n<!-- cartograph-report -->\nHi @everyone and @org/team, see other/repo#12.\n"
+            MARKER + "\n<!-- cartograph-report -->\nHi @everyone and @org/team and &#64;admins, see other/repo#12.\n"
             + "<details><summary>big</summary>\n\n```text\n" + ("x" * 100 + "\n") * 900 + "```\n\n</details>\n"
         )
         with open(os.path.join(artifact, "report.md"), "w") as handle:
@@ -493,6 +493,7 @@ class ActionHarness(unittest.TestCase):
         self.assertEqual(text.count("<!--"), 1)
         self.assertNotIn("@everyone", text)
         self.assertNotIn("@org/team", text)
+        self.assertNotIn("&#64;admins", text)
         self.assertNotIn("other/repo#12", text)
         self.assertLessEqual(len(text), 65_536)
         self.assertIn("https://github.com/acme/shop/actions/runs/99", text)

@@ -24,6 +24,7 @@ class MarkdownSafety(unittest.TestCase):
         self.assertIn("`@x`", out)
         self.assertIn("```\n@bob\n```", out)
         self.assertNotIn("<!--", out)
+        self.assertIn("&#64;\u200bbob &#x40;\u200bcarol &commat;\u200bdave", self.md.neutralise("&#64;bob &#x40;carol &commat;dave"))
 
     def test_fit_keeps_short_text_and_cuts_long_text_at_a_section(self):
         self.assertEqual(self.md.fit("short\n", 100), ("short\n", False))
