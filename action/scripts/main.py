@@ -119,6 +119,13 @@ def main(argv):
     except ActionError as error:
         runner.annotate("error", runner.redact_paths(str(error)))
         return 2
+    except Exception as error:  # noqa: BLE001 - one clear line instead of a traceback
+        if os.environ.get("RUNNER_DEBUG") == "1":
+            import traceback
+
+            traceback.print_exc()
+        runner.annotate("error", runner.redact_paths(f"the {argv[1]} step failed unexpectedly ({type(error).__name__}: {error}); re-run with debug logging for details"))
+        return 2
 
 
 if __name__ == "__main__":
