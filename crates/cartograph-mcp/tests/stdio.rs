@@ -18,6 +18,8 @@ fn the_binary_speaks_json_rpc_over_stdio() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_cartograph-mcp"))
         .args(["--grant", "e2e", "--tree", "tests/fixtures/fullstack", "--threads", "2"])
         .current_dir(&root)
+        // Diagnostics on, so the redaction of stderr is exercised too.
+        .env("CARTOGRAPH_LOG", "debug")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -85,6 +87,10 @@ fn the_binary_speaks_json_rpc_over_stdio() {
     let root = root.to_string_lossy();
     assert!(!all_stdout.contains(&*root), "an absolute path on stdout");
     assert!(!stderr.contains(&*root), "an absolute path on stderr: {stderr}");
+    assert!(stderr.contains("extracted and resolved"), "no diagnostics on stderr: {stderr}");
+    for marker in ["/home/", "/root/", "/tmp/", "/work/", "/Users/"] {
+        assert!(!stderr.contains(marker), "an absolute path on stderr: {stderr}");
+    }
 }
 
 #[test]
