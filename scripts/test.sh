@@ -17,7 +17,8 @@ cargo test --workspace --locked
 # action.yml structure check, and the harness that runs the action's steps against a fake GitHub
 # API on loopback, with the cartograph binary the tests above built (only `npm ci` uses a network).
 echo "== action/tests/run.sh"
-cargo build --locked -p cartograph-cli
 target_dir="${CARGO_TARGET_DIR:-target}"
 case "$target_dir" in /*) ;; *) target_dir="$PWD/$target_dir" ;; esac
+# `cargo test` above built target/debug/cartograph; build it only if it is not there.
+[ -x "$target_dir/debug/cartograph" ] || cargo build --locked -p cartograph-cli
 CARTOGRAPH_BIN="$target_dir/debug/cartograph" action/tests/run.sh
