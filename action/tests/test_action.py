@@ -33,6 +33,7 @@ BOT = "github-actions[bot]"
 TOKEN = "ghs_harness_installation_token"
 VERSION = "v9.9.9"
 ASKLESS_VERSION = "v9.9.8"
+REAL_ASK_VERSION = "v9.9.7"
 TRIPLE = "x86_64-unknown-linux-musl"
 UPLOAD = "actions/upload-artifact"
 ARTIFACT_URL = "https://github.com/acme/shop/actions/runs/4242/artifacts/777"
@@ -53,6 +54,15 @@ def cartograph_binary():
                 if os.path.isfile(candidate):
                     return candidate
     raise RuntimeError("no cartograph binary: build it (cargo build --release -p cartograph-cli) or set CARTOGRAPH_BIN")
+
+
+def real_ask_binary():
+    """The workspace's cartograph-ask beside the cartograph binary, when it was built."""
+    explicit = os.environ.get("CARTOGRAPH_ASK_BIN")
+    if explicit:
+        return explicit if os.path.isfile(explicit) else None
+    sibling = os.path.join(os.path.dirname(cartograph_binary()), "cartograph-ask")
+    return sibling if os.path.isfile(sibling) else None
 
 
 def git(cwd, *args):
@@ -184,6 +194,20 @@ class ActionHarness(unittest.TestCase):
             data = tarball(files)
             cls.api.assets[f"/releases/download/{version}/{asset}"] = data
             pins.append(f"{hashlib.sha256(data).hexdigest()}  {asset}")
+        cls.real_ask = real_ask_binary()
+        if cls.real_ask:
+            # A third release holding the workspace's real cartograph-ask.
+            folder = f"cartograph-{REAL_ASK_VERSION}-{TRIPLE}"
+            ask_path = cls.real_ask
+            if shutil.which("strip"):
+                stripped_ask = os.path.join(cls.tmp, "cartograph-ask-stripped")
+                if subprocess.run(["strip", "-o", stripped_ask, ask_path], capture_output=True).returncode == 0:
+                    ask_path = stripped_ask
+            with open(ask_path, "rb") as handle:
+                ask = handle.read()
+            data = tarball({f"{folder}/cartograph": (binary, 0o755), f"{folder}/cartograph-ask": (ask, 0o755)})
+            cls.api.assets[f"/releases/download/{REAL_ASK_VERSION}/{folder}.tar.gz"] = data
+            pins.append(f"{hashlib.sha256(data).hexdigest()}  {folder}.tar.gz")
         cls.action_path = os.path.join(cls.tmp, "action")
         shutil.copytree(ACTION_DIR, cls.action_path, ignore=shutil.ignore_patterns("tests", "__pycache__"))
         with open(os.path.join(cls.action_path, "checksums.txt"), "w", encoding="utf-8") as handle:
@@ -448,6 +472,32 @@ class ActionHarness(unittest.TestCase):
         skipped = self.run_case("pull_request", self.pr_event(number, base, head), {"ask-api-key": key, "version": ASKLESS_VERSION})
         self.assertSucceeded(skipped)
         self.assertTrue(any("ASK skipped" in m for _, m in skipped.annotations))
+
+    def test_real_cartograph_ask_degrades_without_a_reachable_provider(self):
+        """The workspace's own cartograph-ask, called as the action calls it, with a provider
+        that refuses connections (loopback): every explanation is unavailable, the job passes."""
+        if not self.real_ask:
+            self.skipTest("cartograph-ask is not built next to the cartograph binary")
+        import socket
+
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            closed_port = probe.getsockname()[1]
+        number, base, head = self.pull_request()
+        key = "sk-harness-real-789"
+        inputs = {"version": REAL_ASK_VERSION, "ask-api-key": key, "ask-provider": "custom", "ask-model": "m", "ask-base-url": f"http://127.0.0.1:{closed_port}/v1"}
+        result = self.run_case("pull_request", self.pr_event(number, base, head), inputs)
+        self.assertSucceeded(result)
+        with open(result.outputs["json-path"], encoding="utf-8") as handle:
+            doc = json.load(handle)
+        self.assertIn("explanations", doc)
+        self.assertGreater(doc["explanations"]["unavailable"], 0)
+        self.assertEqual(doc["explanations"]["explained"], 0)
+        [comment] = self.api.comments_on(number)
+        self.assertIn("explanation unavailable", comment["body"])
+        for step in result.steps:
+            self.assertNotIn(key, step.get("stdout", "") + step.get("stderr", ""))
+        self.assertNotIn(key, comment["body"])
 
     def test_checksum_mismatch_refuses_to_install(self):
         number, base, head = self.pull_request()
