@@ -23,7 +23,7 @@ ACTION_DIR = os.path.join(ROOT, "action")
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ACTION_DIR, "scripts"))
 
-from action_runner import run_action  # noqa: E402
+from action_runner import Expression, interpolate, run_action, truthy  # noqa: E402
 from fake_github import FakeGitHub  # noqa: E402
 
 REPO = "acme/shop"
@@ -627,6 +627,50 @@ class ActionHarness(unittest.TestCase):
         self.assertEqual(authors, ["github-actions[bot]", "maintainer"])
         self.assertTrue(any(r["path"] == "/user" for r in self.api.requests))
         self.assertFalse(any(r["method"] == "PATCH" for r in self.api.requests))
+
+    def test_fork_safe_example_pair_end_to_end(self):
+        """action/examples' pair as shipped: the pull_request half on a fork (read-only token, no
+        secrets) only uploads; the workflow_run half, with its own `if:` and `with:`, posts."""
+        report_wf = json.loads(node("json", os.path.join(ACTION_DIR, "examples", "architecture-report.yml")))
+        comment_wf = json.loads(node("json", os.path.join(ACTION_DIR, "examples", "architecture-comment.yml")))
+        self.assertEqual(report_wf["permissions"], {"contents": "read"})
+        self.assertEqual(comment_wf["permissions"], {})
+        [comment_job] = comment_wf["jobs"].values()
+        self.assertEqual(comment_job["permissions"], {"actions": "read", "pull-requests": "write"})
+        self.assertFalse(any("checkout" in s.get("uses", "") for s in comment_job["steps"]), "the poster checks nothing out")
+
+        def action_inputs(workflow, context):
+            [job] = workflow["jobs"].values()
+            [step] = [s for s in job["steps"] if "/action@" in s.get("uses", "")]
+            return {k: interpolate(str(v), context) for k, v in (step.get("with") or {}).items()}
+
+        number, base, head = self.pull_request()
+        temp = tempfile.mkdtemp(prefix="runner-", dir=self.work)
+        fork_event = self.pr_event(number, base, head, head_repo="mallory/shop")
+        context = {"secrets": {}, "runner": {"temp": temp}, "github": {"event": fork_event}, "inputs": {}, "functions": {}}
+        first = self.run_case("pull_request", fork_event, action_inputs(report_wf, context), token="ghs_read_only", runner_temp=temp)
+        self.assertSucceeded(first)
+        self.assertEqual(self.api.writes(), [])
+        [upload] = [u for u in first.uses if u["uses"].startswith(UPLOAD + "@")]
+
+        run_event = {"workflow_run": {"id": 4241, "event": "pull_request", "conclusion": "success", "head_sha": head, "html_url": "https://github.com/acme/shop/actions/runs/4241", "pull_requests": []}}
+        temp2 = tempfile.mkdtemp(prefix="runner-", dir=self.work)
+        context2 = {"secrets": {}, "runner": {"temp": temp2}, "github": {"event": run_event, "token": TOKEN}, "inputs": {}, "functions": {}}
+        condition = comment_job["if"]
+        self.assertTrue(truthy(Expression(condition, context2).evaluate()))
+        [download] = [s for s in comment_job["steps"] if s.get("uses", "").startswith("actions/download-artifact@")]
+        self.assertEqual(interpolate(download["with"]["run-id"], context2), "4241")
+        # What download-artifact does: the uploaded folder's files, in `path`.
+        shutil.copytree(upload["with"]["path"], interpolate(download["with"]["path"], context2))
+        ws = os.path.join(self.work, "empty-workspace")
+        os.makedirs(ws)
+        second = self.run_case("workflow_run", run_event, action_inputs(comment_wf, context2), workspace=ws, runner_temp=temp2)
+        self.assertSucceeded(second)
+        self.assertEqual(second.outputs["comment-action"], "created")
+        [comment] = self.api.comments_on(number)
+        self.assertTrue(comment["body"].startswith(MARKER))
+        self.assertIn("route added", comment["body"])
+        self.assertEqual(comment["user"]["login"], BOT)
 
     def test_drift_issue_opened_updated_and_closed(self):
         git(self.origin, "tag", "v1.0.0")
