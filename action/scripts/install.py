@@ -27,7 +27,7 @@ _TARGETS = {
     ("Windows", "X64"): "x86_64-pc-windows-msvc",
     ("Windows", "ARM64"): "aarch64-pc-windows-msvc",
 }
-_ASSET = re.compile(r"^cartograph-(v[0-9][0-9A-Za-z.+-]*)-([a-z0-9_]+-[a-z0-9_-]+)\.(tar\.gz|zip)$")
+_VERSION = re.compile(r"^v[0-9][0-9A-Za-z.+-]*$")
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
 
@@ -42,6 +42,20 @@ def target():
         ) from None
 
 
+def parse_asset(name):
+    """(version, target) of `cartograph-VERSION-TARGET.tar.gz|zip`, or None. The target is matched
+    as a known suffix, since both a version (v1.0.0-rc1) and a target contain hyphens."""
+    if not name.startswith("cartograph-"):
+        return None
+    for triple in _TARGETS.values():
+        for extension in ("tar.gz", "zip"):
+            suffix = f"-{triple}.{extension}"
+            if name.endswith(suffix):
+                version = name[len("cartograph-") : -len(suffix)]
+                return (version, triple) if _VERSION.match(version) else None
+    return None
+
+
 def read_checksums(path):
     """{asset name: sha256} from lines `SHA256  ASSET` (# comments and blank lines ignored)."""
     pins = {}
@@ -53,22 +67,23 @@ def read_checksums(path):
             if not line or line.startswith("#"):
                 continue
             fields = line.split()
-            if len(fields) != 2 or not _HEX64.match(fields[0].lower()) or not _ASSET.match(fields[1].lstrip("*")):
+            if len(fields) != 2 or not _HEX64.match(fields[0].lower()) or not parse_asset(fields[1].lstrip("*")):
                 raise ActionError(f"checksums.txt line {number} is not `SHA256  cartograph-VERSION-TARGET.tar.gz`")
             pins[fields[1].lstrip("*")] = fields[0].lower()
     return pins
 
 
 def _version_key(version):
+    # The newest stable release wins; a pre-release only when no stable release is pinned.
     numbers = [int(n) for n in re.findall(r"\d+", version.split("-", 1)[0])]
-    prerelease = "-" in version
-    return (numbers, not prerelease, version)
+    stable = "-" not in version
+    return (stable, numbers, version)
 
 
 def choose_version(requested, pins, triple):
     if requested not in ("", "pinned", "latest"):
         return requested if requested.startswith("v") else "v" + requested
-    versions = {m.group(1) for m in map(_ASSET.match, pins) if m and m.group(2) == triple}
+    versions = {parsed[0] for parsed in map(parse_asset, pins) if parsed and parsed[1] == triple}
     if not versions:
         raise ActionError(
             "this copy of the action pins no release for this runner yet; use a released tag of the action or `version: source`"
