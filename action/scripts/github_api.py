@@ -86,6 +86,9 @@ class GitHub:
     def patch(self, route, body):
         return self.request("PATCH", route, body=body)[1]
 
+    def delete(self, route):
+        return self.request("DELETE", route)[1]
+
     def paginate(self, route, query=None, max_pages=100):
         """Yields every item of a list endpoint, 100 per page, following rel="next"."""
         query = dict(query or {})

@@ -81,20 +81,35 @@ def _own(item, login, marker):
     return (item.get("user") or {}).get("login") == login and (item.get("body") or "").lstrip().startswith(marker)
 
 
+def _own_comments(api, repo, number, login):
+    return [c for c in api.paginate(f"/repos/{repo}/issues/{number}/comments") if _own(c, login, MARKER)]
+
+
 def sticky_comment(api, repo, number, text, login):
-    """Creates or updates our one comment; returns (action, id, url)."""
-    mine = None
-    for comment in api.paginate(f"/repos/{repo}/issues/{number}/comments"):
-        if _own(comment, login, MARKER):
-            mine = comment
-            break
-    if mine is None:
+    """Creates or updates our one comment; returns (action, id, url).
+
+    Two runs racing on one pull request can each create a comment. Whenever more than one of
+    ours exists (never anyone else's), the oldest is kept and updated and the others deleted."""
+    mine = _own_comments(api, repo, number, login)
+    if not mine:
         created = api.post(f"/repos/{repo}/issues/{number}/comments", {"body": text}) or {}
-        return "created", created.get("id", ""), created.get("html_url", "")
-    if mine.get("body") == text:
-        return "unchanged", mine.get("id", ""), mine.get("html_url", "")
-    updated = api.patch(f"/repos/{repo}/issues/comments/{mine['id']}", {"body": text}) or {}
-    return "updated", updated.get("id", mine["id"]), updated.get("html_url", mine.get("html_url", ""))
+        mine = _own_comments(api, repo, number, login)
+        if len(mine) <= 1:
+            return "created", created.get("id", ""), created.get("html_url", "")
+        action = "created"
+    else:
+        action = None
+    keep, extra = mine[0], mine[1:]
+    for duplicate in extra:
+        try:
+            api.delete(f"/repos/{repo}/issues/comments/{duplicate['id']}")
+        except ApiError as error:
+            if error.status != 404:  # another run deleted it first
+                raise
+    if keep.get("body") == text:
+        return action or "unchanged", keep.get("id", ""), keep.get("html_url", "")
+    updated = api.patch(f"/repos/{repo}/issues/comments/{keep['id']}", {"body": text}) or {}
+    return action or "updated", updated.get("id", keep["id"]), updated.get("html_url", keep.get("html_url", ""))
 
 
 def _api_and_login(token):

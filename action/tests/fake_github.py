@@ -106,6 +106,9 @@ class FakeGitHub:
             def do_PATCH(self):
                 self._dispatch("PATCH")
 
+            def do_DELETE(self):
+                self._dispatch("DELETE")
+
         return Handler
 
     def _page(self, items, query, path):
@@ -155,12 +158,15 @@ class FakeGitHub:
                 self.comments[cid] = {"id": cid, "issue": number, "user": {"login": login}, "body": body["body"]}
                 return 201, self._comment_json(self.comments[cid]), None, None
         m = re.fullmatch(r"/issues/comments/(\d+)", rest)
-        if m and method == "PATCH":
+        if m and method in ("PATCH", "DELETE"):
             comment = self.comments.get(int(m.group(1)))
             if comment is None:
                 return 404, {"message": "Not Found"}, None, None
             if comment["user"]["login"] != login:
                 return 403, {"message": "Must have admin rights to Repository."}, None, None
+            if method == "DELETE":
+                del self.comments[comment["id"]]
+                return 204, None, None, None
             comment["body"] = body["body"]
             return 200, self._comment_json(comment), None, None
         m = re.fullmatch(r"/pulls/(\d+)", rest)
