@@ -7,6 +7,7 @@
 //! in `cartograph-pipeline`.
 
 mod facts;
+mod incremental;
 mod interned;
 mod language;
 mod python;
@@ -58,17 +59,28 @@ impl Extractor {
             // here, so this is a defensive, honest empty result.
             return FileFacts::unparsed(path, grammar);
         };
+        self.facts_of(path, grammar, &tree, text)
+    }
+
+    /// The facts of one file from its syntax tree.
+    fn facts_of(
+        &self,
+        path: &RepoPath,
+        grammar: Grammar,
+        tree: &tree_sitter::Tree,
+        text: &str,
+    ) -> FileFacts {
         let mut facts = FileFacts::new(grammar.language());
         match grammar {
-            Grammar::Python => python::extract(path, &tree, text, &mut facts),
+            Grammar::Python => python::extract(path, tree, text, &mut facts),
             Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => {
-                typescript::extract(path, &tree, text, &mut facts);
+                typescript::extract(path, tree, text, &mut facts);
             }
         }
         if self.recognisers {
-            recognise::run(path, grammar, &tree, text, &mut facts);
+            recognise::run(path, grammar, tree, text, &mut facts);
         }
-        syntax::record_error_regions(path, &tree, &mut facts);
+        syntax::record_error_regions(path, tree, &mut facts);
         facts
     }
 }

@@ -1,13 +1,13 @@
 //! The analysis of one tree: discovery, parallel extraction and resolution, merged in a fixed order.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
 use cartograph_core::{
     Confidence, Ecosystem, Edge, EdgeKind, Evidence, Language, Node, NodeAttrs, NodeKey,
     Provenance, Refusal, RefusalKind, RepoPath, SourceLocation,
 };
-use cartograph_extract::{Extractor, FileFacts, ImportFact, ImportTarget, Imported};
+use cartograph_extract::{Extractor, FileFacts, Grammar, ImportFact, ImportTarget, Imported};
 use cartograph_graph::{ComponentRule, assign_components};
 use rayon::prelude::*;
 
@@ -188,33 +188,53 @@ fn analyse_many_in_pool(
         .unzip();
     tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "all trees read");
 
-    // Each content not yet in the cache, once, largest first.
+    // Each content not yet in the cache, once. The versions of one file across the trees go to
+    // one worker together, in tree order, so each later version is parsed incrementally from the
+    // one before (`Extractor::extract_versions`). Largest groups first, so no worker idles at the
+    // end.
     let mut seen = std::collections::HashSet::new();
-    let mut todo: Vec<(FactKey, usize)> = Vec::new();
+    let mut groups: Vec<Vec<(FactKey, usize)>> = Vec::new();
+    let mut group_of: HashMap<(&RepoPath, Grammar), usize> = HashMap::new();
     for (job, key) in keys.iter().enumerate() {
         if let Some((key, false)) = key
             && seen.insert(*key)
         {
-            todo.push((*key, job));
-        }
-    }
-    let size = |job: usize| match &texts[job] {
-        SourceText::Text { text, .. } => text.len(),
-        SourceText::Skipped(_) => 0,
-    };
-    todo.sort_by_key(|&(key, job)| (std::cmp::Reverse(size(job)), key));
-    todo.par_iter().for_each_init(
-        || if options.imports_only { Extractor::imports_only() } else { Extractor::new() },
-        |extractor, &(key, job)| {
-            let SourceText::Text { text, .. } = &texts[job] else { return };
             let (tree, i) = jobs[job];
             let candidate = &inventories[tree].sources[i];
-            cache.put(key, &extractor.extract(&candidate.path, candidate.grammar, text));
+            let group =
+                *group_of.entry((&candidate.path, candidate.grammar)).or_insert_with(|| {
+                    groups.push(Vec::new());
+                    groups.len() - 1
+                });
+            groups[group].push((*key, job));
+        }
+    }
+    let text_of = |job: usize| match &texts[job] {
+        SourceText::Text { text, .. } => Some(text.as_str()),
+        SourceText::Skipped(_) => None,
+    };
+    let group_size = |group: &[(FactKey, usize)]| -> usize {
+        group.iter().map(|&(_, job)| text_of(job).map_or(0, str::len)).sum()
+    };
+    groups.sort_by_cached_key(|group| (std::cmp::Reverse(group_size(group)), group[0].0));
+    groups.par_iter().for_each_init(
+        || if options.imports_only { Extractor::imports_only() } else { Extractor::new() },
+        |extractor, group| {
+            let (tree, i) = jobs[group[0].1];
+            let candidate = &inventories[tree].sources[i];
+            // Only read texts have keys, so every job of a group has one.
+            let versions: Vec<&str> = group.iter().filter_map(|&(_, job)| text_of(job)).collect();
+            let facts = extractor.extract_versions(&candidate.path, candidate.grammar, &versions);
+            for (&(key, _), facts) in group.iter().zip(&facts) {
+                cache.put(key, facts);
+            }
         },
     );
+    let extracted: usize = groups.iter().map(Vec::len).sum();
     tracing::debug!(
         elapsed_ms = started.elapsed().as_millis() as u64,
-        extracted = todo.len(),
+        extracted,
+        incremental = extracted - groups.len(),
         "distinct contents extracted"
     );
 

@@ -1,0 +1,202 @@
+//! Successive versions of one file, the later ones parsed incrementally.
+//!
+//! A diff extracts both versions of every file whose content changed. The second version is
+//! mostly the first: tree-sitter can reuse the unchanged parts of the first tree if it is told
+//! where the text changed. The changes are found with a line diff ([`similar`], Myers, with a time
+//! budget), each one applied to the old tree as an `InputEdit` in order, and the new text parsed
+//! with the edited tree. Only the parse is incremental: every version's facts are extracted from
+//! its own whole tree, exactly as [`Extractor::extract`] would.
+//!
+//! Incremental and fresh parses of the same text give the same tree, except that error recovery
+//! may differ around syntax errors, so the old tree is reused only when it has no error, and a new
+//! tree with an error is parsed again from scratch.
+
+use std::time::{Duration, Instant};
+
+use cartograph_core::RepoPath;
+use similar::{Algorithm, DiffTag, capture_diff_slices_deadline};
+use tree_sitter::{InputEdit, Point, Tree};
+
+use crate::{Extractor, FileFacts, Grammar};
+
+/// The most time the line diff of one pair of versions may take; past it the diff is coarser
+/// (larger edits), never wrong.
+const DIFF_BUDGET: Duration = Duration::from_millis(20);
+
+impl Extractor {
+    /// Extracts the facts of successive versions of one file (oldest first), each from its own
+    /// whole tree; every version after the first is parsed reusing the previous version's tree.
+    /// The result is what [`Extractor::extract`] gives for each version on its own.
+    pub fn extract_versions(
+        &mut self,
+        path: &RepoPath,
+        grammar: Grammar,
+        versions: &[&str],
+    ) -> Vec<FileFacts> {
+        let mut previous: Option<(Tree, &str)> = None;
+        let mut out = Vec::with_capacity(versions.len());
+        for &text in versions {
+            let parser = self.parsers.get(grammar);
+            let tree = match previous.take() {
+                Some((mut old, old_text)) if !old.root_node().has_error() => {
+                    edit_tree(&mut old, old_text, text);
+                    match parser.parse(text, Some(&old)) {
+                        Some(tree) if !tree.root_node().has_error() => Some(tree),
+                        _ => parser.parse(text, None),
+                    }
+                }
+                _ => parser.parse(text, None),
+            };
+            let Some(tree) = tree else {
+                out.push(FileFacts::unparsed(path, grammar));
+                continue;
+            };
+            out.push(self.facts_of(path, grammar, &tree, text));
+            previous = Some((tree, text));
+        }
+        out
+    }
+}
+
+/// Tells `tree` (parsed from `old`) every change that turns `old` into `new`, in order.
+fn edit_tree(tree: &mut Tree, old: &str, new: &str) {
+    for edit in edits(old, new) {
+        tree.edit(&edit);
+    }
+}
+
+/// The edits that turn `old` into `new`, each in the coordinates of the text as the edits before
+/// it left it (tree-sitter applies them one after another).
+fn edits(old: &str, new: &str) -> Vec<InputEdit> {
+    let old_lines: Vec<&str> = old.split_inclusive('\n').collect();
+    let new_lines: Vec<&str> = new.split_inclusive('\n').collect();
+    let old_starts = line_starts(&old_lines);
+    let new_starts = line_starts(&new_lines);
+    let deadline = Instant::now() + DIFF_BUDGET;
+    let ops =
+        capture_diff_slices_deadline(Algorithm::Myers, &old_lines, &new_lines, Some(deadline));
+    let mut edits = Vec::new();
+    for op in ops {
+        let (tag, old_range, new_range) = op.as_tag_tuple();
+        if tag == DiffTag::Equal {
+            continue;
+        }
+        // Everything before this change is already new text, so it starts where the new text's
+        // lines do; it replaces the old lines' bytes with the new lines' bytes.
+        let start_byte = new_starts[new_range.start];
+        let removed = &old[old_starts[old_range.start]..old_starts[old_range.end]];
+        let inserted = &new[start_byte..new_starts[new_range.end]];
+        let start_position = Point { row: new_range.start, column: 0 };
+        edits.push(InputEdit {
+            start_byte,
+            old_end_byte: start_byte + removed.len(),
+            new_end_byte: start_byte + inserted.len(),
+            start_position,
+            old_end_position: advance(start_position, removed),
+            new_end_position: advance(start_position, inserted),
+        });
+    }
+    edits
+}
+
+/// The byte offset where each line starts, and one past the end.
+fn line_starts(lines: &[&str]) -> Vec<usize> {
+    let mut starts = Vec::with_capacity(lines.len() + 1);
+    let mut at = 0;
+    starts.push(at);
+    for line in lines {
+        at += line.len();
+        starts.push(at);
+    }
+    starts
+}
+
+/// The point reached from `start` (at a line start) after `text`.
+fn advance(start: Point, text: &str) -> Point {
+    let rows = text.bytes().filter(|&b| b == b'\n').count();
+    let column = text.len() - text.rfind('\n').map_or(0, |at| at + 1);
+    Point { row: start.row + rows, column: if rows == 0 { start.column + column } else { column } }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn path(p: &str) -> RepoPath {
+        RepoPath::new(p).expect("valid path")
+    }
+
+    /// Every version's incremental facts equal a fresh extraction of that version.
+    fn check(grammar: Grammar, file: &str, versions: &[&str]) {
+        let mut extractor = Extractor::new();
+        let path = path(file);
+        let incremental = extractor.extract_versions(&path, grammar, versions);
+        for (text, facts) in versions.iter().zip(&incremental) {
+            let fresh = Extractor::new().extract(&path, grammar, text);
+            assert_eq!(*facts, fresh, "version differs:\n{text}");
+        }
+    }
+
+    const PY_V1: &str = "import os\nfrom fastapi import APIRouter\n\nrouter = APIRouter(prefix=\"/items\")\n\n@router.get(\"/{id}\")\ndef read(id: int):\n    return os.environ[\"DB_URL\"]\n";
+
+    #[test]
+    fn python_insertions_deletions_and_replacements() {
+        let v2 = PY_V1.replace("import os\n", "import os\nimport requests\n");
+        let v3 = v2.replace("@router.get(\"/{id}\")", "@router.post(\"/{id}/archive\")");
+        let v4 = format!(
+            "{v3}\n@router.delete(\"/{{id}}\")\ndef remove(id: int):\n    requests.delete(\"https://api.example.com/x\")\n"
+        );
+        let v5 = v4.replace("from fastapi import APIRouter\n", "");
+        check(Grammar::Python, "app/items.py", &[PY_V1, &v2, &v3, &v4, &v5]);
+    }
+
+    #[test]
+    fn no_trailing_newline_crlf_unicode_and_empty_versions() {
+        let no_newline = PY_V1.trim_end();
+        let crlf = PY_V1.replace('\n', "\r\n");
+        let unicode = PY_V1.replace("DB_URL", "DB_URL\"]  # café ☕ 数据\n    x = os.environ[\"Ü");
+        check(Grammar::Python, "app/a.py", &[PY_V1, no_newline, &crlf, &unicode, "", PY_V1]);
+    }
+
+    #[test]
+    fn syntax_errors_on_either_side_give_fresh_results() {
+        let broken = PY_V1.replace("def read(id: int):", "def read(id: int:");
+        check(Grammar::Python, "app/b.py", &[PY_V1, &broken, PY_V1, &broken, &broken]);
+    }
+
+    #[test]
+    fn typescript_versions() {
+        let v1 = "import axios from \"axios\";\nexport const api = axios.create({ baseURL: \"/api\" });\nexport function load(id: string) {\n  return api.get(`/items/${id}`);\n}\n";
+        let v2 = v1.replace("api.get(`/items/${id}`)", "api.post(`/items/${id}/archive`, {})");
+        let v3 = format!("import {{ z }} from \"zod\";\n{v2}const key = process.env.API_KEY;\n");
+        check(Grammar::TypeScript, "web/src/api.ts", &[v1, &v2, &v3, v1]);
+        check(
+            Grammar::Tsx,
+            "web/src/App.tsx",
+            &[
+                "export const A = () => <div/>;\n",
+                "import x from \"./x\";\nexport const A = () => <div>{x}</div>;\n",
+            ],
+        );
+    }
+
+    #[test]
+    fn edits_replay_to_the_new_text() {
+        // Applying the edits' byte ranges to the old text must give the new text.
+        let cases = [
+            ("a\nb\nc\n", "a\nB\nc\nd\n"),
+            ("a\nb", "a\nb\nc"),
+            ("", "x\n"),
+            ("x\ny\n", ""),
+            ("é\n☕\n", "é\nß\n☕\n"),
+        ];
+        for (old, new) in cases {
+            let mut text = old.to_owned();
+            for edit in edits(old, new) {
+                let inserted = &new[edit.start_byte..edit.new_end_byte];
+                text.replace_range(edit.start_byte..edit.old_end_byte, inserted);
+            }
+            assert_eq!(text, new);
+        }
+    }
+}
