@@ -10,10 +10,15 @@ use cartograph_graph::{Finding, FindingKind, GraphDiff, GraphView, ImportCycle, 
 use serde::{Deserialize, Serialize};
 
 use crate::TOOL_VERSION;
+pub use crate::explain::{
+    BundleDoc, BundleEdgeDoc, CitationDoc, ExplainedEdgeDoc, ExplanationDoc, ExplanationItemDoc,
+    ExplanationsDoc, ProviderDoc, STATUS_EXPLAINED, STATUS_REFUSED, STATUS_UNAVAILABLE,
+};
 use crate::snapshot::{LocationDoc, NodeDoc, RefusalDoc};
 
 pub const SCHEMA_NAME: &str = "diff";
-pub const SCHEMA_VERSION: &str = "1.0";
+/// 1.1 added the optional `explanations` section.
+pub const SCHEMA_VERSION: &str = "1.1";
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct DiffDocument {
@@ -31,6 +36,9 @@ pub struct DiffDocument {
     pub edges: EdgesDiffDoc,
     pub refusals: RefusalsDiffDoc,
     pub cycles: CyclesDiffDoc,
+    /// What `cartograph-ask` attached: absent until it has run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explanations: Option<ExplanationsDoc>,
 }
 
 /// One side of the diff, described without any machine path.
@@ -228,8 +236,104 @@ impl DiffDocument {
                 added: diff.cycles.added.iter().map(cycle_ids).collect(),
                 removed: diff.cycles.removed.iter().map(cycle_ids).collect(),
             },
+            explanations: None,
         }
     }
+
+    /// Reads a diff written by `cartograph diff --json` or `cartograph-ask`: schema `diff`, the
+    /// same major version (any minor; a 1.0 document simply has no explanations).
+    pub fn from_json(text: &str) -> Result<Self, DiffDocError> {
+        let value: serde_json::Value = serde_json::from_str(text)
+            .map_err(|e| DiffDocError::NotJson { line: e.line(), column: e.column() })?;
+        if !value.is_object() {
+            return Err(DiffDocError::NotAnObject);
+        }
+        match value.get("schema").and_then(serde_json::Value::as_str) {
+            Some(SCHEMA_NAME) => {}
+            // Only a name this Cartograph writes is repeated back; anything else could be
+            // whatever the file holds.
+            Some(other) => {
+                return Err(match crate::schema::schema_names().find(|n| *n == other) {
+                    Some(name) => DiffDocError::WrongDocument(name),
+                    None => DiffDocError::UnknownDocument,
+                });
+            }
+            None => return Err(DiffDocError::NoSchema),
+        }
+        let version = value.get("schema_version").and_then(serde_json::Value::as_str);
+        let ours = major(SCHEMA_VERSION).unwrap_or(1);
+        match version.and_then(major) {
+            Some(found) if found == ours => {}
+            Some(found) if found > ours => return Err(DiffDocError::NewerMajor { found }),
+            Some(found) => return Err(DiffDocError::OlderMajor { found }),
+            None => return Err(DiffDocError::BadVersion),
+        }
+        serde_json::from_str(text).map_err(|e| DiffDocError::Shape {
+            detail: shape_detail(&e),
+            line: e.line(),
+            column: e.column(),
+        })
+    }
+
+    /// The document as `cartograph diff --json` writes it: pretty JSON and a final newline.
+    pub fn to_json(&self) -> String {
+        crate::to_json(self)
+    }
+}
+
+/// Why a file cannot be read as a diff document. Messages never quote the file's content: a file
+/// given by mistake may hold anything.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum DiffDocError {
+    #[error("is not a diff document: it is not valid JSON (line {line}, column {column})")]
+    NotJson { line: usize, column: usize },
+    #[error("is not a diff document: it is JSON but not an object")]
+    NotAnObject,
+    #[error("is not a Cartograph document: it has no `schema` field")]
+    NoSchema,
+    #[error("is a `{0}` document, not a diff; write one with `cartograph diff BASE HEAD --json`")]
+    WrongDocument(&'static str),
+    #[error(
+        "is not a diff document: its `schema` field names a document Cartograph does not write"
+    )]
+    UnknownDocument,
+    #[error(
+        "was written with diff schema {found}.x, newer than this Cartograph reads ({SCHEMA_VERSION}); use a newer Cartograph"
+    )]
+    NewerMajor { found: u64 },
+    #[error(
+        "was written with diff schema {found}.x, older than this Cartograph reads ({SCHEMA_VERSION}); write it again with this Cartograph"
+    )]
+    OlderMajor { found: u64 },
+    #[error("has a missing or unreadable `schema_version` (expected MAJOR.MINOR)")]
+    BadVersion,
+    #[error("does not match the diff schema: {detail} (line {line}, column {column})")]
+    Shape { detail: String, line: usize, column: usize },
+}
+
+fn major(version: &str) -> Option<u64> {
+    let (major, minor) = version.split_once('.')?;
+    minor.parse::<u64>().ok()?;
+    major.parse().ok()
+}
+
+/// What serde says is wrong, without the value it found: serde's messages quote strings they did
+/// not expect (`invalid type: string "…"`), so only the category and the field names it expected
+/// are kept.
+fn shape_detail(error: &serde_json::Error) -> String {
+    let message = error.to_string();
+    if let Some(field) = message.strip_prefix("missing field `") {
+        let name: String =
+            field.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        return format!("the field `{name}` is missing");
+    }
+    if message.starts_with("unknown field") {
+        return "it has a field the diff schema does not define".to_owned();
+    }
+    if message.starts_with("invalid type") {
+        return "a field holds a value of the wrong type".to_owned();
+    }
+    "a field holds a value the diff schema does not allow".to_owned()
 }
 
 fn cycle_ids(cycle: &ImportCycle) -> Vec<String> {

@@ -10,6 +10,7 @@
 pub mod blast;
 pub mod diff;
 pub mod diff_markdown;
+pub mod explain;
 pub mod map;
 pub mod markdown;
 pub mod schema;

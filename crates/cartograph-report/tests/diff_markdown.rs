@@ -131,7 +131,7 @@ fn summarise(doc: &mut DiffDocument) {
 fn empty(verdict: &str) -> DiffDocument {
     let mut doc = DiffDocument {
         schema: "diff".into(),
-        schema_version: "1.0".into(),
+        schema_version: "1.1".into(),
         tool_version: "0.0.0-test".into(),
         base: tree("main (3f2a9c1)"),
         head: tree("feature (8d0e2b4)"),
@@ -155,6 +155,7 @@ fn empty(verdict: &str) -> DiffDocument {
         edges: EdgesDiffDoc { added: Vec::new(), removed: Vec::new(), changed: Vec::new() },
         refusals: RefusalsDiffDoc { by_kind: Vec::new(), added: Vec::new(), removed: Vec::new() },
         cycles: CyclesDiffDoc { added: Vec::new(), removed: Vec::new() },
+        explanations: None,
     };
     summarise(&mut doc);
     doc
