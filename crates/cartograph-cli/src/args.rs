@@ -8,6 +8,7 @@ const EXAMPLES: &str = "\
 Examples:
   cartograph diff main HEAD                What this branch did to the architecture (Markdown)
   cartograph diff ./old ./new --json d.json --markdown d.md --fail-on route-removed
+  cartograph render d.json --markdown d.md Render a diff JSON (with its explanations) as Markdown
   cartograph blast backend/app/models.py   What depends on a file, across languages
   cartograph trace web/src/api.ts          Where a client's calls go: routes, handlers, tables
   cartograph map                           Components, routes, tables, env vars, externals
@@ -75,6 +76,7 @@ pub enum Command {
   cartograph diff v2.0.0 HEAD --markdown report.md --json report.json
   cartograph diff ./old ./new --fail-on route-removed,call-to-removed-route
   cartograph diff base.snapshot.json . --cache ~/.cache/cartograph
+  cartograph diff main HEAD --json d.json --write-snapshots snapshots/
 
 Finding kinds for --fail-on: route-removed, call-to-removed-route, route-added,
 new-cross-language-call, new-table, new-table-write, new-env-var, new-external-service,
@@ -95,10 +97,31 @@ new-package, new-cycle, new-component-dependency, or `any`.")]
         /// How many import/call hops the blast radius of the changed files follows.
         #[arg(long, value_name = "N", default_value_t = 3)]
         blast_depth: usize,
+        /// Also write the snapshot documents of both trees to DIR/base.snapshot.json and
+        /// DIR/head.snapshot.json (what `cartograph snapshot` writes), for tools that need the
+        /// full graphs, such as cartograph-ask. DIR is created when missing.
+        #[arg(long, value_name = "DIR")]
+        write_snapshots: Option<PathBuf>,
         #[command(flatten)]
         cache: CacheArgs,
         #[command(flatten)]
         analysis: AnalysisArgs,
+    },
+    /// Render a diff report written by `cartograph diff --json` (or by cartograph-ask, with its
+    /// explanations) as the Markdown pull-request report, without analysing anything.
+    #[command(after_help = "Examples:
+  cartograph render report.json
+  cartograph render report.json --markdown report.md
+  cartograph-ask attach report.json -o explained.json && cartograph render explained.json
+
+Reads diff documents of schema 1.x. The blast radius of the changed files needs the trees, so a
+report rendered from JSON has none.")]
+    Render {
+        /// The diff JSON document.
+        #[arg(value_name = "REPORT.json")]
+        report: PathBuf,
+        #[command(flatten)]
+        outputs: OutputArgs,
     },
     /// What depends on files, modules, routes or tables: reverse reachability over imports and
     /// calls, grouped by component, each with the path that explains why.

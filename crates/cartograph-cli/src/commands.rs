@@ -2,6 +2,7 @@
 
 use std::collections::BTreeSet;
 use std::io::IsTerminal;
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -34,9 +35,25 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             let text = if json { to_json(&doc) } else { markdown::render_summary(&doc) };
             write_output(&output, &text)?;
         }
-        Command::Diff { base, head, outputs, fail_on, blast_depth, cache, analysis } => {
-            return diff(&base, &head, &outputs, &fail_on, blast_depth, &cache, &analysis);
+        Command::Diff {
+            base,
+            head,
+            outputs,
+            fail_on,
+            blast_depth,
+            write_snapshots,
+            cache,
+            analysis,
+        } => {
+            let reports = DiffReports {
+                outputs: &outputs,
+                fail_on: &fail_on,
+                blast_depth,
+                snapshots: write_snapshots.as_deref(),
+            };
+            return diff(&base, &head, &reports, &cache, &analysis);
         }
+        Command::Render { report, outputs } => render(&report, &outputs)?,
         Command::Blast { targets, tree, depth, limit, outputs, cache, analysis } => {
             let cache = open_cache(&cache)?;
             let tree = load_tree(&tree, &analysis, cache.as_ref())?;
@@ -101,15 +118,23 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// What `cartograph diff` writes, and when it fails.
+struct DiffReports<'a> {
+    outputs: &'a OutputArgs,
+    fail_on: &'a [String],
+    blast_depth: usize,
+    /// Where the two trees' snapshot documents go, if anywhere.
+    snapshots: Option<&'a Path>,
+}
+
 fn diff(
     base: &str,
     head: &str,
-    outputs: &OutputArgs,
-    fail_on: &[String],
-    blast_depth: usize,
+    reports: &DiffReports<'_>,
     cache: &CacheArgs,
     analysis: &AnalysisArgs,
 ) -> Result<ExitCode> {
+    let DiffReports { outputs, fail_on, blast_depth, snapshots } = *reports;
     let gate = parse_fail_on(fail_on)?;
     // Always content-addressed within the run: a file unchanged between the trees is parsed once.
     let cache = open_cache(cache)?.unwrap_or_else(FactCache::in_memory);
@@ -130,7 +155,10 @@ fn diff(
         let section = blast::render_blast_section(&blast_doc, BLAST_SECTION_CHARS);
         diff_markdown::render_diff_with_blast(&doc, &DiffMarkdownOptions::default(), Some(&section))
     };
-    write_reports(outputs, &to_json(&doc), render)?;
+    write_reports(outputs, &doc.to_json(), render)?;
+    if let Some(dir) = snapshots {
+        write_snapshots(dir, &base.analysis, &head.analysis)?;
+    }
     tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "reports written");
     let met: Vec<&str> =
         doc.findings.iter().filter(|f| gate.matches(&f.kind)).map(|f| f.kind.as_str()).collect();
@@ -146,6 +174,34 @@ fn diff(
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes `base.snapshot.json` and `head.snapshot.json` into `dir`, creating it when missing:
+/// the very documents `cartograph snapshot` writes for each tree.
+fn write_snapshots(dir: &Path, base: &Analysis, head: &Analysis) -> Result<()> {
+    std::fs::create_dir_all(dir).map_err(|e| {
+        anyhow!("cannot create the snapshot directory {} ({})", shown(dir), e.kind())
+    })?;
+    for (name, analysis) in [("base.snapshot.json", base), ("head.snapshot.json", head)] {
+        let path = dir.join(name);
+        let text = to_json(&SnapshotDocument::from_analysis(analysis));
+        std::fs::write(&path, text)
+            .map_err(|e| anyhow!("cannot write {} ({})", shown(&path), e.kind()))?;
+    }
+    Ok(())
+}
+
+/// `cartograph render`: a diff JSON document as the Markdown report (or back as JSON).
+fn render(report: &Path, outputs: &OutputArgs) -> Result<()> {
+    let named = shown(report);
+    let text =
+        std::fs::read(report).map_err(|e| anyhow!("{named} cannot be read ({})", e.kind()))?;
+    let text = String::from_utf8(text)
+        .map_err(|_| anyhow!("{named} is not a diff document: it is not UTF-8 text"))?;
+    let doc = DiffDocument::from_json(&text).map_err(|e| anyhow!("{named} {e}"))?;
+    write_reports(outputs, &doc.to_json(), || {
+        diff_markdown::render_diff(&doc, &DiffMarkdownOptions::default())
+    })
 }
 
 /// The budget for the blast-radius section inside the diff report.

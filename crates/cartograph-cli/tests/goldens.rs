@@ -1,4 +1,5 @@
-//! The goldens: the fixture's snapshot and summary outputs, compared byte for byte, validated
+//! The goldens: the fixtures' outputs (snapshot, summary, diff, map, blast, trace, and the
+//! Markdown rendering of a hand-made diff with explanations), compared byte for byte, validated
 //! against their schemas, and identical across runs and thread counts.
 //!
 //! Regenerate after an intended change with `scripts/regenerate-goldens.sh`.
@@ -16,6 +17,7 @@ const CASES: &[(&str, &[&str])] = &[
     ("polyglot.summary.md", &["summary", "polyglot"]),
     ("diff.json", &["diff", "diff/base", "diff/head", "--json"]),
     ("diff.md", &["diff", "diff/base", "diff/head"]),
+    ("diff.explained.md", &["render", "explained/diff.explained.json"]),
     ("fullstack.map.json", &["map", "fullstack", "--json"]),
     ("fullstack.map.md", &["map", "fullstack"]),
     ("fullstack.blast.md", &["blast", "backend/app/models.py", "--in", "fullstack"]),

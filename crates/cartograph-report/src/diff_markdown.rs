@@ -1,7 +1,8 @@
 //! The Markdown pull-request report of a [`DiffDocument`]: a one-line verdict, the findings table
-//! with the edges that justify each finding, collapsible sections per concern (routes, calls,
-//! tables, environment variables, packages, cycles, modules, refusals), a bounded Mermaid diagram of
-//! the changed edges, and refusal counts.
+//! with the edges that justify each finding, the explanations `cartograph-ask` attached (when it
+//! has run), collapsible sections per concern (routes, calls, tables, environment variables,
+//! packages, cycles, modules, refusals), a bounded Mermaid diagram of the changed edges, and
+//! refusal counts.
 //!
 //! The report always fits in one GitHub comment. It is first written in full; while it is longer
 //! than the budget, detail is taken away in reverse order of priority (see [`render_diff`]), and
@@ -9,6 +10,7 @@
 //! from an analysed tree is escaped, so a hostile file name cannot break a table or inject HTML.
 
 mod escape;
+mod explanations;
 mod mermaid;
 mod rows;
 mod sections;
@@ -18,6 +20,7 @@ use std::fmt::Write as _;
 
 use crate::diff::{DiffDocument, FindingDoc};
 use escape::{code, text, thousands};
+use explanations::{ExplainPlan, PreparedExplanations};
 use rows::evidence_row;
 use sections::{Section, render_section, sections};
 
@@ -60,10 +63,14 @@ impl Default for DiffMarkdownOptions {
 /// 4. section lists shrink to 5 rows, in the same order;
 /// 5. info and low findings lose their evidence, medium ones keep 1 edge, high ones 3;
 /// 6. section lists go (their counts stay), then the blast radius;
-/// 7. medium findings lose their evidence, high ones keep 1 edge;
-/// 8. info findings leave the table, then low, then medium ones;
-/// 9. high findings lose their evidence, then the table keeps as many rows as fit.
+/// 7. the explanations keep only the entries of edges behind high and medium findings;
+/// 8. medium findings lose their evidence, high ones keep 1 edge;
+/// 9. the explanations keep their first 10 entries, then 5, then only their counts;
+/// 10. info findings leave the table, then low, then medium ones;
+/// 11. high findings lose their evidence, then the table keeps as many rows as fit.
 ///
+/// The explanations rank below the findings table and above the section lists: for a reviewer
+/// they are the reading of the findings' edges, worth more than the lists of every change.
 /// The verdict, the counts and the findings table's header always stay; each cut says what it
 /// left out, and a note under the verdict sums them up.
 pub fn render_diff(doc: &DiffDocument, options: &DiffMarkdownOptions) -> String {
@@ -145,6 +152,7 @@ struct Plan {
     evidence: [usize; 4],
     finding_rows: usize,
     blast_lines: usize,
+    explain: ExplainPlan,
 }
 
 impl Plan {
@@ -155,6 +163,7 @@ impl Plan {
             evidence: [usize::MAX; 4],
             finding_rows: prepared.findings.len(),
             blast_lines: usize::MAX,
+            explain: ExplainPlan::ALL,
         }
     }
 }
@@ -194,6 +203,7 @@ struct Prepared {
     /// In document order; `priority` orders the cuts.
     sections: Vec<Section>,
     blast: Option<Vec<String>>,
+    explanations: Option<PreparedExplanations>,
 }
 
 struct PreparedFinding {
@@ -211,6 +221,7 @@ struct Omitted {
     rows: usize,
     diagram_edges: usize,
     blast_lines: usize,
+    explanations: usize,
 }
 
 struct DiagramCache<'a> {
@@ -238,6 +249,7 @@ impl Prepared {
             findings,
             sections: sections(doc),
             blast: blast.map(|b| b.lines().map(str::to_owned).collect()),
+            explanations: doc.explanations.as_ref().map(|x| PreparedExplanations::new(doc, x)),
         }
     }
 
@@ -269,7 +281,11 @@ impl Prepared {
             step(&mut plans, &|p| p.rows[s] = 0);
         }
         step(&mut plans, &|p| p.blast_lines = 0);
+        step(&mut plans, &|p| p.explain.severe_only = true);
         step(&mut plans, &|p| p.evidence = cap(p.evidence, [1, 0, 0, 0]));
+        for most in [10, 5, 0] {
+            step(&mut plans, &|p| p.explain.max_entries = p.explain.max_entries.min(most));
+        }
         for below in [Severity::Info, Severity::Low, Severity::Medium] {
             let keep = self.findings.iter().filter(|f| f.severity < below).count();
             step(&mut plans, &|p| p.finding_rows = p.finding_rows.min(keep));
@@ -288,6 +304,9 @@ impl Prepared {
         let mut omitted = Omitted::default();
         let mut body = String::new();
         self.render_findings(plan, &mut body, &mut omitted);
+        if let Some(explanations) = &self.explanations {
+            explanations.render(plan.explain, &mut body, &mut omitted);
+        }
         for (i, section) in self.sections.iter().enumerate() {
             if !section.trailing {
                 render_section(section, plan.rows[i], &mut body, &mut omitted);
@@ -401,7 +420,7 @@ fn severity_name(s: Severity) -> &'static str {
     }
 }
 
-fn plural(n: usize) -> &'static str {
+pub(crate) fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
@@ -479,6 +498,13 @@ fn omission_note(o: &Omitted) -> String {
             plural(o.evidence_edges)
         ));
     }
+    if o.explanations > 0 {
+        parts.push(format!(
+            "{} explanation entr{}",
+            thousands(o.explanations),
+            if o.explanations == 1 { "y" } else { "ies" }
+        ));
+    }
     if o.rows > 0 {
         parts.push(format!("{} listed change{}", thousands(o.rows), plural(o.rows)));
     }
@@ -522,7 +548,7 @@ fn prepare_finding(index: usize, f: &FindingDoc) -> PreparedFinding {
 }
 
 /// A finding kind as a reader says it.
-fn finding_label(kind: &str) -> String {
+pub(crate) fn finding_label(kind: &str) -> String {
     match kind {
         "route-removed" => "route removed".to_owned(),
         "call-to-removed-route" => "call to removed route".to_owned(),

@@ -24,6 +24,11 @@ fn fixture_value() -> Value {
     serde_json::from_str(&fixture_text()).expect("fixture is JSON")
 }
 
+/// An edit that makes the fixture invalid.
+type Change = dyn Fn(&mut Value);
+/// Whether an error is the one expected.
+type Expected = fn(&DiffDocError) -> bool;
+
 fn assert_invalid(doc: &Value, why: &str) {
     assert!(
         matches!(schema::validate(doc), Err(SchemaError::Invalid { .. })),
@@ -67,7 +72,7 @@ fn a_document_reads_back_to_the_same_document_and_the_same_bytes() {
     assert_eq!(doc.to_json(), text, "to_json writes the fixture's bytes back");
     assert_eq!(DiffDocument::from_json(&doc.to_json()).expect("reads again"), doc);
 
-    let mut plain = doc.clone();
+    let mut plain = doc;
     plain.explanations = None;
     let plain_text = plain.to_json();
     assert!(!plain_text.contains("\"explanations\""), "an absent section is not written");
@@ -90,7 +95,7 @@ fn a_1_0_document_reads_without_explanations() {
 #[test]
 fn the_schema_refuses_what_the_citation_contract_forbids() {
     let base = fixture_value();
-    let cases: Vec<(&str, Box<dyn Fn(&mut Value)>)> = vec![
+    let cases: Vec<(&str, Box<Change>)> = vec![
         (
             "a scope that is not b- and 16 hex digits",
             Box::new(|v| {
@@ -236,7 +241,7 @@ fn the_schema_refuses_what_the_citation_contract_forbids() {
 fn bad_files_get_one_sentence_that_quotes_none_of_them() {
     let secret = "hunter2-0123456789abcdef";
     let not_json = format!("DATABASE_URL=postgres://u:{secret}@h/db");
-    let cases: Vec<(String, fn(&DiffDocError) -> bool)> = vec![
+    let cases: Vec<(String, Expected)> = vec![
         (not_json, |e| matches!(e, DiffDocError::NotJson { .. })),
         (format!("[\"{secret}\"]"), |e| matches!(e, DiffDocError::NotAnObject)),
         (format!("{{\"password\": \"{secret}\"}}"), |e| matches!(e, DiffDocError::NoSchema)),

@@ -12,6 +12,8 @@ const MAX_IDENTITY_CHARS: usize = 160;
 const SHORT_IDENTITY_CHARS: usize = 48;
 /// Longest sentence shown (an evidence sentence, a refusal reason, a verdict).
 const MAX_SENTENCE_CHARS: usize = 400;
+/// Longest paragraph shown (one item of an explanation).
+const MAX_PROSE_CHARS: usize = 1_200;
 
 /// An identity (a path, a route, a table, a label) as inline code that cannot escape its cell. A
 /// short one does not wrap at its spaces (`GET /items` stays on one line).
@@ -28,7 +30,33 @@ pub(crate) fn code(text: &str) -> String {
 /// link (`#12`) or a link (`https://…`, `www.…`) are set as code, where GitHub links nothing and
 /// notifies no one: a pull request cannot make the report ping people or carry clickable links.
 pub(crate) fn text(sentence: &str) -> String {
+    words(&clip(sentence, MAX_SENTENCE_CHARS))
+}
+
+/// A paragraph (an explanation item) as plain text, escaped like [`text`], kept whole up to a
+/// longer limit.
+pub(crate) fn prose(paragraph: &str) -> String {
+    words(&clip(paragraph, MAX_PROSE_CHARS))
+}
+
+/// A sentence as [`text`], except that spans between backticks are set as code (escaped like
+/// every identity): a note such as "run `cartograph-ask key set`" shows the command as code.
+/// With an odd number of backticks the whole sentence is plain text.
+pub(crate) fn text_with_code(sentence: &str) -> String {
     let clipped = clip(sentence, MAX_SENTENCE_CHARS);
+    let parts: Vec<&str> = clipped.split('`').collect();
+    if parts.len() < 3 || parts.len().is_multiple_of(2) {
+        return words(&clipped);
+    }
+    parts
+        .iter()
+        .enumerate()
+        .map(|(i, part)| if i % 2 == 1 { code(part) } else { words(part) })
+        .collect()
+}
+
+/// Escapes a sentence word by word (see [`text`]).
+fn words(clipped: &str) -> String {
     let mut out = String::with_capacity(clipped.len() + 16);
     for (i, word) in clipped.split(' ').enumerate() {
         if i > 0 {
@@ -181,6 +209,18 @@ mod tests {
             text("post to \"https://e.com/x\" now"),
             "post to <code>\"https&#58;//e.com/x\"</code> now"
         );
+    }
+
+    #[test]
+    fn backticked_spans_become_code_and_nothing_else_does() {
+        assert_eq!(
+            text_with_code("no API key: run `cartograph-ask key set` now"),
+            "no API key: run <code>cartograph-ask&nbsp;key&nbsp;set</code> now"
+        );
+        assert_eq!(text_with_code("odd ` tick <b>"), "odd &#96; tick &lt;b&gt;");
+        assert_eq!(text_with_code("`<img src=x>`"), "<code>&lt;img&nbsp;src=x&gt;</code>");
+        let long = "word ".repeat(300);
+        assert!(prose(&long).chars().count() > text(&long).chars().count());
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use super::escape::{code, text};
 use super::node_name;
-use crate::diff::{DiffEdgeDoc, EdgeChangeDoc, EdgeRefDoc, NodeChangeDoc};
+use crate::diff::{BundleEdgeDoc, DiffEdgeDoc, EdgeChangeDoc, EdgeRefDoc, NodeChangeDoc};
 use crate::snapshot::{HandlerDoc, LocationDoc, NodeDoc, RefusalDoc};
 
 /// An edge kind as a verb between its endpoints.
@@ -16,7 +16,7 @@ fn verb(kind: &str) -> String {
 }
 
 /// Where an edge was found: its line when it is in the `from` module's own file, else the path.
-fn place(location: &LocationDoc, from: &str) -> String {
+pub(super) fn place(location: &LocationDoc, from: &str) -> String {
     let same_file = from.strip_prefix("module:") == Some(location.path.as_str());
     match (same_file, location.line) {
         (true, 0) => "whole file".to_owned(),
@@ -39,12 +39,30 @@ fn edge_line(e: &EdgeLine<'_>, extra: &[String]) -> String {
     let mut notes = vec![text(e.confidence), place(e.location, e.from)];
     notes.extend(extra.iter().cloned());
     format!(
-        "- {} <b>{}</b> {} — {} <sub>({})</sub>\n",
-        code(node_name(e.from)),
-        verb(e.kind),
-        code(node_name(e.to)),
+        "- {} — {} <sub>({})</sub>\n",
+        edge_phrase(e.kind, e.from, e.to),
         text(e.evidence),
         notes.join(" · ")
+    )
+}
+
+/// An edge as `from` **verb** `to`, the way every row names one.
+pub(super) fn edge_phrase(kind: &str, from: &str, to: &str) -> String {
+    format!("{} <b>{}</b> {}", code(node_name(from)), verb(kind), code(node_name(to)))
+}
+
+/// One edge of an evidence bundle, as a row like every other edge's.
+pub(super) fn bundle_edge_row(e: &BundleEdgeDoc) -> String {
+    edge_line(
+        &EdgeLine {
+            kind: &e.kind,
+            from: &e.from,
+            to: &e.to,
+            evidence: &e.evidence,
+            confidence: &e.confidence,
+            location: &e.location,
+        },
+        &[],
     )
 }
 
