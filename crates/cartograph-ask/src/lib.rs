@@ -33,6 +33,7 @@ pub mod cache;
 pub mod credential;
 pub mod endpoint;
 pub mod keychain;
+pub mod keycmd;
 pub mod provider;
 pub mod retry;
 pub mod select;

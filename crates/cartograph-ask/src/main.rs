@@ -13,7 +13,7 @@
 //! input cannot be read or the output written.
 
 use std::fs;
-use std::io::{IsTerminal, Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -24,11 +24,11 @@ use cartograph_ask::bundle::DEFAULT_MAX_BUNDLE_BYTES;
 use cartograph_ask::cache::AnswerCache;
 use cartograph_ask::credential::{self, KeyOutcome, KeySource};
 use cartograph_ask::endpoint::{Endpoint, ProviderName};
-use cartograph_ask::keychain::{KeyStatus, Keychain, SERVICE};
+use cartograph_ask::keychain::Keychain;
+use cartograph_ask::keycmd::{KeyCommand, TerminalOrStdin, run_key_command};
 use cartograph_ask::provider::ChatProvider;
 use cartograph_ask::select::DEFAULT_MAX_EDGES;
 use cartograph_ask::transport::{TransportConfig, UreqTransport};
-use cartograph_core::Secret;
 use cartograph_report::diff::DiffDocument;
 use cartograph_report::diff_markdown::{DiffMarkdownOptions, render_diff};
 use cartograph_report::snapshot::SnapshotDocument;
@@ -254,51 +254,17 @@ fn run_attach(args: &AttachArgs, redactor: &cartograph_diagnostics::Redactor) ->
 }
 
 fn run_key(action: &KeyAction) -> Result<()> {
-    let (KeyAction::Set(args) | KeyAction::Delete(args) | KeyAction::Status(args)) = action;
-    let provider = provider_name(&args.provider);
-    let name = provider.as_str();
-    let keychain = Keychain::platform();
-    match action {
-        KeyAction::Status(_) => {
-            match keychain.and_then(|k| k.status(provider)) {
-                Ok(KeyStatus::Present) => {
-                    println!("{name}: present (OS keychain, service {SERVICE})");
-                }
-                Ok(KeyStatus::Absent) => println!("{name}: absent"),
-                Err(error) => println!("{name}: unavailable ({error})"),
-            }
-            Ok(())
-        }
-        KeyAction::Delete(_) => {
-            if keychain?.delete(provider)? {
-                println!("Deleted the API key for {name} from the OS keychain.");
-            } else {
-                println!("No API key for {name} was stored.");
-            }
-            Ok(())
-        }
-        KeyAction::Set(_) => {
-            let keychain = keychain?;
-            let key = read_new_key(name)?;
-            keychain.set(provider, &key)?;
-            println!("Stored the API key for {name} in the OS keychain (service {SERVICE}).");
-            Ok(())
-        }
-    }
-}
-
-/// The key to store: typed at the terminal without echo, or the whole of standard input.
-fn read_new_key(provider: &str) -> Result<Secret> {
-    let text = if std::io::stdin().is_terminal() {
-        rpassword::prompt_password(format!("API key for {provider} (input is hidden): "))
-            .map_err(|e| anyhow!("cannot read the key from the terminal: {}", e.kind()))?
-    } else {
-        let mut text = String::new();
-        std::io::stdin()
-            .take(16 * 1024)
-            .read_to_string(&mut text)
-            .map_err(|e| anyhow!("cannot read the key from standard input: {}", e.kind()))?;
-        text
+    let (command, args) = match action {
+        KeyAction::Set(args) => (KeyCommand::Set, args),
+        KeyAction::Delete(args) => (KeyCommand::Delete, args),
+        KeyAction::Status(args) => (KeyCommand::Status, args),
     };
-    Secret::new(text).ok_or_else(|| anyhow!("no key was given; nothing was stored"))
+    run_key_command(
+        command,
+        provider_name(&args.provider),
+        Keychain::platform(),
+        &mut TerminalOrStdin,
+        &mut std::io::stdout().lock(),
+    )?;
+    Ok(())
 }

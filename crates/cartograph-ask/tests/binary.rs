@@ -294,7 +294,7 @@ fn key_commands_without_a_reachable_keychain_say_so_and_never_panic() {
     let (output, stderr) = run(ask(dir.path()).args(["key", "status"]));
     assert_eq!(output.status.code(), Some(0), "{stderr}");
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(stdout.starts_with("groq: unavailable"), "{stdout}");
+    assert!(stdout.starts_with("groq: unavailable: the OS keychain is unavailable"), "{stdout}");
     assert!(!stderr.contains("panicked"), "{stderr}");
     let (output, stderr) = run(ask(dir.path()).args(["key", "delete", "--provider", "openai"]));
     assert_eq!(output.status.code(), Some(2));
