@@ -160,8 +160,8 @@ fn is_verb(name: &str) -> bool {
 }
 
 /// True for a declaration or assignment directly in the module body (also under `export`).
-fn is_module_level(node: Node<'_>) -> bool {
-    let mut current = node.parent();
+fn is_module_level(node: Node<'_>, cx: &Context<'_>) -> bool {
+    let mut current = cx.parent(node);
     for _ in 0..3 {
         match current {
             Some(n) if matches!(n.kind(), "program" | "module") => return true,
@@ -174,7 +174,7 @@ fn is_module_level(node: Node<'_>) -> bool {
                         | "expression_statement"
                 ) =>
             {
-                current = n.parent();
+                current = cx.parent(n);
             }
             _ => return false,
         }
@@ -382,12 +382,12 @@ impl Calls {
         let (Some(name), Some(value)) = (node.field(name_field), node.field(value_field)) else {
             return;
         };
-        if name.kind() != "identifier" || !is_module_level(node) {
+        if name.kind() != "identifier" || !is_module_level(node, cx) {
             return;
         }
         // Only `const` bindings keep their value; a `let` or `var` may be reassigned anywhere.
         let constant = node.kind() != "variable_declarator"
-            || node.parent().is_some_and(|p| text(p, cx.source).starts_with("const"));
+            || cx.parent(node).is_some_and(|p| text(p, cx.source).starts_with("const"));
         if !constant {
             return;
         }

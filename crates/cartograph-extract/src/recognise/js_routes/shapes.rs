@@ -13,7 +13,7 @@ use crate::syntax::{literal_string, text};
 pub(super) fn declared_name(assignment: Node<'_>, cx: &Context<'_>) -> Option<String> {
     let mut node = assignment;
     for _ in 0..4 {
-        let parent = node.parent()?;
+        let parent = cx.parent(node)?;
         match parent.kind() {
             "assignment_expression" | "parenthesized_expression" => node = parent,
             "variable_declarator" => {
@@ -167,14 +167,14 @@ pub(super) fn receiver(node: Node<'_>, cx: &Context<'_>) -> Option<Receiver> {
 
 /// The enclosing function that declares `name` as a parameter, with the parameter's index.
 pub(super) fn parameter_of(node: Node<'_>, name: &str, cx: &Context<'_>) -> Option<(String, u32)> {
-    let mut current = node.parent();
+    let mut current = cx.parent(node);
     while let Some(n) = current {
         if is_function(n.kind())
             && let Some(index) = parameter_index(n, name, cx)
         {
             return function_key(n, cx).map(|key| (key, index));
         }
-        current = n.parent();
+        current = cx.parent(n);
     }
     None
 }
@@ -231,7 +231,7 @@ pub(super) fn function_key(function: Node<'_>, cx: &Context<'_>) -> Option<Strin
 pub(super) fn context_key(function: Node<'_>, cx: &Context<'_>) -> Option<String> {
     let mut node = function;
     for _ in 0..4 {
-        let parent = node.parent()?;
+        let parent = cx.parent(node)?;
         match parent.kind() {
             "parenthesized_expression" => node = parent,
             "variable_declarator" => {
@@ -247,7 +247,7 @@ pub(super) fn context_key(function: Node<'_>, cx: &Context<'_>) -> Option<String
                 return exports::exported_name(left, cx);
             }
             "arguments" => {
-                let call = parent.parent()?;
+                let call = cx.parent(parent)?;
                 // A plugin registered in place: `fastify.register(async (f) => …, opts)`.
                 let registers = call.field("function").is_some_and(|f| {
                     f.kind() == "member_expression"

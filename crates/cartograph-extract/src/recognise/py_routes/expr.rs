@@ -5,6 +5,7 @@ use cartograph_core::HttpMethod;
 use tree_sitter::Node;
 
 use super::{Methods, PathExpr, PathPart};
+use crate::recognise::Context;
 use crate::syntax::FieldExt;
 use crate::syntax::text;
 
@@ -21,18 +22,18 @@ pub(super) fn field_default<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>
     keyword(args, "default", source).or_else(|| positional(args, 0)).filter(|v| is_stringish(*v))
 }
 
-pub(super) fn in_class_body(node: Node<'_>) -> bool {
+pub(super) fn in_class_body(node: Node<'_>, cx: &Context<'_>) -> bool {
     // assignment → expression_statement → block → class_definition
-    node.parent()
-        .and_then(|s| s.parent())
-        .and_then(|b| b.parent())
+    cx.parent(node)
+        .and_then(|s| cx.parent(s))
+        .and_then(|b| cx.parent(b))
         .is_some_and(|c| c.kind() == "class_definition")
 }
 
-pub(super) fn is_module_level(node: Node<'_>) -> bool {
-    node.parent()
+pub(super) fn is_module_level(node: Node<'_>, cx: &Context<'_>) -> bool {
+    cx.parent(node)
         .filter(|s| s.kind() == "expression_statement")
-        .and_then(|s| s.parent())
+        .and_then(|s| cx.parent(s))
         .is_some_and(|m| m.kind() == "module")
 }
 

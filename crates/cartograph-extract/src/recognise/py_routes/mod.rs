@@ -332,11 +332,11 @@ impl Family for PyRoutes {
         match kind {
             "decorated_definition" => decorated(node, cx.source, out),
             "call" => call(node, cx.source, out),
-            "assignment" => assignment(node, cx.source, out),
+            "assignment" => assignment(node, cx, out),
             "augmented_assignment" => django::augmented(node, cx.source, out),
             "class_definition" => class(node, cx.source, out),
             "typed_parameter" | "typed_default_parameter" => parameter(node, cx.source, out),
-            "return_statement" => function_return(node, cx.source, out),
+            "return_statement" => function_return(node, cx, out),
             _ => {}
         }
     }
@@ -435,7 +435,8 @@ fn call(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
 }
 
 /// `name = Class(...)` and module-level string constants; Django URL lists.
-fn assignment(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
+fn assignment(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFacts) {
+    let source = cx.source;
     let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
         return;
     };
@@ -452,7 +453,7 @@ fn assignment(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
         let class = right.field("function").and_then(|f| dotted(f, source));
         let Some(class) = class else { return };
         let last = class.rsplit('.').next().unwrap_or(&class);
-        if in_class_body(node) {
+        if in_class_body(node, cx) {
             return;
         }
         if !last.starts_with(|c: char| c.is_ascii_uppercase()) {
@@ -472,7 +473,7 @@ fn assignment(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
         });
         return;
     }
-    if is_stringish(right) && is_module_level(node) {
+    if is_stringish(right) && is_module_level(node, cx) {
         out.constants.push(Constant {
             name: name.to_owned(),
             value: path_expr(right, source),
@@ -505,7 +506,8 @@ fn parameter(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
 }
 
 /// `return name` inside a function: what an app factory returns.
-fn function_return(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
+fn function_return(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFacts) {
+    let source = cx.source;
     let Some(returned) = node.named_child(0) else { return };
     let (value, call) = match dotted(returned, source) {
         Some(v) => (v, false),
@@ -522,7 +524,7 @@ fn function_return(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
         }
         None => return,
     };
-    let mut current = node.parent();
+    let mut current = cx.parent(node);
     for _ in 0..64 {
         let Some(n) = current else { return };
         match n.kind() {
@@ -534,7 +536,7 @@ fn function_return(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
                 return;
             }
             "class_definition" | "lambda" => return,
-            _ => current = n.parent(),
+            _ => current = cx.parent(n),
         }
     }
 }

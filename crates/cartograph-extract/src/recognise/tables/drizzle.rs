@@ -42,8 +42,8 @@ fn builder(node: Node<'_>, callee: &str, cx: &Context<'_>, facts: &mut FileFacts
     }
     let args = positional_args(node);
     let Some(first) = args.first() else { return };
-    let variable = node
-        .parent()
+    let variable = cx
+        .parent(node)
         .filter(|p| p.kind() == "variable_declarator")
         .and_then(|p| p.field("name"))
         .filter(|n| n.kind() == "identifier")

@@ -55,7 +55,7 @@ pub(super) fn literal(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
     if !starts_like_sql(text(node, cx.source)) {
         return;
     }
-    let parent = node.parent();
+    let parent = cx.parent(node);
     let parent_kind = parent.map(|p| p.kind()).unwrap_or("");
     // Parts of a concatenation are read as one; docstrings and bare strings are prose.
     if parent_kind == "concatenated_string" || parent_kind == "expression_statement" {
