@@ -88,20 +88,40 @@ fn walk<'t>(tree: &'t Tree, cx: &Context<'t>, mut visit: impl FnMut(Node<'t>, &C
     let mut cursor = tree.root_node().walk();
     // The path from the root to the cursor's node, that node last.
     let mut ancestry: Vec<Node<'t>> = Vec::new();
+    // For each node of the path below the root, how many of its siblings are still to visit.
+    // Counting is a fast path for speed: a `goto_first_child` or `goto_next_sibling` that finds
+    // nothing costs as much as one that moves, and a walk that tries and fails makes one such
+    // call for every leaf and every last child. Counted, it never asks for a node that is not
+    // there.
+    let mut siblings_left: Vec<u32> = Vec::new();
     'walk: loop {
         let node = cursor.node();
         ancestry.push(node);
         visit(node, &Context { ancestry: &ancestry, ..*cx });
-        if cursor.goto_first_child() {
+        let children = node.child_count();
+        if children > 0 && cursor.goto_first_child() {
+            siblings_left.push(children - 1);
             continue;
         }
         loop {
             ancestry.pop();
-            if cursor.goto_next_sibling() {
-                continue 'walk;
-            }
-            if !cursor.goto_parent() {
-                break 'walk;
+            match siblings_left.last_mut() {
+                // Back at the root: every node has been visited.
+                None => break 'walk,
+                Some(0) => {
+                    siblings_left.pop();
+                    cursor.goto_parent();
+                }
+                Some(left) => {
+                    *left -= 1;
+                    if cursor.goto_next_sibling() {
+                        continue 'walk;
+                    }
+                    // Not reached: a node's child count is the number of siblings the cursor
+                    // visits. Should the two ever disagree, the level simply ends here.
+                    *left = 0;
+                    ancestry.push(cursor.node());
+                }
             }
         }
     }
