@@ -106,8 +106,8 @@ struct AttachArgs {
     /// says.
     #[arg(long, value_name = "URL")]
     proxy: Option<String>,
-    /// A snapshot of the base tree (`cartograph snapshot --json`), whose unchanged edges widen the
-    /// evidence of removed edges.
+    /// A snapshot of the base tree (`cartograph snapshot`, or `cartograph diff --write-snapshots
+    /// DIR`), whose unchanged edges widen the evidence of removed edges.
     #[arg(long, value_name = "FILE")]
     base_snapshot: Option<PathBuf>,
     /// A snapshot of the head tree, whose unchanged edges widen the evidence of added and changed
