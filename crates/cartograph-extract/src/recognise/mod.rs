@@ -22,6 +22,8 @@ pub use py_routes::PyRouteFacts;
 pub use tables::TableFacts;
 
 use cartograph_core::RepoPath;
+use std::sync::OnceLock;
+
 use tree_sitter::{Node, Tree};
 
 use crate::{FileFacts, Grammar};
@@ -73,6 +75,8 @@ impl<'s> Context<'s> {
 
 /// A family of recognisers that shares the walk.
 pub(crate) trait Family {
+    /// The node kinds [`Family::visit`] handles, in any grammar: the walk hands it no others.
+    fn kinds(&self) -> &'static [&'static str];
     /// A cheap test on the text: can this file hold anything for this family?
     fn wants(&self, cx: &Context<'_>) -> bool;
     /// Called for every node of the tree in document order (pre-order), with the node's kind
@@ -127,6 +131,59 @@ fn walk<'t>(tree: &'t Tree, cx: &Context<'t>, mut visit: impl FnMut(Node<'t>, &C
     }
 }
 
+/// Every family, in a fixed order: bit `i` of a [`KindTable`] mask stands for the `i`-th.
+fn all_families() -> Vec<Box<dyn Family>> {
+    vec![
+        Box::new(env::Env::default()),
+        Box::new(calls::Calls::default()),
+        Box::new(tables::Tables::default()),
+        Box::new(py_routes::PyRoutes::default()),
+        Box::new(js_routes::JsRoutes::default()),
+    ]
+}
+
+/// For one grammar, by node kind id: the kind's name and the families that handle it.
+///
+/// This is a fast path for speed: `Node::kind` converts a C string (a `strlen` and a UTF-8
+/// check) and every family then compares it with the kinds it knows, for every node of the
+/// tree; most nodes are of no interest to any family. The table reads a kind id once per node
+/// and hands the node only to the families that handle its kind.
+struct KindTable {
+    names: Vec<String>,
+    families: Vec<u8>,
+}
+
+impl KindTable {
+    fn of(grammar: Grammar) -> &'static KindTable {
+        static TABLES: [OnceLock<KindTable>; 4] = [const { OnceLock::new() }; 4];
+        let slot = match grammar {
+            Grammar::Python => 0,
+            Grammar::TypeScript => 1,
+            Grammar::Tsx => 2,
+            Grammar::JavaScript => 3,
+        };
+        TABLES[slot].get_or_init(|| {
+            let language = grammar.tree_sitter_language();
+            let families = all_families();
+            let names: Vec<String> = (0..language.node_kind_count())
+                .map(|id| {
+                    let id = u16::try_from(id).unwrap_or(u16::MAX);
+                    language.node_kind_for_id(id).unwrap_or_default().to_owned()
+                })
+                .collect();
+            let masks = names
+                .iter()
+                .map(|name| {
+                    families.iter().enumerate().fold(0u8, |mask, (bit, family)| {
+                        if family.kinds().contains(&name.as_str()) { mask | 1 << bit } else { mask }
+                    })
+                })
+                .collect();
+            KindTable { names, families: masks }
+        })
+    }
+}
+
 /// Runs every interested family over one tree.
 pub(crate) fn run(
     path: &RepoPath,
@@ -136,25 +193,36 @@ pub(crate) fn run(
     facts: &mut FileFacts,
 ) {
     let cx = Context::new(path, grammar, source);
-    let mut families: Vec<Box<dyn Family>> = vec![
-        Box::new(env::Env::default()),
-        Box::new(calls::Calls::default()),
-        Box::new(tables::Tables::default()),
-        Box::new(py_routes::PyRoutes::default()),
-        Box::new(js_routes::JsRoutes::default()),
-    ];
-    families.retain(|f| f.wants(&cx));
-    if families.is_empty() {
+    let mut families = all_families();
+    let wanted = families
+        .iter()
+        .enumerate()
+        .fold(0u8, |mask, (bit, f)| if f.wants(&cx) { mask | 1 << bit } else { mask });
+    if wanted == 0 {
         return;
     }
+    let table = KindTable::of(grammar);
     walk(tree, &cx, |node, at_node| {
-        let kind = node.kind();
-        for family in &mut families {
-            family.visit(node, kind, at_node, facts);
+        let id = usize::from(node.kind_id());
+        // Ids past the table (ERROR nodes) go to every family by their name, as any kind did
+        // before the table.
+        let (kind, mask) = match (table.names.get(id), table.families.get(id)) {
+            (Some(name), Some(&mask)) => (name.as_str(), mask & wanted),
+            _ => (node.kind(), wanted),
+        };
+        if mask == 0 {
+            return;
+        }
+        for (bit, family) in families.iter_mut().enumerate() {
+            if mask & 1 << bit != 0 {
+                family.visit(node, kind, at_node, facts);
+            }
         }
     });
-    for family in &mut families {
-        family.finish(&cx, facts);
+    for (bit, family) in families.iter_mut().enumerate() {
+        if wanted & 1 << bit != 0 {
+            family.finish(&cx, facts);
+        }
     }
 }
 
@@ -206,6 +274,19 @@ mod tests {
                 }
             });
             assert_eq!(visited, tree.root_node().descendant_count(), "{file}");
+        }
+    }
+
+    /// A kind a family lists but no grammar has would silently never reach the family.
+    #[test]
+    fn every_kind_a_family_handles_exists_in_a_grammar() {
+        let grammars = [Grammar::Python, Grammar::TypeScript, Grammar::Tsx, Grammar::JavaScript];
+        for family in all_families() {
+            for kind in family.kinds() {
+                let known =
+                    grammars.iter().any(|g| KindTable::of(*g).names.iter().any(|n| n == kind));
+                assert!(known, "no grammar has a node kind {kind}");
+            }
         }
     }
 }

@@ -209,6 +209,21 @@ pub(crate) struct Calls {
 }
 
 impl Family for Calls {
+    fn kinds(&self) -> &'static [&'static str] {
+        &[
+            "call_expression",
+            "call",
+            "variable_declarator",
+            "assignment",
+            "assignment_expression",
+            "public_field_definition",
+            "required_parameter",
+            "optional_parameter",
+            "export_statement",
+            "as_pattern",
+        ]
+    }
+
     fn wants(&self, cx: &Context<'_>) -> bool {
         const JS: &[&str] = &[
             "fetch",

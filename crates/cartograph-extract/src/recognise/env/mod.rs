@@ -79,6 +79,20 @@ pub(crate) struct Env {
 }
 
 impl Family for Env {
+    fn kinds(&self) -> &'static [&'static str] {
+        &[
+            "module",
+            "subscript",
+            "call",
+            "comparison_operator",
+            "class_definition",
+            "member_expression",
+            "subscript_expression",
+            "variable_declarator",
+            "call_expression",
+        ]
+    }
+
     fn wants(&self, cx: &Context<'_>) -> bool {
         match cx.grammar {
             Grammar::Python => {

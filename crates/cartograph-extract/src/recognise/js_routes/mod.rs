@@ -160,6 +160,17 @@ const WANTED: &[&str] = &[
 ];
 
 impl Family for JsRoutes {
+    fn kinds(&self) -> &'static [&'static str] {
+        &[
+            "call_expression",
+            "variable_declarator",
+            "assignment_expression",
+            "export_statement",
+            "class_declaration",
+            "pair",
+        ]
+    }
+
     fn wants(&self, cx: &Context<'_>) -> bool {
         if cx.grammar == Grammar::Python {
             return false;

@@ -323,6 +323,19 @@ const MARKERS: &[&str] = &[
 ];
 
 impl Family for PyRoutes {
+    fn kinds(&self) -> &'static [&'static str] {
+        &[
+            "decorated_definition",
+            "call",
+            "assignment",
+            "augmented_assignment",
+            "class_definition",
+            "typed_parameter",
+            "typed_default_parameter",
+            "return_statement",
+        ]
+    }
+
     fn wants(&self, cx: &Context<'_>) -> bool {
         cx.grammar == Grammar::Python && MARKERS.iter().any(|m| cx.source.contains(m))
     }

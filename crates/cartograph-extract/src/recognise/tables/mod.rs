@@ -333,6 +333,26 @@ pub(crate) struct Tables {
 }
 
 impl Family for Tables {
+    fn kinds(&self) -> &'static [&'static str] {
+        &[
+            "module",
+            "function_definition",
+            "class_definition",
+            "assignment",
+            "augmented_assignment",
+            "for_statement",
+            "named_expression",
+            "call",
+            "string",
+            "concatenated_string",
+            "program",
+            "decorator",
+            "variable_declarator",
+            "call_expression",
+            "template_string",
+        ]
+    }
+
     fn wants(&self, cx: &Context<'_>) -> bool {
         const HINTS: &[&str] = &[
             "db(",
