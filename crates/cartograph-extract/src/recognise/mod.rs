@@ -87,8 +87,13 @@ pub(crate) trait Family {
     fn finish(&mut self, cx: &Context<'_>, facts: &mut FileFacts);
 }
 
-/// Visits every node of `tree` in document order (pre-order), with the context at that node.
-fn walk<'t>(tree: &'t Tree, cx: &Context<'t>, mut visit: impl FnMut(Node<'t>, &Context<'_>)) {
+/// Visits the nodes of `tree` in document order (pre-order), with the context at that node;
+/// `visit` returns whether to walk the node's children.
+fn walk<'t>(
+    tree: &'t Tree,
+    cx: &Context<'t>,
+    mut visit: impl FnMut(Node<'t>, &Context<'_>) -> bool,
+) {
     let mut cursor = tree.root_node().walk();
     // The path from the root to the cursor's node, that node last.
     let mut ancestry: Vec<Node<'t>> = Vec::new();
@@ -101,8 +106,8 @@ fn walk<'t>(tree: &'t Tree, cx: &Context<'t>, mut visit: impl FnMut(Node<'t>, &C
     'walk: loop {
         let node = cursor.node();
         ancestry.push(node);
-        visit(node, &Context { ancestry: &ancestry, ..*cx });
-        let children = node.child_count();
+        let descend = visit(node, &Context { ancestry: &ancestry, ..*cx });
+        let children = if descend { node.child_count() } else { 0 };
         if children > 0 && cursor.goto_first_child() {
             siblings_left.push(children - 1);
             continue;
@@ -184,6 +189,25 @@ impl KindTable {
     }
 }
 
+/// True for a string literal that cannot hold an interpolation. Nothing below one (quotes,
+/// fragments, escape sequences) is of interest to any family, so the walk does not descend into
+/// it: a fast path for speed, as string literals are common and each has three or more children.
+fn is_plain_string(node: Node<'_>, kind: &str, cx: &Context<'_>) -> bool {
+    if kind != "string" || node.has_error() {
+        return false;
+    }
+    match cx.grammar {
+        // Only f-strings (and t-strings) interpolate; the prefix is written before the quote.
+        Grammar::Python => {
+            let head = cx.source.as_bytes().get(node.start_byte()..).unwrap_or_default();
+            let mut prefix = head.iter().take(4).take_while(|b| !matches!(b, b'"' | b'\''));
+            !prefix.any(|b| matches!(b, b'f' | b'F' | b't' | b'T'))
+        }
+        // A JS/TS string never interpolates; a template literal is a `template_string`.
+        Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => true,
+    }
+}
+
 /// Runs every interested family over one tree.
 pub(crate) fn run(
     path: &RepoPath,
@@ -210,14 +234,14 @@ pub(crate) fn run(
             (Some(name), Some(&mask)) => (name.as_str(), mask & wanted),
             _ => (node.kind(), wanted),
         };
-        if mask == 0 {
-            return;
-        }
-        for (bit, family) in families.iter_mut().enumerate() {
-            if mask & 1 << bit != 0 {
-                family.visit(node, kind, at_node, facts);
+        if mask != 0 {
+            for (bit, family) in families.iter_mut().enumerate() {
+                if mask & 1 << bit != 0 {
+                    family.visit(node, kind, at_node, facts);
+                }
             }
         }
+        !is_plain_string(node, kind, &cx)
     });
     for (bit, family) in families.iter_mut().enumerate() {
         if wanted & 1 << bit != 0 {
@@ -272,6 +296,7 @@ mod tests {
                 for n in below.into_iter().chain(at.ancestry.iter().copied()) {
                     assert_eq!(at.parent(n), n.parent(), "{file}: parent of {}", n.kind());
                 }
+                true
             });
             assert_eq!(visited, tree.root_node().descendant_count(), "{file}");
         }
