@@ -15,21 +15,8 @@ use cartograph_report::snapshot::{EdgeDoc, LocationDoc, SnapshotDocument};
 /// The default `--max-edges`.
 pub const DEFAULT_MAX_EDGES: usize = 25;
 
-/// Which graph an edge belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Side {
-    Base,
-    Head,
-}
-
-impl Side {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Side::Base => "base",
-            Side::Head => "head",
-        }
-    }
-}
+/// Which graph an edge belongs to (the diff engine's own type).
+pub use cartograph_graph::diff::Side;
 
 /// How the changed edge changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
