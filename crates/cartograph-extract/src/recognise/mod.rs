@@ -189,22 +189,25 @@ impl KindTable {
     }
 }
 
-/// True for a string literal that cannot hold an interpolation. Nothing below one (quotes,
-/// fragments, escape sequences) is of interest to any family, so the walk does not descend into
-/// it: a fast path for speed, as string literals are common and each has three or more children.
-fn is_plain_string(node: Node<'_>, kind: &str, cx: &Context<'_>) -> bool {
-    if kind != "string" || node.has_error() {
-        return false;
-    }
-    match cx.grammar {
+/// True for a node below which no family handles anything, so the walk does not descend into
+/// it: a fast path for speed. These are string literals that cannot interpolate (quotes,
+/// fragments and escape sequences below; literals are common, each with three or more children)
+/// and Python import statements (names only below). A node with a syntax error below is walked.
+fn is_barren(node: Node<'_>, kind: &str, cx: &Context<'_>) -> bool {
+    let python = cx.grammar == Grammar::Python;
+    match kind {
+        "import_statement" | "import_from_statement" | "future_import_statement" if python => {
+            !node.has_error()
+        }
         // Only f-strings (and t-strings) interpolate; the prefix is written before the quote.
-        Grammar::Python => {
+        "string" if python => {
             let head = cx.source.as_bytes().get(node.start_byte()..).unwrap_or_default();
             let mut prefix = head.iter().take(4).take_while(|b| !matches!(b, b'"' | b'\''));
-            !prefix.any(|b| matches!(b, b'f' | b'F' | b't' | b'T'))
+            !node.has_error() && !prefix.any(|b| matches!(b, b'f' | b'F' | b't' | b'T'))
         }
         // A JS/TS string never interpolates; a template literal is a `template_string`.
-        Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => true,
+        "string" => !node.has_error(),
+        _ => false,
     }
 }
 
@@ -241,7 +244,7 @@ pub(crate) fn run(
                 }
             }
         }
-        !is_plain_string(node, kind, &cx)
+        !is_barren(node, kind, &cx)
     });
     for (bit, family) in families.iter_mut().enumerate() {
         if wanted & 1 << bit != 0 {
