@@ -157,8 +157,9 @@ fn analyse_many_in_pool(
     cache: &FactCache,
 ) -> Result<Vec<Analysis>, AnalyseError> {
     let started = std::time::Instant::now();
+    // The trees are discovered in parallel (each walk is mostly waiting on the file system).
     let inventories = sources
-        .iter()
+        .par_iter()
         .map(|source| source.discover(&options.discovery))
         .collect::<Result<Vec<Inventory>, _>>()?;
     let jobs: Vec<(usize, usize)> = inventories
