@@ -23,6 +23,20 @@ fn session(trees: &[&str], base: &Path) -> Arc<Session> {
     Arc::new(Session::new(grant, AnalysisOptions { threads: Some(2), ..Default::default() }))
 }
 
+/// Runs git in `repo` with a fixed identity and no signing, quietly; panics when it fails.
+fn git_in(repo: &Path, args: &[&str]) {
+    let status = std::process::Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args(["-c", "commit.gpgsign=false"])
+        .args(args)
+        .current_dir(repo)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .expect("git runs");
+    assert!(status.success(), "git {args:?}");
+}
+
 struct Connected {
     client: RunningService<RoleClient, ()>,
     server: tokio::task::JoinHandle<()>,
@@ -341,24 +355,7 @@ async fn revisions_of_a_granted_repository_and_a_changed_tree() {
     std::fs::create_dir_all(repo.join("app")).expect("mkdir");
     std::fs::write(repo.join("app/main.py"), "import app.db\n").expect("write");
     std::fs::write(repo.join("app/db.py"), "import os\n").expect("write");
-    let git = |args: &[&str]| {
-        let status = std::process::Command::new("git")
-            .args([
-                "-c",
-                "user.name=t",
-                "-c",
-                "user.email=t@example.com",
-                "-c",
-                "commit.gpgsign=false",
-            ])
-            .args(args)
-            .current_dir(&repo)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .status()
-            .expect("git runs");
-        assert!(status.success(), "git {args:?}");
-    };
+    let git = |args: &[&str]| git_in(&repo, args);
     git(&["init", "-q"]);
     git(&["add", "."]);
     git(&["commit", "-q", "-m", "one"]);
@@ -393,18 +390,7 @@ async fn the_session_holds_a_bounded_number_of_analyses() {
     let dir = tempfile::tempdir().expect("temp dir");
     let repo = dir.path().join("repo");
     std::fs::create_dir_all(repo.join("app")).expect("mkdir");
-    let git = |args: &[&str]| {
-        let status = std::process::Command::new("git")
-            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
-            .args(["-c", "commit.gpgsign=false"])
-            .args(args)
-            .current_dir(&repo)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .status()
-            .expect("git runs");
-        assert!(status.success(), "git {args:?}");
-    };
+    let git = |args: &[&str]| git_in(&repo, args);
     git(&["init", "-q"]);
     let revisions = cartograph_mcp::session::MAX_ANALYSES + 3;
     for i in 0..revisions {
