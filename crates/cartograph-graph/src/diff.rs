@@ -20,6 +20,7 @@
 //! assert!(diff(empty, empty).is_empty());
 //! ```
 
+mod adjust;
 mod findings;
 mod rules;
 #[cfg(test)]
@@ -31,8 +32,10 @@ use cartograph_core::{Edge, EdgeKind, Node, NodeKey, NodeKind, Refusal, RefusalK
 
 use crate::{ArchitectureGraph, GraphView, ImportCycle};
 
+pub use adjust::{Noise, is_reserved_host, noise_of_path};
 pub use findings::{
-    EdgeRef, Finding, FindingKind, MAX_COMPONENT_EDGES, MAX_CYCLE_EDGES, Severity, Side, Subject,
+    CoveredBy, EdgeRef, Finding, FindingKind, MAX_COMPONENT_EDGES, MAX_CYCLE_EDGES, Severity, Side,
+    Subject,
 };
 
 /// What changed between a base and a head tree.

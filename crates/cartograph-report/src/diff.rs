@@ -2,9 +2,9 @@
 //! changed, refusal deltas, import cycles gained and lost — and, on top, the ranked findings a
 //! reviewer should look at, each naming the edges that justify it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
-use cartograph_core::{Edge, NodeKey};
+use cartograph_core::{Edge, EdgeKind, NodeKey};
 use cartograph_graph::diff::{EdgeChange, EdgeRef, NodeChange};
 use cartograph_graph::{Finding, FindingKind, GraphDiff, GraphView, ImportCycle, Severity};
 use serde::{Deserialize, Serialize};
@@ -17,8 +17,8 @@ pub use crate::explain::{
 use crate::snapshot::{LocationDoc, NodeDoc, RefusalDoc};
 
 pub const SCHEMA_NAME: &str = "diff";
-/// 1.1 added the optional `explanations` section.
-pub const SCHEMA_VERSION: &str = "1.1";
+/// 1.1 added the optional `explanations` section; 1.2 the optional `covered_by` of a finding.
+pub const SCHEMA_VERSION: &str = "1.2";
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct DiffDocument {
@@ -88,6 +88,17 @@ pub struct FindingDoc {
     pub message: String,
     /// The edges that justify the finding, each from the side it exists on.
     pub edges: Vec<EdgeRefDoc>,
+    /// The finding that reports this change in full (since 1.2): this one keeps its kind, so
+    /// `--fail-on` on that kind still trips, and its severity is `info`. Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub covered_by: Option<CoveredByDoc>,
+}
+
+/// A finding named by kind and subject.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct CoveredByDoc {
+    pub kind: String,
+    pub subject: String,
 }
 
 /// An edge named by identity, with the side it was found on and its evidence there.
@@ -376,6 +387,10 @@ impl FindingDoc {
             subject: finding.subject.id(),
             message: finding.message.clone(),
             edges: finding.edges.iter().map(EdgeRefDoc::from_ref).collect(),
+            covered_by: finding.covered_by.as_ref().map(|c| CoveredByDoc {
+                kind: c.kind.as_str().to_owned(),
+                subject: c.subject.id(),
+            }),
         }
     }
 }
@@ -436,14 +451,14 @@ impl EdgeChangeDoc {
     }
 }
 
-/// The most findings the verdict names.
-const VERDICT_NAMED: usize = 3;
-
-/// One line for a reviewer: how many findings of which severity and the most severe few by name,
-/// or, without findings, what changed at all.
+/// One line for a reviewer: how many findings of which severity, then what they are, kind by
+/// kind in rank order, counted (a kind with one finding names its subject). A finding another
+/// one covers is not counted again: a new route called across languages is one new route, "called
+/// across languages by …"; a write to a new table is part of that table.
 ///
-/// `3 findings (2 high, 1 low): route removed GET /api/items/{}, call to removed route GET
-/// /api/items/{}, route added POST /api/items.`
+/// `5 findings (2 high, 2 medium, 1 low): route removed GET /api/items/{}, a client still calls
+/// removed route GET /api/items/{}, new route POST /api/items (called across languages by api.ts),
+/// new table item, new env var API_KEY.`
 pub fn verdict(diff: &GraphDiff) -> String {
     if diff.findings.is_empty() {
         return if diff.is_empty() {
@@ -452,30 +467,149 @@ pub fn verdict(diff: &GraphDiff) -> String {
             format!("No findings: {}.", change_counts(diff).join(", "))
         };
     }
-    let total = diff.findings.len();
+    let counted: Vec<&Finding> = diff.findings.iter().filter(|f| f.covered_by.is_none()).collect();
     let severities: Vec<String> = Severity::ALL
         .iter()
         .filter_map(|s| {
-            let n = diff.findings.iter().filter(|f| f.severity == *s).count();
+            let n = counted.iter().filter(|f| f.severity == *s).count();
             (n > 0).then(|| format!("{n} {}", s.as_str()))
         })
         .collect();
-    // One phrase per finding kind, in rank order: a kind with one finding names its subject, a
-    // kind with several counts them.
-    let mut kinds: Vec<(FindingKind, Vec<&Finding>)> = Vec::new();
-    for finding in &diff.findings {
-        match kinds.iter_mut().find(|(k, _)| *k == finding.kind) {
-            Some((_, list)) => list.push(finding),
-            None => kinds.push((finding.kind, vec![finding])),
+    let of_kind = |kind: FindingKind| -> Vec<&Finding> {
+        diff.findings.iter().filter(|f| f.kind == kind).collect()
+    };
+    // Each phrase ranks by the most severe finding it tells of (a new route called across
+    // languages by its call's), then by kind order.
+    let mut phrases: Vec<(Severity, String)> = Vec::new();
+    for kind in FindingKind::ALL {
+        let findings = of_kind(kind);
+        let mut told: Vec<&Finding> =
+            findings.iter().copied().filter(|f| f.covered_by.is_none()).collect();
+        let is_new = |f: &Finding| diff.nodes.added.iter().any(|n| n.key.id() == f.subject.id());
+        if kind == FindingKind::NewCrossLanguageCall {
+            told.retain(|f| !is_new(f));
         }
+        if kind == FindingKind::RouteAdded {
+            told.extend(diff.findings.iter().filter(|f| {
+                f.kind == FindingKind::NewCrossLanguageCall
+                    && findings.iter().any(|a| a.subject == f.subject)
+            }));
+        }
+        let severity = told.iter().map(|f| f.severity).min().unwrap_or(Severity::Info);
+        let phrase = match kind {
+            FindingKind::RouteAdded => new_routes_phrase(diff, &findings),
+            FindingKind::NewCrossLanguageCall => {
+                // Calls to new routes are told with the routes.
+                let to_old: Vec<&Finding> = findings.into_iter().filter(|f| !is_new(f)).collect();
+                match to_old.as_slice() {
+                    [] => None,
+                    [one] => Some(format!("new cross-language call to {}", one.subject.name())),
+                    many => {
+                        Some(format!("{} new cross-language calls to existing routes", many.len()))
+                    }
+                }
+            }
+            FindingKind::NewTableWrite => {
+                let uncovered: Vec<&Finding> =
+                    findings.into_iter().filter(|f| f.covered_by.is_none()).collect();
+                match uncovered.as_slice() {
+                    [] => None,
+                    [one] => Some(format!("new write to table {}", one.subject.name())),
+                    many => Some(format!("{} new writes to existing tables", many.len())),
+                }
+            }
+            FindingKind::NewCycle => cycles_phrase(diff, &findings),
+            kind => (!findings.is_empty()).then(|| kind_phrase(kind, &findings)),
+        };
+        phrases.extend(phrase.map(|p| (severity, p)));
     }
-    let mut named: Vec<String> =
-        kinds.iter().take(VERDICT_NAMED).map(|(kind, list)| kind_phrase(*kind, list)).collect();
-    if kinds.len() > VERDICT_NAMED {
-        let rest: usize = kinds[VERDICT_NAMED..].iter().map(|(_, list)| list.len()).sum();
-        named.push(format!("and {rest} more finding{}", if rest == 1 { "" } else { "s" }));
+    phrases.sort_by_key(|(severity, _)| *severity);
+    let phrases: Vec<String> = phrases.into_iter().map(|(_, p)| p).collect();
+    format!(
+        "{} ({}): {}.",
+        plural(counted.len(), "finding"),
+        severities.join(", "),
+        phrases.join(", ")
+    )
+}
+
+/// `20 new routes (all called across languages by services.gen.ts)`, `new route POST /x`.
+fn new_routes_phrase(diff: &GraphDiff, added: &[&Finding]) -> Option<String> {
+    let called: Vec<&Finding> = diff
+        .findings
+        .iter()
+        .filter(|f| {
+            f.kind == FindingKind::NewCrossLanguageCall
+                && added.iter().any(|a| a.subject == f.subject)
+        })
+        .collect();
+    let callers: BTreeSet<&str> = called
+        .iter()
+        .flat_map(|f| &f.edges)
+        .filter(|e| e.edge.kind == EdgeKind::Calls)
+        .map(|e| file_name(e.edge.from.name()))
+        .collect();
+    let shown: Vec<&str> = callers.iter().take(2).copied().collect();
+    let mut by = shown.join(", ");
+    if callers.len() > shown.len() {
+        by.push_str(&format!(" and {} more", callers.len() - shown.len()));
     }
-    format!("{} ({}): {}.", plural(total, "finding"), severities.join(", "), named.join(", "))
+    let how = match (called.len(), added.len()) {
+        (0, _) => String::new(),
+        (c, n) if c == n && n > 1 => format!(" (all called across languages by {by})"),
+        (_, 1) => format!(" (called across languages by {by})"),
+        (c, _) => format!(" ({c} called across languages by {by})"),
+    };
+    match added {
+        [] => None,
+        [one] => Some(format!("new route {}{how}", one.subject.name())),
+        many => Some(format!("{} new routes{how}", many.len())),
+    }
+}
+
+/// `2 new import cycles`, `an import cycle grew (259 → 279 modules)`, `4 new or grown import
+/// cycles (3 grown)`. A head cycle grew when it shares modules with a base cycle that changed.
+fn cycles_phrase(diff: &GraphDiff, findings: &[&Finding]) -> Option<String> {
+    let sizes = |f: &Finding| -> Option<(usize, usize)> {
+        let head = diff
+            .cycles
+            .added
+            .iter()
+            .find(|c| c.modules.first().map(NodeKey::id) == Some(f.subject.id()))?;
+        let before: usize = diff
+            .cycles
+            .removed
+            .iter()
+            .filter(|b| b.modules.iter().any(|m| head.modules.binary_search(m).is_ok()))
+            .map(|b| b.modules.len())
+            .sum();
+        (before > 0).then_some((before, head.modules.len()))
+    };
+    let grown: Vec<(usize, usize)> = findings.iter().filter_map(|f| sizes(f)).collect();
+    match (findings.len(), grown.as_slice()) {
+        (0, _) => None,
+        (1, [(before, after)]) => Some(match after.cmp(before) {
+            std::cmp::Ordering::Greater => {
+                format!("an import cycle grew from {before} to {after} modules")
+            }
+            std::cmp::Ordering::Less => {
+                format!("an import cycle shrank from {before} to {after} modules")
+            }
+            std::cmp::Ordering::Equal => format!("an import cycle of {after} modules changed"),
+        }),
+        (n, []) => Some(if n == 1 {
+            format!("new import cycle through {}", findings[0].subject.name())
+        } else {
+            format!("{n} new import cycles")
+        }),
+        (n, g) if g.len() == n => Some(format!("{n} grown or merged import cycles")),
+        (n, g) => Some(format!("{n} new or grown import cycles ({} grown)", g.len())),
+    }
+}
+
+/// The last component of a path: `src/ui/services.gen.ts` → `services.gen.ts`.
+fn file_name(path: &str) -> &str {
+    path.rsplit_once('/').map_or(path, |(_, name)| name)
 }
 
 /// How the verdict names the findings of one kind.

@@ -55,14 +55,15 @@ impl Default for DiffMarkdownOptions {
 /// Renders the report of a diff.
 ///
 /// When the full report is longer than `options.budget`, detail goes in this order until it fits:
-/// 1. the diagram shrinks to 30 edges, then 15 (those behind findings first), then goes;
+/// 1. the diagram shrinks to 30 edges, then 15 (those behind findings first);
 /// 2. each section's lists shrink to 25 rows per list, lowest-priority section first (refusal
 ///    lists, modules and imports, cycles, packages, environment variables, tables, calls,
 ///    routes), and the blast radius to 40 lines;
 /// 3. each finding shows at most 3 of its edges (10 for a high-severity one);
 /// 4. section lists shrink to 5 rows, in the same order;
 /// 5. info and low findings lose their evidence, medium ones keep 1 edge, high ones 3;
-/// 6. section lists go (their counts stay), then the blast radius;
+/// 6. section lists go (their counts stay), then the blast radius, then the diagram shrinks to
+///    the first 8 edges behind the findings, then goes;
 /// 7. the explanations keep only the entries of edges behind high and medium findings;
 /// 8. medium findings lose their evidence, high ones keep 1 edge;
 /// 9. the explanations keep their first 10 entries, then 5, then only their counts;
@@ -242,8 +243,7 @@ impl DiagramCache<'_> {
 
 impl Prepared {
     fn new(doc: &DiffDocument, blast: Option<&str>) -> Self {
-        let findings =
-            doc.findings.iter().enumerate().map(|(i, f)| prepare_finding(i, f)).collect();
+        let findings = prepare_findings(&doc.findings);
         Self {
             head: head(doc),
             findings,
@@ -267,7 +267,6 @@ impl Prepared {
         };
         step(&mut plans, &|p| p.diagram_edges = p.diagram_edges.min(30));
         step(&mut plans, &|p| p.diagram_edges = p.diagram_edges.min(15));
-        step(&mut plans, &|p| p.diagram_edges = 0);
         for &s in &order {
             step(&mut plans, &|p| p.rows[s] = p.rows[s].min(25));
         }
@@ -281,6 +280,10 @@ impl Prepared {
             step(&mut plans, &|p| p.rows[s] = 0);
         }
         step(&mut plans, &|p| p.blast_lines = 0);
+        // The diagram's first edges are the findings' own: a small picture of what the findings
+        // say is worth more than the lists of every change, so it goes only after them.
+        step(&mut plans, &|p| p.diagram_edges = p.diagram_edges.min(8));
+        step(&mut plans, &|p| p.diagram_edges = 0);
         step(&mut plans, &|p| p.explain.severe_only = true);
         step(&mut plans, &|p| p.evidence = cap(p.evidence, [1, 0, 0, 0]));
         for most in [10, 5, 0] {
@@ -440,24 +443,37 @@ fn head(doc: &DiffDocument) -> String {
         code(&doc.head.label)
     );
 
-    let total: u64 = s.findings_by_severity.values().sum();
+    // Findings another one covers are not counted again: the table has no row for them.
+    let covered = doc.findings.iter().filter(|f| f.covered_by.is_some()).count();
+    let mut by_severity = s.findings_by_severity.clone();
+    for f in doc.findings.iter().filter(|f| f.covered_by.is_some()) {
+        if let Some(n) = by_severity.get_mut(&f.severity) {
+            *n = n.saturating_sub(1);
+        }
+    }
+    let total: u64 = by_severity.values().sum();
     let mut parts = Vec::new();
     if total > 0 {
         let mut by: Vec<String> = Vec::new();
         let known = ["high", "medium", "low", "info"];
         for k in known {
-            if let Some(n) = s.findings_by_severity.get(k).filter(|n| **n > 0) {
+            if let Some(n) = by_severity.get(k).filter(|n| **n > 0) {
                 by.push(format!("{} {k}", thousands(*n as usize)));
             }
         }
-        for (k, n) in &s.findings_by_severity {
+        for (k, n) in &by_severity {
             if !known.contains(&k.as_str()) && *n > 0 {
                 by.push(format!("{} {}", thousands(*n as usize), text(k)));
             }
         }
         let total = total as usize;
+        let folded = if covered > 0 {
+            format!(", and {} more reported within them (in the JSON as info)", thousands(covered))
+        } else {
+            String::new()
+        };
         parts.push(format!(
-            "**{} finding{}** ({})",
+            "**{} finding{}** ({}{folded})",
             thousands(total),
             plural(total),
             by.join(", ")
@@ -477,7 +493,21 @@ fn head(doc: &DiffDocument) -> String {
     parts.extend(counts("edges", changes(s.edges_added, s.edges_removed, s.edges_changed)));
     parts.extend(counts("nodes", changes(s.nodes_added, s.nodes_removed, s.nodes_changed)));
     let new_gone = |a, r| [(a, "new"), (r, "gone"), (0, "")];
-    parts.extend(counts("import cycles", new_gone(s.cycles_added, s.cycles_removed)));
+    // A head cycle sharing modules with a base cycle grew, shrank, split or merged: it is neither
+    // new nor is the base one gone.
+    let overlaps = |a: &[String], b: &[String]| a.iter().any(|m| b.binary_search(m).is_ok());
+    let cycles = &doc.cycles;
+    let count = |n: usize| n as u64;
+    let changed = count(
+        cycles.added.iter().filter(|a| cycles.removed.iter().any(|r| overlaps(a, r))).count(),
+    );
+    let gone = count(
+        cycles.removed.iter().filter(|r| !cycles.added.iter().any(|a| overlaps(a, r))).count(),
+    );
+    parts.extend(counts(
+        "import cycles",
+        [(count(cycles.added.len()) - changed, "new"), (changed, "changed"), (gone, "gone")],
+    ));
     parts.extend(counts("refusals", new_gone(s.refusals_added, s.refusals_removed)));
     if parts.len() == 1 && total == 0 {
         parts.push("no architectural change".to_owned());
@@ -532,9 +562,44 @@ fn omission_note(o: &Omitted) -> String {
     )
 }
 
-fn prepare_finding(index: usize, f: &FindingDoc) -> PreparedFinding {
+/// One row per finding that no other finding covers, numbered in order; a covering finding's
+/// label names the kinds it covers (`new cross-language call + route added`). Its message
+/// already names what they say, and its edges include theirs.
+fn prepare_findings(findings: &[FindingDoc]) -> Vec<PreparedFinding> {
+    let mut also: BTreeMap<(&str, &str), Vec<&str>> = BTreeMap::new();
+    for f in findings {
+        if let Some(by) = &f.covered_by {
+            let kinds = also.entry((by.kind.as_str(), by.subject.as_str())).or_default();
+            if !kinds.contains(&f.kind.as_str()) {
+                kinds.push(&f.kind);
+            }
+        }
+    }
+    // A finding names a cover that is not in the document (a hand-edited file): keep its row.
+    let present = |by: &crate::diff::CoveredByDoc| {
+        findings
+            .iter()
+            .any(|g| g.kind == by.kind && g.subject == by.subject && g.covered_by.is_none())
+    };
+    findings
+        .iter()
+        .filter(|f| f.covered_by.as_ref().is_none_or(|by| !present(by)))
+        .enumerate()
+        .map(|(i, f)| {
+            let covered =
+                also.get(&(f.kind.as_str(), f.subject.as_str())).map_or(&[][..], Vec::as_slice);
+            prepare_finding(i, f, covered)
+        })
+        .collect()
+}
+
+fn prepare_finding(index: usize, f: &FindingDoc, covered: &[&str]) -> PreparedFinding {
     let n = index + 1;
-    let label = finding_label(&f.kind);
+    let mut label = finding_label(&f.kind);
+    for kind in covered {
+        label.push_str(" + ");
+        label.push_str(&finding_label(kind));
+    }
     let row = format!(
         "| {n} | {}&nbsp;{} | {label} | {} | {} |\n",
         glyph(&f.severity),
@@ -612,7 +677,15 @@ fn render_diagram(diagram: &mermaid::Diagram, out: &mut String) {
         );
         return;
     }
-    let shown = if diagram.drawn < diagram.total {
+    let shown = if diagram.drawn < diagram.total && diagram.behind_findings == diagram.drawn {
+        format!(
+            "the first {} edge{} behind the findings, of the {} changed edges ({} more not drawn)",
+            thousands(diagram.drawn),
+            plural(diagram.drawn),
+            thousands(diagram.total),
+            thousands(diagram.total - diagram.drawn)
+        )
+    } else if diagram.drawn < diagram.total {
         format!(
             "{} of the {} changed edges ({} more edges not drawn)",
             thousands(diagram.drawn),

@@ -33,6 +33,15 @@ impl Severity {
     pub fn parse(name: &str) -> Option<Severity> {
         Severity::ALL.into_iter().find(|s| s.as_str() == name)
     }
+
+    /// One level less severe; `info` stays `info`.
+    pub fn lowered(self) -> Severity {
+        match self {
+            Severity::High => Severity::Medium,
+            Severity::Medium => Severity::Low,
+            Severity::Low | Severity::Info => Severity::Info,
+        }
+    }
 }
 
 /// The kinds of finding, in ranking order within a severity.
@@ -53,20 +62,24 @@ pub enum FindingKind {
     CallToRemovedRoute,
     /// Low. A route served in head and not in base. New API surface (authentication, input
     /// validation, clients) deserves a look, but it breaks nothing by itself. Subject: the route;
-    /// edges: its head `serves` edges.
+    /// edges: its head `serves` edges. When a `new-cross-language-call` finding names the same
+    /// route, that finding reports the route too and this one is [covered](Finding::covered_by)
+    /// (severity `info`): it stays so that `--fail-on route-added` still trips.
     RouteAdded,
-    /// Medium. A `calls` edge new in head from a module to a route whose every serving module is
+    /// Medium. `calls` edges new in head from modules to a route whose every serving module is
     /// written in another language family (Python, or JavaScript/TypeScript — one family, since
     /// a TypeScript app calling its own JavaScript handlers does not cross a stack boundary).
     /// Calls to externals are not this kind, nor is a stale call already reported as
-    /// `call-to-removed-route`. Subject: the route; edges: the call and the head `serves` edges
-    /// that give the server's language.
+    /// `call-to-removed-route`. One finding per route, naming every new caller; when the route
+    /// itself is new the message says so (and covers its `route-added` finding). Subject: the
+    /// route; edges: the calls and the head `serves` edges that give the server's language.
     NewCrossLanguageCall,
     /// Medium. A table node new in head. Subject: the table; edges: its head `defines`, `reads`
     /// and `writes` edges.
     NewTable,
     /// Medium. A `writes` edge new in head, to a table old or new. Subject: the table; edges: the
-    /// write.
+    /// write. A write to a table that is itself new is [covered](Finding::covered_by) by the
+    /// `new-table` finding, which names the table's writers (severity `info`).
     NewTableWrite,
     /// Low. An environment variable new in head. Subject: the variable; edges: its head
     /// `reads_env` edges.
@@ -78,13 +91,16 @@ pub enum FindingKind {
     /// in head with an `imports` edge to it. Subject: the package; edges: the head imports.
     NewPackage,
     /// Medium. A runtime import cycle in head that no base cycle equals or contains: a cycle that
-    /// only shrank, or is part of one that existed, adds no new mutual dependency. Subject: the
-    /// cycle's first module; edges: the head runtime imports among its modules, new ones first,
-    /// at most [`MAX_CYCLE_EDGES`].
+    /// only shrank, or is part of one that existed, adds no new mutual dependency. A head cycle
+    /// that shares modules with base cycles grew (or merged them): its message says from how
+    /// many modules to how many, and how many joined and left, rather than calling it new.
+    /// Subject: the cycle's first module; edges: the head runtime imports among its modules, new
+    /// ones first, at most [`MAX_CYCLE_EDGES`].
     NewCycle,
     /// Low. A runtime module-to-module import in head between two components, for a (from, to)
     /// component pair that no base runtime import joins. Subject: the importing component; edges:
-    /// the first [`MAX_COMPONENT_EDGES`] such imports by identity, the total in the message.
+    /// the first [`MAX_COMPONENT_EDGES`] such imports (production code before tests and
+    /// examples, then by identity), the total in the message.
     NewComponentDependency,
 }
 
@@ -216,11 +232,23 @@ impl Subject {
     }
 }
 
+/// Another finding that reports the same change in full, so that a reader (and a count by
+/// severity) meets the change once: a new route that is also the target of a new cross-language
+/// call is covered by that call's finding; a new write to a table that is itself new is covered
+/// by the `new-table` finding, which names its writers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CoveredBy {
+    pub kind: FindingKind,
+    pub subject: Subject,
+}
+
 /// One thing a reviewer should look at.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
     pub kind: FindingKind,
-    /// Always `kind.severity()`; kept beside the kind for readers.
+    /// `kind.severity()`, one level lower when only test or example code (or a reserved example
+    /// host) justifies the finding, and `info` when another finding covers it. The message says
+    /// why whenever it is not `kind.severity()`.
     pub severity: Severity,
     pub subject: Subject,
     /// One sentence naming identities only.
@@ -229,6 +257,9 @@ pub struct Finding {
     /// the `serves` edges that place its target, a table's `defines` before its uses, a cycle's
     /// new imports before its old ones; identity order otherwise.
     pub edges: Vec<EdgeRef>,
+    /// Set when another finding reports the same change in full. The finding stays, with its
+    /// kind, so that `--fail-on` on its kind still trips; its severity is `info`.
+    pub covered_by: Option<CoveredBy>,
 }
 
 impl Finding {
@@ -245,6 +276,6 @@ impl Finding {
             .into_iter()
             .filter(|e| seen.insert((e.side, e.edge.kind, e.edge.from.clone(), e.edge.to.clone())))
             .collect();
-        Self { kind, severity: kind.severity(), subject, message, edges }
+        Self { kind, severity: kind.severity(), subject, message, edges, covered_by: None }
     }
 }

@@ -16,7 +16,8 @@ use cartograph_core::{
 use super::findings::{
     EdgeRef, Finding, FindingKind, MAX_COMPONENT_EDGES, MAX_CYCLE_EDGES, Side, Subject,
 };
-use super::{CyclesDiff, EdgesDiff, Indexed, NodesDiff};
+use super::{CyclesDiff, EdgesDiff, Indexed, NodesDiff, adjust};
+use crate::ImportCycle;
 
 /// The most names a message lists before saying how many more there are.
 const LISTED: usize = 3;
@@ -48,7 +49,7 @@ pub(super) fn derive(
         .map(|e| (e.edge.kind, e.edge.from.clone(), e.edge.to.clone()))
         .collect();
     route_added(head, nodes, &mut findings);
-    new_cross_language_call(head, edges, &stale, &mut findings);
+    new_cross_language_call(head, nodes, edges, &stale, &mut findings);
     new_table(head, nodes, &mut findings);
     new_table_write(base, edges, &mut findings);
     new_env_var(head, nodes, &mut findings);
@@ -57,6 +58,8 @@ pub(super) fn derive(
     new_cycle(base, head, cycles, &mut findings);
     new_component_dependency(base, head, &mut findings);
     findings.retain(|f| !f.edges.is_empty());
+    adjust::lower_noise(&mut findings, &adjust::declaring_modules(base, head));
+    adjust::mark_covered(&mut findings);
     findings.sort_by(|a, b| {
         (a.severity, a.kind, &a.subject)
             .cmp(&(b.severity, b.kind, &b.subject))
@@ -286,11 +289,14 @@ fn family(language: Language) -> &'static str {
 
 fn new_cross_language_call(
     head: &Indexed<'_>,
+    nodes: &NodesDiff,
     edges: &EdgesDiff,
     stale: &BTreeSet<(EdgeKind, NodeKey, NodeKey)>,
     findings: &mut Vec<Finding>,
 ) {
     let language = |key: &NodeKey| head.node(key).and_then(|n| n.attrs.language);
+    // The new calls that cross a language family, by route (in identity order, as `edges.added`).
+    let mut by_route: BTreeMap<&NodeKey, Vec<(&Edge, Language)>> = BTreeMap::new();
     for call in &edges.added {
         if call.kind != EdgeKind::Calls
             || call.from.kind() != NodeKind::Module
@@ -300,27 +306,40 @@ fn new_cross_language_call(
             continue;
         }
         let Some(caller) = language(&call.from) else { continue };
-        let serves: Vec<&Edge> = head.edges_into(&call.to, EdgeKind::Serves).collect();
-        let Some(servers) = serves.iter().map(|s| language(&s.from)).collect::<Option<Vec<_>>>()
-        else {
+        let serves = head.edges_into(&call.to, EdgeKind::Serves);
+        let Some(servers) = serves.map(|s| language(&s.from)).collect::<Option<Vec<_>>>() else {
             continue;
         };
         if servers.is_empty() || servers.iter().any(|l| family(*l) == family(caller)) {
             continue;
         }
-        let server_languages = list(servers.iter().map(|l| l.as_str()));
-        let message = format!(
-            "{} ({}) newly calls route {}, served by {} ({server_languages}).",
-            call.from.name(),
-            caller.as_str(),
-            call.to.name(),
-            sources(serves.iter().copied())
+        by_route.entry(&call.to).or_default().push((call, caller));
+    }
+    let new_routes: BTreeSet<&NodeKey> = nodes.added.iter().map(|n| &n.key).collect();
+    for (route, calls) in by_route {
+        let serves: Vec<&Edge> = head.edges_into(route, EdgeKind::Serves).collect();
+        let server_languages: Vec<&str> =
+            serves.iter().filter_map(|s| language(&s.from)).map(Language::as_str).collect();
+        let servers = format!("{} ({})", sources(serves.iter().copied()), list(server_languages));
+        let callers = format!(
+            "{} ({})",
+            sources(calls.iter().map(|(call, _)| *call)),
+            list(calls.iter().map(|(_, l)| l.as_str()))
         );
-        let mut justified = refs(Side::Head, [call]);
+        let message = if new_routes.contains(route) {
+            format!(
+                "Route {} is new, served by {servers}, and newly called across languages by {callers}.",
+                route.name()
+            )
+        } else {
+            let verb = if calls.len() == 1 { "calls" } else { "call" };
+            format!("{callers} newly {verb} route {}, served by {servers}.", route.name())
+        };
+        let mut justified = refs(Side::Head, calls.iter().map(|(call, _)| *call));
         justified.extend(refs(Side::Head, serves));
         findings.push(Finding::new(
             FindingKind::NewCrossLanguageCall,
-            Subject::Node(call.to.clone()),
+            Subject::Node(route.clone()),
             message,
             justified,
         ));
@@ -462,7 +481,6 @@ fn new_cycle(
     cycles: &CyclesDiff,
     findings: &mut Vec<Finding>,
 ) {
-    let cyclic_in_base: BTreeSet<&NodeKey> = base.cycles.iter().flat_map(|c| &c.modules).collect();
     for cycle in &cycles.added {
         let Some(first) = cycle.modules.first() else { continue };
         let contained = base
@@ -479,31 +497,76 @@ fn new_cycle(
             .flat_map(|m| head.edges_into(m, EdgeKind::Imports))
             .filter(|e| runtime_module_import(e) && members.contains(&e.from))
             .collect();
-        // The new imports are what closed the cycle: name them first, each group by identity.
-        imports.sort_by(|a, b| {
-            (base.has_edge(a), a.identity()).cmp(&(base.has_edge(b), b.identity()))
+        // The new imports are what closed the cycle: name them first, production code before
+        // tests and examples, each group by identity.
+        imports.sort_by_cached_key(|e| {
+            let noise = adjust::noise_of_path(e.location.path.as_str()).is_some();
+            (base.has_edge(e), noise, e.identity())
         });
         let total = imports.len();
         let new = imports.iter().filter(|e| !base.has_edge(e)).count();
         let verb = if new == 1 { "is" } else { "are" };
-        // A cycle that grew out of base cycles says so: the reviewer looks for what joined it.
-        let already = cycle.modules.iter().filter(|m| cyclic_in_base.contains(m)).count();
-        let grown = if already > 0 {
-            format!(", and {already} of its modules were already in a base cycle")
+        let imports_clause = format!("{new} of its {total} runtime imports {verb} new");
+        // Base cycles that share modules with this one: it grew out of them (or merged them),
+        // which a reviewer reads differently from a cycle that did not exist at all.
+        let overlapping: Vec<&ImportCycle> =
+            base.cycles.iter().filter(|b| b.modules.iter().any(|m| members.contains(m))).collect();
+        let message = if overlapping.is_empty() {
+            format!(
+                "New import cycle among {} modules: {}; {imports_clause}.",
+                cycle.modules.len(),
+                list(cycle.modules.iter().map(NodeKey::name))
+            )
         } else {
-            String::new()
+            let before: BTreeSet<&NodeKey> = overlapping.iter().flat_map(|b| &b.modules).collect();
+            let joined: Vec<&NodeKey> =
+                cycle.modules.iter().filter(|m| !before.contains(m)).collect();
+            let left = before.iter().filter(|m| !members.contains(*m)).count();
+            let sizes: Vec<String> =
+                overlapping.iter().map(|b| b.modules.len().to_string()).collect();
+            let origin = match sizes.as_slice() {
+                [_] => {
+                    let (was, now) = (before.len(), cycle.modules.len());
+                    match now.cmp(&was) {
+                        std::cmp::Ordering::Greater => {
+                            format!("An import cycle grew from {was} to {now} modules")
+                        }
+                        std::cmp::Ordering::Less => {
+                            format!("An import cycle shrank from {was} to {now} modules")
+                        }
+                        std::cmp::Ordering::Equal => {
+                            format!("An import cycle of {was} modules changed members")
+                        }
+                    }
+                }
+                _ => format!(
+                    "Import cycles of {} modules merged into one of {} modules",
+                    join_and(&sizes),
+                    cycle.modules.len()
+                ),
+            };
+            let left_clause = if left > 0 { format!(", {left} left it") } else { String::new() };
+            format!(
+                "{origin}: {} joined ({}){left_clause}; {imports_clause}.",
+                joined.len(),
+                list(joined.iter().map(|m| m.name()))
+            )
         };
-        let message = format!(
-            "New import cycle among {} modules: {}; {new} of its {total} runtime imports {verb} new{grown}.",
-            cycle.modules.len(),
-            list(cycle.modules.iter().map(NodeKey::name))
-        );
         findings.push(Finding::new(
             FindingKind::NewCycle,
             Subject::Node(first.clone()),
             message,
             refs(Side::Head, imports.into_iter().take(MAX_CYCLE_EDGES)),
         ));
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn join_and(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
     }
 }
 
@@ -530,6 +593,11 @@ fn new_component_dependency(base: &Indexed<'_>, head: &Indexed<'_>, findings: &m
         }
         let count = imports.len();
         let plural = if count == 1 { "" } else { "s" };
+        // Production imports first, so that the edges named show one whenever there is one.
+        let mut imports = imports;
+        imports.sort_by_cached_key(|e| {
+            (adjust::noise_of_path(e.location.path.as_str()).is_some(), e.identity())
+        });
         let message = format!(
             "Component {from} newly depends on component {to} through {count} runtime import{plural}."
         );

@@ -7,6 +7,8 @@ use cartograph_core::{
 
 use super::*;
 
+mod adjust;
+
 fn path(p: &str) -> RepoPath {
     RepoPath::new(p).unwrap()
 }
@@ -381,11 +383,29 @@ fn new_cross_language_call_needs_another_language_family() {
     assert_eq!(found.len(), 2);
     assert_eq!(
         found[0].message,
-        "web/list.ts (typescript) newly calls route GET /api/items, served by backend/items.py (python)."
+        "Route GET /api/items is new, served by backend/items.py (python), and newly called across languages by web/list.ts (typescript)."
     );
     assert_eq!(found[0].edges.len(), 2, "the call and the serves edge that gives the language");
     assert_eq!(found[0].edges[0].edge.kind, EdgeKind::Calls);
     assert_eq!(found[0].edges[1].edge.kind, EdgeKind::Serves);
+    assert_eq!(
+        found[1].message,
+        "web/legacy.js (javascript) newly calls route GET /api/items/{}, served by backend/items.py (python)."
+    );
+    // The new route's own finding is covered by the call's: it stays (for `--fail-on
+    // route-added`), as info, and says which finding reports it.
+    let added = only(&d, FindingKind::RouteAdded);
+    assert_eq!(added.len(), 1);
+    assert_eq!(added[0].severity, Severity::Info);
+    assert_eq!(
+        added[0].covered_by,
+        Some(CoveredBy { kind: FindingKind::NewCrossLanguageCall, subject: Subject::Node(route) })
+    );
+    assert_eq!(
+        added[0].message,
+        "Route GET /api/items is newly served by backend/items.py. Reported in full by the new-cross-language-call finding for GET /api/items."
+    );
+    assert!(found.iter().all(|f| f.covered_by.is_none() && f.severity == Severity::Medium));
 
     // TypeScript calling a JavaScript server is one family; the old call is not new.
     let server = module_key("web/server.js");
@@ -415,6 +435,8 @@ fn new_table_and_new_table_writes() {
         .edge(EdgeKind::Writes, &crud, &item)
         .edge(EdgeKind::Writes, &crud, &user);
     let d = run(&base, &head);
+    // The write to the new table is covered by the new table's finding, which names the writer
+    // and holds the write edge; it ranks last, as info.
     assert_eq!(kinds(&d), ["new-table", "new-table-write", "new-table-write"]);
     assert_eq!(
         d.findings[0].message,
@@ -422,9 +444,22 @@ fn new_table_and_new_table_writes() {
     );
     let table_edges: Vec<EdgeKind> = d.findings[0].edges.iter().map(|e| e.edge.kind).collect();
     assert_eq!(table_edges, [EdgeKind::Defines, EdgeKind::Writes]);
-    assert_eq!(d.findings[1].message, "backend/crud.py newly writes table item (a new table).");
-    assert_eq!(d.findings[2].message, "backend/crud.py newly writes table user.");
-    assert!(d.findings.iter().all(|f| f.severity == Severity::Medium));
+    assert_eq!(d.findings[1].message, "backend/crud.py newly writes table user.");
+    assert_eq!(d.findings[1].severity, Severity::Medium);
+    assert_eq!(d.findings[1].covered_by, None);
+    assert_eq!(
+        d.findings[2].message,
+        "backend/crud.py newly writes table item (a new table). Reported in full by the new-table finding for item."
+    );
+    assert_eq!(d.findings[2].severity, Severity::Info);
+    assert_eq!(
+        d.findings[2].covered_by.as_ref().map(|c| (c.kind, c.subject.id())),
+        Some((FindingKind::NewTable, "table:item".to_owned()))
+    );
+    assert!(
+        d.findings[0].edges.iter().any(|e| d.findings[2].edges[0] == *e),
+        "the covering finding names the covered write"
+    );
 }
 
 #[test]
@@ -448,22 +483,20 @@ fn new_external_service_is_one_finding_per_new_host() {
     let base = Tree::default().modules(&["web/a.ts", "web/b.ts"]).edge(
         EdgeKind::Calls,
         &a,
-        &key(NodeKind::External, "https://known.example"),
+        &key(NodeKind::External, "https://known.io"),
     );
     let head = base
         .clone()
-        .edge(EdgeKind::Calls, &a, &key(NodeKind::External, "https://api.new.example/v1/{}"))
-        .edge(EdgeKind::Calls, &b, &key(NodeKind::External, "https://api.new.example/v2"))
-        .edge(EdgeKind::Calls, &b, &key(NodeKind::External, "https://known.example/other"));
+        .edge(EdgeKind::Calls, &a, &key(NodeKind::External, "https://api.new.io/v1/{}"))
+        .edge(EdgeKind::Calls, &b, &key(NodeKind::External, "https://api.new.io/v2"))
+        .edge(EdgeKind::Calls, &b, &key(NodeKind::External, "https://known.io/other"));
     let d = run(&base, &head);
     assert_eq!(kinds(&d), ["new-external-service"]);
     let f = &d.findings[0];
-    assert_eq!(f.subject.id(), "external:https://api.new.example");
-    assert_eq!(
-        f.message,
-        "New external service https://api.new.example, called by web/a.ts, web/b.ts."
-    );
+    assert_eq!(f.subject.id(), "external:https://api.new.io");
+    assert_eq!(f.message, "New external service https://api.new.io, called by web/a.ts, web/b.ts.");
     assert_eq!(f.edges.len(), 2);
+    assert_eq!(f.severity, Severity::Medium, "a real host keeps its severity");
 }
 
 #[test]
@@ -523,7 +556,7 @@ fn new_cycle_names_its_imports_new_first_and_ignores_a_shrunk_cycle() {
     assert_eq!(found.len(), 1);
     assert_eq!(
         found[0].message,
-        "New import cycle among 3 modules: pkg/a.py, pkg/b.py, pkg/c.py; 2 of its 4 runtime imports are new, and 2 of its modules were already in a base cycle."
+        "An import cycle grew from 2 to 3 modules: 1 joined (pkg/c.py); 2 of its 4 runtime imports are new."
     );
     let first_two: Vec<&NodeKey> = found[0].edges.iter().take(2).map(|e| &e.edge.from).collect();
     assert_eq!(first_two, [&b, &c], "the new imports come first");
@@ -585,9 +618,9 @@ fn findings_are_ranked_by_severity_then_kind_then_subject() {
             "route-removed",
             "call-to-removed-route",
             "new-table",
-            "new-table-write",
             "new-env-var",
-            "new-env-var"
+            "new-env-var",
+            "new-table-write"
         ]
     );
     let vars: Vec<String> =

@@ -34,6 +34,8 @@ enum Change {
 /// One changed edge that may be drawn.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct Candidate<'a> {
+    /// Where the first finding naming this edge ranks; `usize::MAX` for an edge no finding names.
+    finding: usize,
     change: Change,
     kind: &'a str,
     from: &'a str,
@@ -47,6 +49,8 @@ pub(crate) struct Diagram {
     pub text: String,
     pub drawn: usize,
     pub total: usize,
+    /// How many of the drawn edges a finding names.
+    pub behind_findings: usize,
 }
 
 /// Every changed edge, in the order they are chosen for drawing.
@@ -63,12 +67,18 @@ pub(crate) fn candidates(doc: &DiffDocument) -> Vec<Candidate<'_>> {
     let mut all: Vec<Candidate<'_>> = added
         .chain(removed)
         .chain(changed)
-        .map(|(change, kind, from, to)| Candidate { change, kind, from, to })
+        .map(|(change, kind, from, to)| Candidate {
+            finding: finding_rank
+                .get(&(kind.as_str(), from.as_str(), to.as_str()))
+                .copied()
+                .unwrap_or(usize::MAX),
+            change,
+            kind,
+            from,
+            to,
+        })
         .collect();
-    all.sort_by_cached_key(|c| {
-        let rank = finding_rank.get(&(c.kind, c.from, c.to)).copied().unwrap_or(usize::MAX);
-        (rank, kind_rank(c.kind, c.to), c.clone())
-    });
+    all.sort_by_cached_key(|c| (c.finding, kind_rank(c.kind, c.to), c.clone()));
     all.dedup();
     all
 }
@@ -110,7 +120,12 @@ pub(crate) fn render(
         chosen.push(c);
     }
     if chosen.is_empty() {
-        return Diagram { text: String::new(), drawn: 0, total: candidates.len() };
+        return Diagram {
+            text: String::new(),
+            drawn: 0,
+            total: candidates.len(),
+            behind_findings: 0,
+        };
     }
 
     let ids: BTreeMap<&str, String> =
@@ -195,7 +210,8 @@ pub(crate) fn render(
         let _ = writeln!(out, "  linkStyle {} {style}", indices.join(","));
     }
     out.push_str("```\n");
-    Diagram { text: out, drawn: edges.len(), total: candidates.len() }
+    let behind_findings = edges.iter().filter(|e| e.finding != usize::MAX).count();
+    Diagram { text: out, drawn: edges.len(), total: candidates.len(), behind_findings }
 }
 
 /// A node's declaration, its shape saying its kind: modules are boxes, routes stadiums, tables

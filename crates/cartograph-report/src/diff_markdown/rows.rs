@@ -191,3 +191,43 @@ pub(super) fn cycle_row(cycle: &[String]) -> String {
     let tail = if more > 0 { format!(" and {more} more") } else { String::new() };
     format!("- {} modules: {}{tail}\n", cycle.len(), names.join(", "))
 }
+
+/// A head cycle that shares modules with base cycles (`before`, each sorted): how it changed,
+/// with counts, and the modules that joined it. `split` says its one base cycle also overlaps
+/// a head cycle that shares more of its modules.
+pub(super) fn cycle_change_row(cycle: &[String], before: &[&Vec<String>], split: bool) -> String {
+    const SHOWN: usize = 8;
+    let had: std::collections::BTreeSet<&String> = before.iter().flat_map(|b| b.iter()).collect();
+    let joined: Vec<&String> = cycle.iter().filter(|m| !had.contains(m)).collect();
+    let left = had.iter().filter(|m| cycle.binary_search(m).is_err()).count();
+    let (was, now) = (had.len(), cycle.len());
+    if split && before.len() == 1 && joined.is_empty() {
+        // Its modules all came from the base cycle, which goes on as another head cycle.
+        let names: Vec<String> = cycle.iter().take(SHOWN).map(|m| code(node_name(m))).collect();
+        let more = cycle.len().saturating_sub(SHOWN);
+        let tail = if more > 0 { format!(" and {more} more") } else { String::new() };
+        return format!(
+            "- {now} modules split out of a base cycle of {was} modules: {}{tail}\n",
+            names.join(", ")
+        );
+    }
+    let how = match before {
+        [_] if now > was => format!("grew from {was} to {now} modules"),
+        [_] if now < was => format!("shrank from {was} to {now} modules"),
+        [_] => format!("changed members, {now} modules"),
+        many => {
+            let sizes: Vec<String> = many.iter().map(|b| b.len().to_string()).collect();
+            format!("merged base cycles of {} modules into {now}", sizes.join(" + "))
+        }
+    };
+    let mut counts = vec![format!("{} joined", joined.len())];
+    if left > 0 {
+        counts.push(format!("{left} left"));
+    }
+    let names: Vec<String> = joined.iter().take(SHOWN).map(|m| code(node_name(m))).collect();
+    let more = joined.len().saturating_sub(SHOWN);
+    let tail = if more > 0 { format!(" and {more} more") } else { String::new() };
+    let list =
+        if names.is_empty() { String::new() } else { format!(": {}{tail}", names.join(", ")) };
+    format!("- {how} ({}){list}\n", counts.join(", "))
+}

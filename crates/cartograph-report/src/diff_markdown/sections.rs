@@ -2,13 +2,14 @@
 //! variables, packages, cycles, modules and imports, refusals): which change goes where, and how a
 //! section is written when its lists are cut.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::Omitted;
 use super::escape::{code, thousands};
 use super::rows::{
-    changed_edge_row, cycle_row, diff_edge_row, node_change_row, node_row, refusal_row,
+    changed_edge_row, cycle_change_row, cycle_row, diff_edge_row, node_change_row, node_row,
+    refusal_row,
 };
 use crate::diff::DiffDocument;
 
@@ -40,6 +41,28 @@ fn section_of_edge(kind: &str, to: &str) -> SectionKey {
         "imports" if to.starts_with("package:") => SectionKey::Packages,
         _ => SectionKey::Modules,
     }
+}
+
+/// The section and group label of an added or removed node.
+fn node_group(kind: &str, change: &str) -> (SectionKey, &'static str) {
+    let added = change == "added";
+    let label = match (kind, added) {
+        ("module", true) => "files added",
+        ("module", false) => "files removed",
+        ("package", true) => "new packages",
+        ("package", false) => "packages no longer imported",
+        ("route", true) => "new routes",
+        ("route", false) => "routes gone",
+        ("table", true) => "new tables",
+        ("table", false) => "tables gone",
+        ("env_var", true) => "new variables",
+        ("env_var", false) => "variables no longer read",
+        ("external", true) => "new external endpoints",
+        ("external", false) => "external endpoints no longer called",
+        (_, true) => "added",
+        (_, false) => "removed",
+    };
+    (section_of_node(kind), label)
 }
 
 fn section_of_node(kind: &str) -> SectionKey {
@@ -82,35 +105,22 @@ pub(super) fn sections(doc: &DiffDocument) -> Vec<Section> {
         rows.entry((key, order)).or_insert_with(|| (label.to_owned(), Vec::new())).1.push(row);
     };
 
-    // Nodes of a section's kind that no listed edge already shows.
-    let mut endpoints: BTreeSet<&str> = BTreeSet::new();
-    for e in doc.edges.added.iter().chain(&doc.edges.removed) {
-        endpoints.insert(&e.from);
-        endpoints.insert(&e.to);
-    }
+    // Every added or removed node is listed and counted as the thing it is (a new table, a
+    // package no longer imported), beside the edges: a section's summary then counts things,
+    // not only edges.
     for n in &doc.nodes.added {
-        if n.kind == "module" {
-            add(SectionKey::Modules, 0, "files added", node_row(n));
-        } else if n.kind == "package" {
-            add(SectionKey::Packages, 0, "packages added", node_row(n));
-        } else if !endpoints.contains(n.id.as_str()) {
-            add(section_of_node(&n.kind), 0, "added", node_row(n));
-        }
+        let (key, label) = node_group(&n.kind, "added");
+        add(key, 0, label, node_row(n));
     }
     for n in &doc.nodes.removed {
-        if n.kind == "module" {
-            add(SectionKey::Modules, 1, "files removed", node_row(n));
-        } else if n.kind == "package" {
-            add(SectionKey::Packages, 1, "packages no longer imported", node_row(n));
-        } else if !endpoints.contains(n.id.as_str()) {
-            add(section_of_node(&n.kind), 1, "removed", node_row(n));
-        }
+        let (key, label) = node_group(&n.kind, "removed");
+        add(key, 1, label, node_row(n));
     }
     for e in &doc.edges.added {
         let key = section_of_edge(&e.kind, &e.to);
         let label = match key {
             SectionKey::Modules | SectionKey::Packages => "imports added",
-            _ => "added",
+            _ => "edges added",
         };
         add(key, 2, label, diff_edge_row(e));
     }
@@ -118,7 +128,7 @@ pub(super) fn sections(doc: &DiffDocument) -> Vec<Section> {
         let key = section_of_edge(&e.kind, &e.to);
         let label = match key {
             SectionKey::Modules | SectionKey::Packages => "imports removed",
-            _ => "removed",
+            _ => "edges removed",
         };
         add(key, 3, label, diff_edge_row(e));
     }
@@ -134,14 +144,33 @@ pub(super) fn sections(doc: &DiffDocument) -> Vec<Section> {
         let label = if key == SectionKey::Modules { "imports changed" } else { "changed" };
         add(key, 6, label, changed_edge_row(c));
     }
+    // Cycles are matched by overlap, not identity: a base cycle that shares modules with a head
+    // cycle grew, shrank, split or merged into it; it did not go away, and the head one is not new.
+    let overlaps = |a: &[String], b: &[String]| a.iter().any(|m| b.binary_search(m).is_ok());
     for c in &doc.cycles.added {
-        add(SectionKey::Cycles, 0, "new", cycle_row(c));
+        let before: Vec<&Vec<String>> =
+            doc.cycles.removed.iter().filter(|b| overlaps(c, b)).collect();
+        if before.is_empty() {
+            add(SectionKey::Cycles, 0, "new", cycle_row(c));
+        } else {
+            // Of the head cycles a base cycle overlaps, the one sharing most modules with it
+            // continues it (grew or shrank); the others split out of it.
+            let shared = |a: &[String], b: &[String]| {
+                a.iter().filter(|m| b.binary_search(m).is_ok()).count()
+            };
+            let split = before.len() == 1
+                && doc
+                    .cycles
+                    .added
+                    .iter()
+                    .any(|a| a != c && (shared(a, before[0]), a) > (shared(c, before[0]), c));
+            add(SectionKey::Cycles, 1, "changed", cycle_change_row(c, &before, split));
+        }
     }
     for c in &doc.cycles.removed {
-        // A cycle whose modules all sit in a new, larger cycle grew; it did not go away.
-        let grew = doc.cycles.added.iter().any(|a| c.iter().all(|m| a.contains(m)));
-        let label = if grew { "grown into a larger cycle listed above" } else { "gone" };
-        add(SectionKey::Cycles, 1, label, cycle_row(c));
+        if !doc.cycles.added.iter().any(|a| overlaps(c, a)) {
+            add(SectionKey::Cycles, 2, "gone", cycle_row(c));
+        }
     }
     for r in &doc.refusals.added {
         add(SectionKey::Refusals, 0, "new", refusal_row(r));
@@ -161,8 +190,11 @@ pub(super) fn sections(doc: &DiffDocument) -> Vec<Section> {
                 None => groups.push(Group { label: label.clone(), rows: list.clone() }),
             }
         }
-        let (lead, preamble) =
-            if key == SectionKey::Refusals { refusal_counts(doc) } else { Default::default() };
+        let (lead, preamble) = match key {
+            SectionKey::Refusals => refusal_counts(doc),
+            SectionKey::Routes => unplaced_routes(doc),
+            _ => Default::default(),
+        };
         if groups.is_empty() && preamble.is_empty() {
             continue;
         }
@@ -176,6 +208,27 @@ pub(super) fn sections(doc: &DiffDocument) -> Vec<Section> {
         });
     }
     out
+}
+
+/// Routes the head may serve that no list shows: new `unresolved-mount` refusals are routers
+/// (or single routes) whose mount could not be followed, so their full path, and with it the
+/// route's identity, is unknown. One honest line beside the routes, for the summary and the body.
+fn unplaced_routes(doc: &DiffDocument) -> (String, String) {
+    let n = doc.refusals.added.iter().filter(|r| r.kind == "unresolved-mount").count();
+    if n == 0 {
+        return Default::default();
+    }
+    let lead = format!("{} new unresolved mount{}", thousands(n), super::plural(n));
+    let line = format!(
+        "⚠️ {} new {} refusal{}: the routes behind {} could not be placed (the router's mount \
+         could not be followed, so the full path is unknown) and are not listed here; see \
+         **Refusals**.\n",
+        thousands(n),
+        code("unresolved-mount"),
+        super::plural(n),
+        if n == 1 { "it" } else { "them" }
+    );
+    (lead, line)
 }
 
 /// Refusals per kind on both sides, with the change: the totals for the summary, and the table.
@@ -272,14 +325,24 @@ pub(super) fn render_section(
     out.push_str("</details>\n\n");
 }
 
-/// `3 files added`, `1 file added`, `2 new`.
+/// `3 files added`, `1 file added`, `1 new table`, `2 new`: for one, the label's first plural
+/// noun is made singular.
 fn counted(n: usize, label: &str) -> String {
-    match label.split_once(' ') {
-        Some((noun, rest)) if n == 1 && noun.ends_with('s') => {
-            format!("1 {} {rest}", &noun[..noun.len() - 1])
-        }
-        _ => format!("{} {label}", thousands(n)),
+    if n != 1 {
+        return format!("{} {label}", thousands(n));
     }
+    let mut done = false;
+    let words: Vec<&str> = label
+        .split(' ')
+        .map(|w| match w.strip_suffix('s') {
+            Some(one) if !done && one.len() > 1 => {
+                done = true;
+                one
+            }
+            _ => w,
+        })
+        .collect();
+    format!("1 {}", words.join(" "))
 }
 
 fn capitalise(s: &str) -> String {
