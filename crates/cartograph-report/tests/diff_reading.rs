@@ -219,6 +219,11 @@ fn when_the_changes_are_too_many_to_draw_the_findings_edges_are() {
     assert!(out.chars().count() <= 20_000);
     assert!(out.contains("```mermaid"), "{out}");
     assert!(out.contains("behind the findings, of the 3,"), "{out}");
+    // Kind by kind in turns: the picture shows every kind of finding, not only the first.
+    let diagram = &out[out.find("```mermaid").unwrap()..];
+    for edge in ["-->|calls|", "-->|defines|", "-->|reads env|"] {
+        assert!(diagram.contains(edge), "{edge} missing from {diagram}");
+    }
 }
 
 #[test]

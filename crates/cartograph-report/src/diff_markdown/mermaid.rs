@@ -1,8 +1,8 @@
 //! The bounded Mermaid diagram of a diff: the changed edges and their endpoints, added edges solid,
 //! removed ones dashed, changed ones thick; modules grouped by component.
 //!
-//! Which edges are drawn when there are too many: first those a finding names (most severe finding
-//! first), then by kind (calls, serves, writes, reads, defines, env reads, package imports, module
+//! Which edges are drawn when there are too many: first those a finding names (kind by kind in
+//! turns, the most severe finding of each kind first), then by kind (calls, serves, writes, reads, defines, env reads, package imports, module
 //! imports), then by identity. The diagram stays far below GitHub's Mermaid limits (50,000
 //! characters, 500 edges); how many edges were not drawn is returned so the report can say so.
 
@@ -31,11 +31,16 @@ enum Change {
     Changed,
 }
 
+/// (nth finding of its kind, position of the edge in the finding, finding index).
+type FindingRank = (usize, usize, usize);
+const NO_FINDING: FindingRank = (usize::MAX, usize::MAX, usize::MAX);
+
 /// One changed edge that may be drawn.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct Candidate<'a> {
-    /// Where the first finding naming this edge ranks; `usize::MAX` for an edge no finding names.
-    finding: usize,
+    /// When this edge is drawn among the findings' edges; [`NO_FINDING`] for an edge no finding
+    /// names.
+    finding: FindingRank,
     change: Change,
     kind: &'a str,
     from: &'a str,
@@ -55,11 +60,22 @@ pub(crate) struct Diagram {
 
 /// Every changed edge, in the order they are chosen for drawing.
 pub(crate) fn candidates(doc: &DiffDocument) -> Vec<Candidate<'_>> {
-    let mut finding_rank: BTreeMap<(&str, &str, &str), usize> = BTreeMap::new();
-    for (i, finding) in doc.findings.iter().enumerate() {
-        for e in &finding.edges {
-            finding_rank.entry((e.kind.as_str(), e.from.as_str(), e.to.as_str())).or_insert(i);
+    // Finding edges are taken kind by kind, in turns: the first edge of the first finding of
+    // every kind, then their second edges, then the next finding of every kind. A small diagram
+    // then shows a little of every kind of finding (a new route's call and handler, a new
+    // table's model, a cycle's closing import) rather than all of the first kind.
+    let mut finding_rank: BTreeMap<(&str, &str, &str), FindingRank> = BTreeMap::new();
+    let mut nth_of_kind: BTreeMap<&str, usize> = BTreeMap::new();
+    // A covered finding's edges are its cover's: it takes no turn of its own.
+    for (i, finding) in doc.findings.iter().enumerate().filter(|(_, f)| f.covered_by.is_none()) {
+        let nth = nth_of_kind.entry(finding.kind.as_str()).or_default();
+        for (j, e) in finding.edges.iter().enumerate() {
+            let rank = (*nth, j, i);
+            let slot = finding_rank.entry((e.kind.as_str(), e.from.as_str(), e.to.as_str()));
+            let best = slot.or_insert(rank);
+            *best = (*best).min(rank);
         }
+        *nth += 1;
     }
     let added = doc.edges.added.iter().map(|e| (Change::Added, &e.kind, &e.from, &e.to));
     let removed = doc.edges.removed.iter().map(|e| (Change::Removed, &e.kind, &e.from, &e.to));
@@ -71,7 +87,7 @@ pub(crate) fn candidates(doc: &DiffDocument) -> Vec<Candidate<'_>> {
             finding: finding_rank
                 .get(&(kind.as_str(), from.as_str(), to.as_str()))
                 .copied()
-                .unwrap_or(usize::MAX),
+                .unwrap_or(NO_FINDING),
             change,
             kind,
             from,
@@ -210,7 +226,7 @@ pub(crate) fn render(
         let _ = writeln!(out, "  linkStyle {} {style}", indices.join(","));
     }
     out.push_str("```\n");
-    let behind_findings = edges.iter().filter(|e| e.finding != usize::MAX).count();
+    let behind_findings = edges.iter().filter(|e| e.finding != NO_FINDING).count();
     Diagram { text: out, drawn: edges.len(), total: candidates.len(), behind_findings }
 }
 
