@@ -4,7 +4,9 @@
 //! mostly the first: tree-sitter can reuse the unchanged parts of the first tree if it is told
 //! where the text changed. The changes are found with a line diff ([`similar`], Myers, with a time
 //! budget), each one applied to the old tree as an `InputEdit` in order, and the new text parsed
-//! with the edited tree. Only the parse is incremental: every version's facts are extracted from
+//! with the edited tree. The edits are whole lines: narrowing each to the bytes that differ was
+//! measured to cost more, not less (+1.3% instructions over the 179 changed files of Airflow
+//! 3.3.1 → 3.3.2; tree-sitter-python often reparses the rest of the file either way). Only the parse is incremental: every version's facts are extracted from
 //! its own whole tree, exactly as [`Extractor::extract`] would.
 //!
 //! Incremental and fresh parses of the same text give the same tree, except that error recovery
@@ -189,12 +191,23 @@ mod tests {
             ("", "x\n"),
             ("x\ny\n", ""),
             ("é\n☕\n", "é\nß\n☕\n"),
+            ("def f():\n    pass\n", "def f():\n    x = 1\n    pass\n"),
+            ("a(1)\nb\nc(2)\n", "a(10)\nb\nc(20)\n"),
         ];
+        // The point of byte `at` in `text`.
+        let point = |text: &str, at: usize| {
+            let before = &text[..at];
+            let row = before.matches('\n').count();
+            Point { row, column: at - before.rfind('\n').map_or(0, |i| i + 1) }
+        };
         for (old, new) in cases {
             let mut text = old.to_owned();
             for edit in edits(old, new) {
+                assert_eq!(edit.start_position, point(&text, edit.start_byte), "{old:?}");
+                assert_eq!(edit.old_end_position, point(&text, edit.old_end_byte), "{old:?}");
                 let inserted = &new[edit.start_byte..edit.new_end_byte];
                 text.replace_range(edit.start_byte..edit.old_end_byte, inserted);
+                assert_eq!(edit.new_end_position, point(&text, edit.new_end_byte), "{old:?}");
             }
             assert_eq!(text, new);
         }

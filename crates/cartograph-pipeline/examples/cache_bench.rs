@@ -5,6 +5,7 @@
 //! `cargo run --release -p cartograph-pipeline --example cache_bench -- TREE [RUNS [warm]]`
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use cartograph_extract::FileFacts;
@@ -115,7 +116,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("  read + hash (parallel):  {}", ms(read_hash));
     let (load, facts) = best(runs, || {
         let cache = FactCache::with_dir(dir.path(), DEFAULT_MAX_BYTES).expect("cache");
-        let facts: Vec<FileFacts> = keys.par_iter().filter_map(|(key, _)| cache.get(key)).collect();
+        let facts: Vec<Arc<FileFacts>> =
+            keys.par_iter().filter_map(|(key, _)| cache.get(key)).collect();
         facts
     });
     println!("  cache load (parallel):   {} for {} entries", ms(load), facts.len());
@@ -136,8 +138,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // Encodings, decoded on one thread.
     let postcard: Vec<Vec<u8>> =
-        facts.iter().map(|f| postcard::to_stdvec(f).expect("encode")).collect();
-    let json: Vec<Vec<u8>> = facts.iter().map(|f| serde_json::to_vec(f).expect("encode")).collect();
+        facts.iter().map(|f| postcard::to_stdvec(f.as_ref()).expect("encode")).collect();
+    let json: Vec<Vec<u8>> =
+        facts.iter().map(|f| serde_json::to_vec(f.as_ref()).expect("encode")).collect();
     let size = |v: &[Vec<u8>]| v.iter().map(Vec::len).sum::<usize>();
     let (pc, _) = best(runs, || {
         postcard

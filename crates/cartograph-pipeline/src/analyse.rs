@@ -2,6 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
+use std::sync::Arc;
 
 use cartograph_core::{
     Confidence, Ecosystem, Edge, EdgeKind, Evidence, Language, Node, NodeAttrs, NodeKey,
@@ -139,10 +140,10 @@ fn analyse_in_pool(
     analyse_inventory(source, inventory, None, options, cache, started)
 }
 
-/// Analyses several trees at once, as a diff does: every file of every tree is read first, then
-/// each distinct content is extracted once — in one parallel pass over all trees, largest files
-/// first so no worker idles at the end — and then each tree is resolved and linked on its own.
-/// The results come back in the order of `sources`.
+/// Analyses several trees at once, as a diff does: in one parallel pass over all trees (largest
+/// files first, so no worker idles at the end), the versions of each path are read together and
+/// each distinct content is extracted once, sharing its facts between the trees; then each tree
+/// is resolved and linked on its own. The results come back in the order of `sources`.
 pub fn analyse_sources(
     sources: &[&dyn FileSource],
     options: &AnalysisOptions,
@@ -162,105 +163,199 @@ fn analyse_many_in_pool(
         .par_iter()
         .map(|source| source.discover(&options.discovery))
         .collect::<Result<Vec<Inventory>, _>>()?;
-    let jobs: Vec<(usize, usize)> = inventories
-        .iter()
-        .enumerate()
-        .flat_map(|(tree, inventory)| (0..inventory.sources.len()).map(move |i| (tree, i)))
-        .collect();
-    let (texts, keys): (Vec<SourceText>, Vec<Option<(FactKey, bool)>>) = jobs
-        .par_iter()
-        .map(|&(tree, i)| {
-            let candidate = &inventories[tree].sources[i];
-            let text = discover::read_source(sources[tree], candidate);
-            let key = match &text {
-                SourceText::Text { text, .. } => {
-                    let key = FactKey::new(
-                        &candidate.path,
-                        candidate.grammar,
-                        options.imports_only,
-                        text,
-                    );
-                    Some((key, cache.contains(&key)))
-                }
-                SourceText::Skipped(_) => None,
-            };
-            (text, key)
-        })
-        .unzip();
-    tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "all trees read");
+    tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "all trees discovered");
 
-    // Each content not yet in the cache, once. The versions of one file across the trees go to
-    // one worker together, in tree order, so each later version is parsed incrementally from the
-    // one before (`Extractor::extract_versions`). Largest groups first, so no worker idles at the
-    // end.
-    let mut seen = std::collections::HashSet::new();
-    let mut groups: Vec<Vec<(FactKey, usize)>> = Vec::new();
+    // The versions of one file (same path and grammar) across the trees, in tree order, go to one
+    // worker together: it reads them, extracts each distinct content once, and parses each later
+    // version incrementally from the one before (`Extractor::extract_versions`). Largest groups
+    // first, so no worker idles at the end. A text is dropped as soon as its group is done.
+    let mut groups: Vec<Vec<(usize, usize)>> = Vec::new();
     let mut group_of: HashMap<(&RepoPath, Grammar), usize> = HashMap::new();
-    for (job, key) in keys.iter().enumerate() {
-        if let Some((key, false)) = key
-            && seen.insert(*key)
-        {
-            let (tree, i) = jobs[job];
-            let candidate = &inventories[tree].sources[i];
+    for (tree, inventory) in inventories.iter().enumerate() {
+        for (i, candidate) in inventory.sources.iter().enumerate() {
             let group =
                 *group_of.entry((&candidate.path, candidate.grammar)).or_insert_with(|| {
                     groups.push(Vec::new());
                     groups.len() - 1
                 });
-            groups[group].push((*key, job));
+            groups[group].push((tree, i));
         }
     }
-    let text_of = |job: usize| match &texts[job] {
-        SourceText::Text { text, .. } => Some(text.as_str()),
-        SourceText::Skipped(_) => None,
-    };
-    let group_size = |group: &[(FactKey, usize)]| -> usize {
-        group.iter().map(|&(_, job)| text_of(job).map_or(0, str::len)).sum()
-    };
-    groups.sort_by_cached_key(|group| (std::cmp::Reverse(group_size(group)), group[0].0));
-    groups.par_iter().for_each_init(
-        || if options.imports_only { Extractor::imports_only() } else { Extractor::new() },
-        |extractor, group| {
-            let (tree, i) = jobs[group[0].1];
-            let candidate = &inventories[tree].sources[i];
-            // Only read texts have keys, so every job of a group has one.
-            let versions: Vec<&str> = group.iter().filter_map(|&(_, job)| text_of(job)).collect();
-            let facts = extractor.extract_versions(&candidate.path, candidate.grammar, &versions);
-            for (&(key, _), facts) in group.iter().zip(&facts) {
-                cache.put(key, facts);
-            }
-        },
-    );
-    let extracted: usize = groups.iter().map(Vec::len).sum();
+    let candidate = |&(tree, i): &(usize, usize)| &inventories[tree].sources[i];
+    groups.sort_by_cached_key(|group| {
+        let size: u64 = group.iter().map(|job| candidate(job).size).sum();
+        (std::cmp::Reverse(size), candidate(&group[0]).path.clone())
+    });
+    let new_extractor =
+        || if options.imports_only { Extractor::imports_only() } else { Extractor::new() };
+    let mut prepared: Vec<((usize, usize), Prepared)> = groups
+        .par_iter()
+        .map_init(new_extractor, |extractor, group| {
+            let versions: Vec<(&dyn FileSource, &SourceCandidate)> =
+                group.iter().map(|job| (sources[job.0], candidate(job))).collect();
+            group.iter().copied().zip(prepare_versions(extractor, &versions, options, cache))
+        })
+        .flatten_iter()
+        .collect();
+    let extracted = prepared.iter().filter(|(_, p)| p.extracted).count();
     tracing::debug!(
         elapsed_ms = started.elapsed().as_millis() as u64,
         extracted,
-        incremental = extracted - groups.len(),
         "distinct contents extracted"
     );
 
-    // Hand each tree its own texts and their keys, in its candidates' order.
-    let mut per_tree: Vec<Vec<(SourceText, Option<FactKey>)>> =
+    // Hand each tree its own files, in its candidates' order.
+    prepared.sort_unstable_by_key(|(job, _)| *job);
+    let mut per_tree: Vec<Vec<Prepared>> =
         inventories.iter().map(|inv| Vec::with_capacity(inv.sources.len())).collect();
-    for ((text, key), &(tree, _)) in texts.into_iter().zip(keys).zip(&jobs) {
-        per_tree[tree].push((text, key.map(|(key, _)| key)));
+    for ((tree, _), file) in prepared {
+        per_tree[tree].push(file);
     }
     inventories
         .into_par_iter()
         .zip(per_tree)
         .zip(sources.par_iter())
-        .map(|((inventory, texts), source)| {
-            analyse_inventory(*source, inventory, Some(texts), options, Some(cache), started)
+        .map(|((inventory, files), source)| {
+            analyse_inventory(*source, inventory, Some(files), options, Some(cache), started)
         })
         .collect()
 }
 
-/// Everything after discovery. `texts`, when given, holds each candidate's text already read and
-/// its content key, in candidate order.
+/// One file read and extracted (or taken from the cache), before its imports are resolved.
+struct Prepared {
+    outcome: Result<PreparedText, Refusal>,
+    /// Whether this call extracted the facts (rather than finding them in the cache).
+    extracted: bool,
+}
+
+struct PreparedText {
+    bytes: u64,
+    lossy: bool,
+    key: Option<FactKey>,
+    facts: Arc<FileFacts>,
+}
+
+/// Reads successive versions of one file (oldest first; same path and grammar, each from its own
+/// tree) and gives each its facts: from `cache` when it holds them, else extracted, a content
+/// met twice only once, and each later version parsed incrementally from the one before.
+fn prepare_versions(
+    extractor: &mut Extractor,
+    versions: &[(&dyn FileSource, &SourceCandidate)],
+    options: &AnalysisOptions,
+    cache: &FactCache,
+) -> Vec<Prepared> {
+    let Some(&(_, first)) = versions.first() else { return Vec::new() };
+    let (path, grammar) = (&first.path, first.grammar);
+    let texts: Vec<SourceText> = versions
+        .iter()
+        .map(|(source, candidate)| discover::read_source(*source, candidate))
+        .collect();
+    let keys: Vec<Option<FactKey>> = texts
+        .iter()
+        .map(|text| match text {
+            SourceText::Text { text, .. } => {
+                Some(FactKey::new(path, grammar, options.imports_only, text))
+            }
+            SourceText::Skipped(_) => None,
+        })
+        .collect();
+    // Each version's facts: those of an earlier version with the same content, else the cache's,
+    // else extracted below.
+    let mut facts: Vec<Option<Arc<FileFacts>>> = vec![None; texts.len()];
+    let mut same_as: Vec<Option<usize>> = vec![None; texts.len()];
+    let mut to_extract: Vec<usize> = Vec::new();
+    for (j, key) in keys.iter().enumerate() {
+        let Some(key) = key else { continue };
+        if let Some(earlier) = keys[..j].iter().position(|k| k.as_ref() == Some(key)) {
+            same_as[j] = Some(earlier);
+            cache.count_hit();
+        } else if let Some(cached) = cache.get(key) {
+            facts[j] = Some(cached);
+        } else {
+            to_extract.push(j);
+        }
+    }
+    let text_of = |j: usize| match &texts[j] {
+        SourceText::Text { text, .. } => text.as_str(),
+        SourceText::Skipped(_) => "",
+    };
+    let extracted_texts: Vec<&str> = to_extract.iter().map(|&j| text_of(j)).collect();
+    for (&j, extracted) in
+        to_extract.iter().zip(extractor.extract_versions(path, grammar, &extracted_texts))
+    {
+        let extracted = Arc::new(extracted);
+        if let Some(key) = keys[j] {
+            cache.put(key, &extracted);
+        }
+        facts[j] = Some(extracted);
+    }
+    for j in 0..texts.len() {
+        if let Some(earlier) = same_as[j] {
+            facts[j] = facts[earlier].clone();
+        }
+    }
+    texts
+        .into_iter()
+        .zip(keys)
+        .zip(facts)
+        .enumerate()
+        .map(|(j, ((text, key), facts))| match text {
+            SourceText::Skipped(refusal) => Prepared { outcome: Err(refusal), extracted: false },
+            SourceText::Text { text, lossy } => {
+                // Every read version has facts from above; extracting here is only a fallback.
+                let facts =
+                    facts.unwrap_or_else(|| Arc::new(extractor.extract(path, grammar, &text)));
+                Prepared {
+                    outcome: Ok(PreparedText { bytes: text.len() as u64, lossy, key, facts }),
+                    extracted: to_extract.contains(&j),
+                }
+            }
+        })
+        .collect()
+}
+
+/// Reads one file and gives it its facts: from `cache` when it holds them, else extracted (and
+/// added to the cache).
+fn prepare_one(
+    extractor: &mut Extractor,
+    source: &dyn FileSource,
+    candidate: &SourceCandidate,
+    options: &AnalysisOptions,
+    cache: Option<&FactCache>,
+) -> Prepared {
+    let (text, lossy) = match discover::read_source(source, candidate) {
+        SourceText::Text { text, lossy } => (text, lossy),
+        SourceText::Skipped(refusal) => {
+            return Prepared { outcome: Err(refusal), extracted: false };
+        }
+    };
+    let (path, grammar) = (&candidate.path, candidate.grammar);
+    let (key, facts, extracted) = match cache {
+        Some(cache) => {
+            let key = FactKey::new(path, grammar, options.imports_only, &text);
+            match cache.get(&key) {
+                Some(facts) => (Some(key), facts, false),
+                None => {
+                    let facts = Arc::new(extractor.extract(path, grammar, &text));
+                    cache.put(key, &facts);
+                    (Some(key), facts, true)
+                }
+            }
+        }
+        None => (None, Arc::new(extractor.extract(path, grammar, &text)), true),
+    };
+    Prepared {
+        outcome: Ok(PreparedText { bytes: text.len() as u64, lossy, key, facts }),
+        extracted,
+    }
+}
+
+/// Everything after discovery. `prepared`, when given, holds each candidate already read and
+/// extracted, in candidate order.
 fn analyse_inventory(
     source: &dyn FileSource,
     inventory: Inventory,
-    texts: Option<Vec<(SourceText, Option<FactKey>)>>,
+    prepared: Option<Vec<Prepared>>,
     options: &AnalysisOptions,
     cache: Option<&FactCache>,
     started: std::time::Instant,
@@ -280,25 +375,25 @@ fn analyse_inventory(
     let python = PythonResolver::new(&inventory.index);
     let resolvers = Resolvers { index: &inventory.index, python: &python, js: &js };
 
-    let new_extractor =
-        || if options.imports_only { Extractor::imports_only() } else { Extractor::new() };
-    let results: Vec<FileResult> = match texts {
-        Some(texts) => inventory
+    let results: Vec<FileResult> = match prepared {
+        Some(prepared) => inventory
             .sources
             .par_iter()
-            .zip(texts)
-            .map_init(new_extractor, |extractor, (candidate, (text, key))| {
-                analyse_file(extractor, candidate, text, key, &resolvers, options, cache)
-            })
+            .zip(prepared)
+            .map(|(candidate, file)| analyse_file(candidate, file, &resolvers, options))
             .collect(),
-        None => inventory
-            .sources
-            .par_iter()
-            .map_init(new_extractor, |extractor, candidate| {
-                let text = discover::read_source(source, candidate);
-                analyse_file(extractor, candidate, text, None, &resolvers, options, cache)
-            })
-            .collect(),
+        None => {
+            let new_extractor =
+                || if options.imports_only { Extractor::imports_only() } else { Extractor::new() };
+            inventory
+                .sources
+                .par_iter()
+                .map_init(new_extractor, |extractor, candidate| {
+                    let file = prepare_one(extractor, source, candidate, options, cache);
+                    analyse_file(candidate, file, &resolvers, options)
+                })
+                .collect()
+        }
     };
 
     tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "extracted and resolved");
@@ -387,21 +482,18 @@ struct FileResult {
     /// Targets that are files outside the analysed sources (assets, configs) need module nodes.
     extra_modules: Vec<RepoPath>,
     packages: Vec<NodeKey>,
-    /// The recognisers' facts (imports drained), kept for linking across files.
-    facts: Option<FileFacts>,
+    /// The recognisers' facts, kept for linking across files.
+    facts: Option<Arc<FileFacts>>,
     bindings: Vec<ResolvedBinding>,
     python_module: Option<String>,
     key: Option<FactKey>,
 }
 
 fn analyse_file(
-    extractor: &mut Extractor,
     candidate: &SourceCandidate,
-    text: SourceText,
-    key: Option<FactKey>,
+    prepared: Prepared,
     resolvers: &Resolvers<'_>,
     options: &AnalysisOptions,
-    cache: Option<&FactCache>,
 ) -> FileResult {
     let mut result = FileResult {
         path: candidate.path.clone(),
@@ -418,14 +510,15 @@ fn analyse_file(
         python_module: None,
         key: None,
     };
-    let (text, lossy) = match text {
-        SourceText::Text { text, lossy } => (text, lossy),
-        SourceText::Skipped(refusal) => {
+    let PreparedText { bytes, lossy, key, facts } = match prepared.outcome {
+        Ok(text) => text,
+        Err(refusal) => {
             result.refusals.push(refusal);
             return result;
         }
     };
-    result.bytes = text.len() as u64;
+    result.bytes = bytes;
+    result.key = key;
     if lossy {
         result.refusals.push(Refusal::new(
             RefusalKind::InvalidUtf8,
@@ -433,32 +526,14 @@ fn analyse_file(
             "file is not valid UTF-8; analysed with replacement characters",
         ));
     }
-    let mut facts: FileFacts = match cache {
-        Some(cache) => {
-            let key = key.unwrap_or_else(|| {
-                FactKey::new(&candidate.path, candidate.grammar, options.imports_only, &text)
-            });
-            result.key = Some(key);
-            match cache.get(&key) {
-                Some(facts) => facts,
-                None => {
-                    let facts = extractor.extract(&candidate.path, candidate.grammar, &text);
-                    cache.put(key, &facts);
-                    facts
-                }
-            }
-        }
-        None => extractor.extract(&candidate.path, candidate.grammar, &text),
-    };
     result.language = Some(facts.language);
     result.error_regions = facts.error_regions;
-    result.refusals.append(&mut facts.refusals);
+    result.refusals.extend(facts.refusals.iter().cloned());
     if facts.language == Language::Python {
         result.python_module = resolvers.python.module_name(&candidate.path);
     }
     let from = NodeKey::module(&candidate.path);
-    let imports = std::mem::take(&mut facts.imports);
-    for import in &imports {
+    for import in &facts.imports {
         for target in resolve_import(resolvers, &candidate.path, import) {
             bind(&mut result.bindings, import, &target);
             link_import(&mut result, &from, import, &target.written, target.resolution, options);

@@ -17,8 +17,8 @@ use std::collections::HashMap;
 use std::fs;
 use std::io::{self, Read as _, Write as _};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 use cartograph_core::RepoPath;
@@ -121,7 +121,7 @@ pub struct CacheStats {
 /// Extraction results by content, in memory and optionally in a directory.
 #[derive(Debug, Default)]
 pub struct FactCache {
-    memory: Mutex<HashMap<FactKey, FileFacts>>,
+    memory: Mutex<HashMap<FactKey, Arc<FileFacts>>>,
     /// The most entries memory holds (`None`: no bound, for one run of the CLI).
     memory_max: Option<usize>,
     disk: Option<DiskCache>,
@@ -188,9 +188,9 @@ impl FactCache {
     }
 
     /// The facts extracted before for `key`, if any: from memory, else from the directory (and
-    /// then kept in memory as well, so the second tree of a diff copies them rather than reading
+    /// then kept in memory as well, so the second tree of a diff shares them rather than reading
     /// and decoding the entry again).
-    pub fn get(&self, key: &FactKey) -> Option<FileFacts> {
+    pub fn get(&self, key: &FactKey) -> Option<Arc<FileFacts>> {
         let Some(from_disk) = self.load(key) else {
             self.misses.fetch_add(1, Ordering::Relaxed);
             return None;
@@ -211,7 +211,7 @@ impl FactCache {
         // The lock is released: reads of the directory run in parallel.
         match self.disk.as_ref()?.read(key) {
             Lookup::Found(facts) => {
-                self.memory.lock().ok()?.entry(*key).or_insert(*facts);
+                self.memory.lock().ok()?.entry(*key).or_insert_with(|| Arc::new(*facts));
                 Some(true)
             }
             Lookup::Absent => None,
@@ -222,8 +222,13 @@ impl FactCache {
         }
     }
 
+    /// Counts a lookup the caller answered itself (a content met twice in one run) as a hit.
+    pub fn count_hit(&self) {
+        self.hits.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// Keeps `facts` for `key`: in memory, and in the directory if there is one.
-    pub fn put(&self, key: FactKey, facts: &FileFacts) {
+    pub fn put(&self, key: FactKey, facts: &Arc<FileFacts>) {
         if let Some(disk) = &self.disk
             && disk.write(&key, facts).is_ok()
         {
@@ -241,7 +246,7 @@ impl FactCache {
                 });
                 self.evicted.fetch_add((max - memory.len()) as u64, Ordering::Relaxed);
             }
-            memory.entry(key).or_insert_with(|| facts.clone());
+            memory.entry(key).or_insert_with(|| Arc::clone(facts));
         }
     }
 
@@ -485,6 +490,7 @@ mod tests {
     fn another_version_is_a_miss_on_disk() {
         let dir = tempfile::tempdir().unwrap();
         let (key, facts) = sample();
+        let facts = Arc::new(facts);
         let writer = FactCache::with_dir(dir.path(), DEFAULT_MAX_BYTES).unwrap();
         writer.put(key, &facts);
         drop(writer);

@@ -191,8 +191,9 @@ impl KindTable {
 
 /// True for a node below which no family handles anything, so the walk does not descend into
 /// it: a fast path for speed. These are string literals that cannot interpolate (quotes,
-/// fragments and escape sequences below; literals are common, each with three or more children)
-/// and Python import statements (names only below). A node with a syntax error below is walked.
+/// fragments and escape sequences below; literals are common, each with three or more children),
+/// Python import statements (names only below) and TypeScript's type-level nodes (types only
+/// below). A node with a syntax error below is walked.
 fn is_barren(node: Node<'_>, kind: &str, cx: &Context<'_>) -> bool {
     let python = cx.grammar == Grammar::Python;
     match kind {
@@ -207,6 +208,20 @@ fn is_barren(node: Node<'_>, kind: &str, cx: &Context<'_>) -> bool {
         }
         // A JS/TS string never interpolates; a template literal is a `template_string`.
         "string" => !node.has_error(),
+        // TypeScript's type level: annotations, type arguments and parameters, type aliases and
+        // interfaces hold types only, never a value that runs (a `typeof x` query names a value
+        // without reading it). Generated API clients are mostly types.
+        "type_annotation"
+        | "opting_type_annotation"
+        | "omitting_type_annotation"
+        | "type_arguments"
+        | "type_parameters"
+        | "type_alias_declaration"
+        | "interface_declaration"
+            if !python =>
+        {
+            !node.has_error()
+        }
         _ => false,
     }
 }

@@ -11,7 +11,8 @@
 //! order. `from a import b` resolves to the submodule `a.b` when that module exists, else to `a`.
 //! Relative imports are resolved in path space from the importing file's package.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::Mutex;
 
 use cartograph_core::{Confidence, Ecosystem, RepoPath};
 use cartograph_extract::PythonImport;
@@ -28,9 +29,22 @@ pub struct PythonResolver {
     roots: Vec<String>,
     /// Directories that are regular packages (hold `__init__.py` or `__init__.pyi`).
     packages: BTreeSet<String>,
-    /// For every directory holding Python files: the roots to try, in preference order, so a
-    /// lookup allocates nothing.
-    search_order: HashMap<String, Vec<String>>,
+    /// The distinct orders in which roots are tried: a directory's roots that contain it
+    /// (deepest first), the directory itself when it is not a package, then the other roots.
+    orders: Vec<Vec<String>>,
+    /// For every directory holding Python files: its order, by index into `orders`, so a lookup
+    /// allocates nothing.
+    order_of_dir: HashMap<String, usize>,
+    /// What [`PythonResolver::find_absolute`] found, by order and dotted name. Two directories
+    /// with the same order get the same answer for every name (the order fixes which roots
+    /// contain the importer: those before `""`, and a script's own directory, which no other
+    /// directory's order lists in the same place), so many files share each entry.
+    found: Vec<Mutex<HashMap<String, Option<Found>>>>,
+    /// Every name a dotted module can start with where modules are looked for: a directory or a
+    /// module file directly under a root or a script's own directory. An import whose first name
+    /// is not here (the standard library, a third-party package) is found under none of them, and
+    /// is not looked for under each.
+    top_names: HashSet<String>,
 }
 
 /// One resolved target of an import statement, with the name it was resolved for.
@@ -74,17 +88,53 @@ impl PythonResolver {
             }
         }
         let roots: Vec<String> = roots.into_iter().collect();
-        let mut search_order = HashMap::new();
+        let mut orders: Vec<Vec<String>> = Vec::new();
+        let mut order_index: HashMap<Vec<String>, usize> = HashMap::new();
+        let mut order_of_dir = HashMap::new();
         for file in index.files() {
             if matches!(file.extension(), Some("py" | "pyi")) {
                 let dir = dir_of(file);
-                if let std::collections::hash_map::Entry::Vacant(slot) = search_order.entry(dir) {
+                if let std::collections::hash_map::Entry::Vacant(slot) = order_of_dir.entry(dir) {
                     let order = search_order_for(&roots, &packages, slot.key());
-                    slot.insert(order);
+                    let index = *order_index.entry(order).or_insert_with_key(|order| {
+                        orders.push(order.clone());
+                        orders.len() - 1
+                    });
+                    slot.insert(index);
                 }
             }
         }
-        Self { roots, packages, search_order }
+        let found = orders.iter().map(|_| Mutex::new(HashMap::new())).collect();
+        // The places a dotted name is looked for: the roots, and directories searched as
+        // scripts' own (holding Python, not a package).
+        let bases: HashSet<&str> = roots
+            .iter()
+            .map(String::as_str)
+            .chain(order_of_dir.keys().map(String::as_str).filter(|d| !packages.contains(*d)))
+            .collect();
+        let mut top_names = HashSet::new();
+        for file in index.files() {
+            let path = file.as_str();
+            let mut rest = path;
+            let mut base = "";
+            loop {
+                if bases.contains(base) {
+                    let top = match rest.split_once('/') {
+                        Some((dir, _)) => Some(dir),
+                        None => rest.strip_suffix(".py").or_else(|| rest.strip_suffix(".pyi")),
+                    };
+                    if let Some(top) = top
+                        && !top_names.contains(top)
+                    {
+                        top_names.insert(top.to_owned());
+                    }
+                }
+                let Some((_, tail)) = rest.split_once('/') else { break };
+                base = &path[..path.len() - tail.len() - 1];
+                rest = tail;
+            }
+        }
+        Self { roots, packages, orders, order_of_dir, found, top_names }
     }
 
     /// The source roots, in path order (`""` is the repository root).
@@ -166,17 +216,35 @@ impl PythonResolver {
 
     /// Finds `module` under the first root (in preference order) that holds its top-level name.
     fn find_absolute(&self, index: &TreeIndex, from: &RepoPath, module: &str) -> Option<Found> {
+        let own_dir = from.as_str().rsplit_once('/').map_or("", |(dir, _)| dir);
+        let Some(&order) = self.order_of_dir.get(own_dir) else {
+            let order = search_order_for(&self.roots, &self.packages, own_dir);
+            return self.find_in_order(index, from, &order, module);
+        };
+        let top = module.split('.').next().unwrap_or(module);
+        if !self.top_names.contains(top) {
+            return None;
+        }
+        let memo = &self.found[order];
+        if let Some(found) = memo.lock().ok().and_then(|memo| memo.get(module).cloned()) {
+            return found;
+        }
+        let found = self.find_in_order(index, from, &self.orders[order], module);
+        if let Ok(mut memo) = memo.lock() {
+            memo.insert(module.to_owned(), found.clone());
+        }
+        found
+    }
+
+    fn find_in_order(
+        &self,
+        index: &TreeIndex,
+        from: &RepoPath,
+        order: &[String],
+        module: &str,
+    ) -> Option<Found> {
         let parts: Vec<&str> = module.split('.').collect();
         let mut found: Option<Found> = None;
-        let own_dir = dir_of(from);
-        let computed;
-        let order = match self.search_order.get(&own_dir) {
-            Some(order) => order,
-            None => {
-                computed = search_order_for(&self.roots, &self.packages, &own_dir);
-                &computed
-            }
-        };
         for root in order {
             let Some(hit) = self.find_under(index, root, &parts) else { continue };
             match &mut found {
@@ -319,7 +387,7 @@ fn search_order_for(roots: &[String], packages: &BTreeSet<String>, dir: &str) ->
     ordered
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Found {
     path: RepoPath,
     /// False when only an enclosing module was found.
@@ -357,20 +425,25 @@ fn display_from(module: &str, name: &str) -> String {
     format!("{name} from {module}")
 }
 
-/// The file that defines module path `candidate` (`a/b` → `a/b.py`, `a/b.pyi`, `a/b/__init__.py`,
-/// `a/b/__init__.pyi`).
+/// The file that defines module path `candidate` (`a/b` → `a/b.py`, `a/b/__init__.py`, `a/b.pyi`,
+/// `a/b/__init__.pyi`; the root's is `__init__.py` or `__init__.pyi`).
 fn module_file(index: &TreeIndex, candidate: &str) -> Option<RepoPath> {
-    let candidates = if candidate.is_empty() {
-        ["__init__.py".to_owned(), "__init__.pyi".to_owned(), String::new(), String::new()]
-    } else {
-        [
-            format!("{candidate}.py"),
-            format!("{candidate}/__init__.py"),
-            format!("{candidate}.pyi"),
-            format!("{candidate}/__init__.pyi"),
-        ]
-    };
-    candidates.iter().filter(|c| !c.is_empty()).find_map(|c| index.file(c))
+    const SUFFIXES: [&str; 4] = [".py", "/__init__.py", ".pyi", "/__init__.pyi"];
+    let mut probe = String::with_capacity(candidate.len() + 14);
+    for suffix in SUFFIXES {
+        probe.clear();
+        if candidate.is_empty() {
+            let Some(name) = suffix.strip_prefix('/') else { continue };
+            probe.push_str(name);
+        } else {
+            probe.push_str(candidate);
+            probe.push_str(suffix);
+        }
+        if index.is_file(&probe) {
+            return RepoPath::new(&probe).ok();
+        }
+    }
+    None
 }
 
 fn join(dir: &str, part: &str) -> String {
