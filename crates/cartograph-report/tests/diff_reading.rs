@@ -3,68 +3,15 @@
 //! that grew told as grown, sections that count things, routes that could not be placed, and a
 //! diagram of the findings' edges when the changes are too many to draw.
 
-use cartograph_core::{
-    Confidence, Edge, EdgeKind, Evidence, Language, Node, NodeKey, NodeKind, Provenance, Refusal,
-    RefusalKind, RepoPath, SourceLocation,
-};
-use cartograph_graph::{GraphView, diff};
+use cartograph_core::{EdgeKind, NodeKind, Refusal, RefusalKind, RepoPath, SourceLocation};
+use cartograph_graph::diff;
 use cartograph_report::diff::{DiffDocument, TreeDoc};
 use cartograph_report::diff_markdown::{DiffMarkdownOptions, render_diff};
 use cartograph_report::schema;
 
-#[derive(Default, Clone)]
-struct Tree {
-    nodes: Vec<Node>,
-    edges: Vec<Edge>,
-    refusals: Vec<Refusal>,
-}
-
-fn key(kind: NodeKind, name: &str) -> NodeKey {
-    NodeKey::from_parts(kind, name)
-}
-
-fn module(path: &str) -> NodeKey {
-    key(NodeKind::Module, path)
-}
-
-impl Tree {
-    fn view(&self) -> GraphView<'_> {
-        GraphView { nodes: &self.nodes, edges: &self.edges, refusals: &self.refusals }
-    }
-
-    fn modules(mut self, paths: &[&str]) -> Self {
-        for path in paths {
-            let mut node = Node::new(module(path));
-            node.attrs.language =
-                Some(if path.ends_with(".py") { Language::Python } else { Language::TypeScript });
-            node.attrs.component = path.split_once('/').map(|(dir, _)| dir.to_owned());
-            self.nodes.push(node);
-        }
-        self
-    }
-
-    fn edge(mut self, kind: EdgeKind, from: &str, to: NodeKey) -> Self {
-        if !self.nodes.iter().any(|n| n.key == to) {
-            self.nodes.push(Node::new(to.clone()));
-        }
-        self.edges.push(Edge {
-            kind,
-            from: module(from),
-            evidence: Evidence::new(format!("{from} {kind} {}", to.name())),
-            to,
-            provenance: Provenance::Syntax,
-            confidence: Confidence::Certain,
-            location: SourceLocation::new(RepoPath::new(from).unwrap(), 3, 1),
-            type_only: false,
-            occurrences: 1,
-        });
-        self
-    }
-
-    fn imports(self, from: &str, to: &str) -> Self {
-        self.edge(EdgeKind::Imports, from, module(to))
-    }
-}
+#[path = "support/tree.rs"]
+mod tree;
+use tree::{Tree, key};
 
 const MODULES: [&str; 9] = [
     "api/items.py",

@@ -1,79 +1,15 @@
 //! Tests of the diff document: every finding kind in one document that validates against the
 //! schema, a deterministic serialisation, and the verdict.
 
-use cartograph_core::{
-    Confidence, Edge, EdgeKind, Evidence, Handler, Language, Node, NodeKey, NodeKind, Provenance,
-    Refusal, RefusalKind, RepoPath, SourceLocation,
-};
+use cartograph_core::{Confidence, EdgeKind, NodeKind, RefusalKind};
 use cartograph_graph::{FindingKind, GraphView, diff};
 
 use super::*;
 use crate::schema;
 
-fn key(kind: NodeKind, name: &str) -> NodeKey {
-    NodeKey::from_parts(kind, name)
-}
-
-fn module(path: &str) -> NodeKey {
-    key(NodeKind::Module, path)
-}
-
-#[derive(Default, Clone)]
-struct Tree {
-    nodes: Vec<Node>,
-    edges: Vec<Edge>,
-    refusals: Vec<Refusal>,
-}
-
-impl Tree {
-    fn view(&self) -> GraphView<'_> {
-        GraphView { nodes: &self.nodes, edges: &self.edges, refusals: &self.refusals }
-    }
-
-    fn module(mut self, path: &str) -> Self {
-        let mut node = Node::new(module(path));
-        node.attrs.language =
-            Some(if path.ends_with(".py") { Language::Python } else { Language::TypeScript });
-        node.attrs.component = path.split_once('/').map(|(dir, _)| dir.to_owned());
-        self.nodes.push(node);
-        self
-    }
-
-    fn route(mut self, name: &str, handler: &str) -> Self {
-        let mut node = Node::new(key(NodeKind::Route, name));
-        node.attrs.handler = Some(Handler {
-            module: RepoPath::new(handler).unwrap(),
-            function: Some("handle".to_owned()),
-        });
-        self.nodes.retain(|n| n.key != node.key);
-        self.nodes.push(node);
-        self
-    }
-
-    fn edge(mut self, kind: EdgeKind, from: &str, to: NodeKey) -> Self {
-        if !self.nodes.iter().any(|n| n.key == to) {
-            self.nodes.push(Node::new(to.clone()));
-        }
-        self.edges.push(Edge {
-            kind,
-            from: module(from),
-            evidence: Evidence::new(format!("{from} {kind} {}", to.name())),
-            to,
-            provenance: Provenance::Syntax,
-            confidence: Confidence::Certain,
-            location: SourceLocation::new(RepoPath::new(from).unwrap(), 3, 1),
-            type_only: false,
-            occurrences: 1,
-        });
-        self
-    }
-
-    fn refusal(mut self, kind: RefusalKind, file: &str, reason: &str) -> Self {
-        let location = SourceLocation::new(RepoPath::new(file).unwrap(), 7, 2);
-        self.refusals.push(Refusal::new(kind, location, reason));
-        self
-    }
-}
+#[path = "../../tests/support/tree.rs"]
+mod tree;
+use tree::{Tree, key, module};
 
 const ITEM: &str = "GET /api/items/{}";
 
