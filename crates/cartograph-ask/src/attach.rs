@@ -14,9 +14,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use cartograph_core::Secret;
 use cartograph_report::diff::{
-    BundleDoc, BundleEdgeDoc, CitationDoc, DiffDocument, ExplainedEdgeDoc, ExplanationDoc,
-    ExplanationItemDoc, ExplanationsDoc, ProviderDoc, SCHEMA_VERSION, STATUS_EXPLAINED,
-    STATUS_REFUSED, STATUS_UNAVAILABLE,
+    BundleDoc, CitationDoc, DiffDocument, ExplainedEdgeDoc, ExplanationDoc, ExplanationItemDoc,
+    ExplanationsDoc, ProviderDoc, SCHEMA_VERSION, STATUS_EXPLAINED, STATUS_REFUSED,
+    STATUS_UNAVAILABLE,
 };
 use cartograph_report::snapshot::SnapshotDocument;
 
@@ -270,20 +270,7 @@ fn entry(edge: &ChangedEdge, bundle: &EvidenceBundle, outcome: Outcome) -> Expla
 pub fn bundle_doc(bundle: &EvidenceBundle) -> BundleDoc {
     BundleDoc {
         scope: bundle.scope().to_owned(),
-        edges: bundle
-            .edges()
-            .iter()
-            .map(|e| BundleEdgeDoc {
-                id: e.id.clone(),
-                kind: e.kind.clone(),
-                from: e.from.clone(),
-                to: e.to.clone(),
-                evidence: e.evidence.clone(),
-                provenance: e.provenance.clone(),
-                confidence: e.confidence.clone(),
-                location: e.location.clone(),
-            })
-            .collect(),
+        edges: bundle.edges().to_vec(),
         truncated: bundle.truncated(),
         omitted_edges: bundle.omitted_edges(),
     }

@@ -14,7 +14,6 @@
 //! id is `b-` plus 16 hex digits of the BLAKE3 hash of the bundle's canonical bytes; every
 //! citation must carry it.
 
-use cartograph_report::snapshot::LocationDoc;
 use serde::Serialize;
 
 use crate::select::{Change, ChangedEdge, EdgeFacts, EdgePool, Side};
@@ -22,19 +21,9 @@ use crate::select::{Change, ChangedEdge, EdgeFacts, EdgePool, Side};
 /// The default byte cap of a bundle's edges.
 pub const DEFAULT_MAX_BUNDLE_BYTES: usize = 6 * 1024;
 
-/// One edge of a bundle, with its bundle-local id.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct BundleEdge {
-    /// `e1`, `e2`, …; `e1` is the changed edge.
-    pub id: String,
-    pub kind: String,
-    pub from: String,
-    pub to: String,
-    pub evidence: String,
-    pub provenance: String,
-    pub confidence: String,
-    pub location: LocationDoc,
-}
+/// One edge of a bundle, with its bundle-local id (`e1`, `e2`, …; `e1` is the changed edge):
+/// the very document the report shows, so what was sent and what is shown cannot drift apart.
+pub use cartograph_report::explain::BundleEdgeDoc as BundleEdge;
 
 /// The evidence sent about one changed edge.
 #[derive(Debug, Clone, PartialEq, Eq)]
