@@ -33,6 +33,10 @@ fn trees_analysed_together_match_trees_analysed_alone() {
     let shared = a.iter().filter(|(path, key)| b.get(*path) == Some(*key)).count();
     let distinct: std::collections::BTreeSet<_> = a.values().chain(b.values()).collect();
     assert_eq!(cache.len(), distinct.len(), "each distinct content extracted once");
+    // Every distinct content missed the cache once and was extracted; every other file was a hit.
+    let stats = cache.stats();
+    assert_eq!(stats.misses, distinct.len() as u64, "{stats:?}");
+    assert_eq!(stats.hits, (a.len() + b.len() - distinct.len()) as u64, "{stats:?}");
     assert!(shared > 0 && shared < a.len(), "{shared} of {} files unchanged", a.len());
     assert!(
         b.keys().any(|p| p.as_str() == "backend/app/audit/log.py"),
