@@ -181,12 +181,6 @@ impl FactCache {
         })
     }
 
-    /// Whether facts for `key` are at hand; an entry found on disk is loaded into memory, so the
-    /// `get` that follows is a copy from memory. Counts nothing but damaged entries.
-    pub fn contains(&self, key: &FactKey) -> bool {
-        self.load(key).is_some()
-    }
-
     /// The facts extracted before for `key`, if any: from memory, else from the directory (and
     /// then kept in memory as well, so the second tree of a diff shares them rather than reading
     /// and decoding the entry again).
