@@ -136,12 +136,12 @@ fn diff(
 ) -> Result<ExitCode> {
     let DiffReports { outputs, fail_on, blast_depth, snapshots } = *reports;
     let gate = parse_fail_on(fail_on)?;
-    // Always content-addressed within the run: a file unchanged between the trees is parsed once.
-    let cache = open_cache(cache)?.unwrap_or_else(FactCache::in_memory);
+    // Whatever the cache, a file unchanged between the trees is extracted once.
+    let cache = open_cache(cache)?;
     let started = std::time::Instant::now();
-    let (base, head) = load_pair(base, head, analysis, &cache)?;
+    let (base, head) = load_pair(base, head, analysis, cache.as_ref())?;
     tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "trees analysed");
-    finish_cache(Some(cache));
+    finish_cache(cache);
     tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "cache finished");
     let result = cartograph_graph::diff(base.analysis.view(), head.analysis.view());
     tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "diffed");
@@ -208,23 +208,25 @@ fn render(report: &Path, outputs: &OutputArgs) -> Result<()> {
 const BLAST_SECTION_CHARS: usize = 8_000;
 
 /// Modules whose file content differs between the trees, plus modules only in head. Without
-/// content keys (a snapshot side), the modules an added, removed or changed edge starts from.
+/// content versions (a side read from a snapshot), the modules an added, removed or changed edge
+/// starts from.
 fn changed_modules(base: &Analysis, head: &Analysis) -> Vec<NodeKey> {
-    let mut changed: Vec<NodeKey> = if !base.file_keys.is_empty() && !head.file_keys.is_empty() {
-        head.file_keys
-            .iter()
-            .filter(|(path, key)| base.file_keys.get(*path) != Some(*key))
-            .map(|(path, _)| NodeKey::module(path))
-            .collect()
-    } else {
-        let before: BTreeSet<_> = base.edges.iter().map(edge_signature).collect();
-        let after: BTreeSet<_> = head.edges.iter().map(edge_signature).collect();
-        before
-            .symmetric_difference(&after)
-            .filter(|(_, from, ..)| from.kind() == cartograph_core::NodeKind::Module)
-            .map(|(_, from, ..)| (*from).clone())
-            .collect()
-    };
+    let mut changed: Vec<NodeKey> =
+        if !base.file_versions.is_empty() && !head.file_versions.is_empty() {
+            head.file_versions
+                .iter()
+                .filter(|(path, version)| base.file_versions.get(*path) != Some(*version))
+                .map(|(path, _)| NodeKey::module(path))
+                .collect()
+        } else {
+            let before: BTreeSet<_> = base.edges.iter().map(edge_signature).collect();
+            let after: BTreeSet<_> = head.edges.iter().map(edge_signature).collect();
+            before
+                .symmetric_difference(&after)
+                .filter(|(_, from, ..)| from.kind() == cartograph_core::NodeKind::Module)
+                .map(|(_, from, ..)| (*from).clone())
+                .collect()
+        };
     changed.sort();
     changed.dedup();
     changed.retain(|key| head.nodes.binary_search_by(|n| n.key.cmp(key)).is_ok());

@@ -56,7 +56,7 @@ pub fn load_pair(
     base: &str,
     head: &str,
     args: &AnalysisArgs,
-    cache: &FactCache,
+    cache: Option<&FactCache>,
 ) -> Result<(LoadedTree, LoadedTree)> {
     let options = options(args)?;
     match (open_tree(base)?, open_tree(head)?) {
@@ -91,9 +91,7 @@ pub fn load_pair(
                 LoadedTree { analysis: head_analysis, source: b_kind, label: b_label },
             ))
         }
-        (base, head) => {
-            Ok((finish(base, &options, Some(cache))?, finish(head, &options, Some(cache))?))
-        }
+        (base, head) => Ok((finish(base, &options, cache)?, finish(head, &options, cache)?)),
     }
 }
 

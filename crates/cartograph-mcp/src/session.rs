@@ -142,10 +142,13 @@ impl Session {
                 let dyn_sources: Vec<&dyn FileSource> =
                     sources.iter().map(|s| s as &dyn FileSource).collect();
                 self.analyses_run.fetch_add(2, Ordering::Relaxed);
-                let mut analyses =
-                    cartograph_pipeline::analyse_sources(&dyn_sources, &self.options, &self.facts)
-                        .map_err(|e| format!("the diff cannot be analysed: {e}"))?
-                        .into_iter();
+                let mut analyses = cartograph_pipeline::analyse_sources(
+                    &dyn_sources,
+                    &self.options,
+                    Some(&self.facts),
+                )
+                .map_err(|e| format!("the diff cannot be analysed: {e}"))?
+                .into_iter();
                 let (Some(base_analysis), Some(head_analysis)) = (analyses.next(), analyses.next())
                 else {
                     return Err("the analysis stopped".to_owned());

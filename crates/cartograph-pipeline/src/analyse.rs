@@ -70,9 +70,11 @@ pub struct Analysis {
     /// Directories that are package roots: Python source roots and folders holding a
     /// `package.json`. The component rule may group by them.
     pub package_roots: Vec<String>,
-    /// The content key of every analysed file, when the analysis ran with a [`FactCache`]: two
-    /// analyses hold the same key for a path exactly when the file's content is the same.
-    pub file_keys: BTreeMap<RepoPath, FactKey>,
+    /// For trees analysed together ([`analyse_sources`]): the number of each analysed file's
+    /// content among the distinct contents its path has across those trees, in tree order (the
+    /// first tree's is 0). Two of those analyses hold the same number for a path exactly when
+    /// the file's content is the same. Empty for a tree analysed alone.
+    pub file_versions: BTreeMap<RepoPath, u32>,
 }
 
 impl Analysis {
@@ -147,7 +149,7 @@ fn analyse_in_pool(
 pub fn analyse_sources(
     sources: &[&dyn FileSource],
     options: &AnalysisOptions,
-    cache: &FactCache,
+    cache: Option<&FactCache>,
 ) -> Result<Vec<Analysis>, AnalyseError> {
     in_pool(options.threads, || analyse_many_in_pool(sources, options, cache))
 }
@@ -155,7 +157,7 @@ pub fn analyse_sources(
 fn analyse_many_in_pool(
     sources: &[&dyn FileSource],
     options: &AnalysisOptions,
-    cache: &FactCache,
+    cache: Option<&FactCache>,
 ) -> Result<Vec<Analysis>, AnalyseError> {
     let started = std::time::Instant::now();
     // The trees are discovered in parallel (each walk is mostly waiting on the file system).
@@ -216,7 +218,7 @@ fn analyse_many_in_pool(
         .zip(per_tree)
         .zip(sources.par_iter())
         .map(|((inventory, files), source)| {
-            analyse_inventory(*source, inventory, Some(files), options, Some(cache), started)
+            analyse_inventory(*source, inventory, Some(files), options, cache, started)
         })
         .collect()
 }
@@ -231,87 +233,128 @@ struct Prepared {
 struct PreparedText {
     bytes: u64,
     lossy: bool,
-    key: Option<FactKey>,
+    /// The content's number among its path's distinct contents across trees analysed together.
+    version: Option<u32>,
     facts: Arc<FileFacts>,
 }
 
 /// Reads successive versions of one file (oldest first; same path and grammar, each from its own
-/// tree) and gives each its facts: from `cache` when it holds them, else extracted, a content
-/// met twice only once, and each later version parsed incrementally from the one before.
+/// tree) and gives each its facts. A version with the same bytes as an earlier one shares its
+/// facts and is not decoded (found by comparing bytes: nothing is hashed without a cache). Any
+/// other gets them from `cache` when it holds them, else extracted, each later version parsed
+/// incrementally from the one before.
 fn prepare_versions(
     extractor: &mut Extractor,
     versions: &[(&dyn FileSource, &SourceCandidate)],
     options: &AnalysisOptions,
-    cache: &FactCache,
+    cache: Option<&FactCache>,
 ) -> Vec<Prepared> {
     let Some(&(_, first)) = versions.first() else { return Vec::new() };
     let (path, grammar) = (&first.path, first.grammar);
-    let texts: Vec<SourceText> = versions
+    let raw: Vec<std::io::Result<Vec<u8>>> = versions
         .iter()
-        .map(|(source, candidate)| discover::read_source(*source, candidate))
+        .map(|(source, candidate)| source.read(&candidate.path, candidate.size))
         .collect();
-    let keys: Vec<Option<FactKey>> = texts
-        .iter()
-        .map(|text| match text {
-            SourceText::Text { text, .. } => {
-                Some(FactKey::new(path, grammar, options.imports_only, text))
-            }
-            SourceText::Skipped(_) => None,
+    // The first earlier version each one repeats byte for byte, if any.
+    let repeats: Vec<Option<usize>> = (0..raw.len())
+        .map(|j| {
+            let Ok(bytes) = &raw[j] else { return None };
+            (0..j).find(|&i| matches!(&raw[i], Ok(earlier) if earlier == bytes))
         })
         .collect();
-    // Each version's facts: those of an earlier version with the same content, else the cache's,
-    // else extracted below.
-    let mut facts: Vec<Option<Arc<FileFacts>>> = vec![None; texts.len()];
-    let mut same_as: Vec<Option<usize>> = vec![None; texts.len()];
+    let versions: Vec<Version> = raw
+        .into_iter()
+        .zip(versions)
+        .zip(repeats)
+        .map(|((read, (_, candidate)), repeat)| match (repeat, read) {
+            (Some(earlier), _) => Version::Repeat(earlier),
+            (None, Ok(bytes)) => Version::Read(discover::classify_source(candidate, bytes)),
+            (None, Err(error)) => {
+                Version::Read(SourceText::Skipped(discover::unreadable(candidate, &error)))
+            }
+        })
+        .collect();
+
+    // Each decoded text's facts: the cache's, else extracted below.
+    let mut facts: Vec<Option<Arc<FileFacts>>> = vec![None; versions.len()];
+    let mut keys: Vec<Option<FactKey>> = vec![None; versions.len()];
     let mut to_extract: Vec<usize> = Vec::new();
-    for (j, key) in keys.iter().enumerate() {
-        let Some(key) = key else { continue };
-        if let Some(earlier) = keys[..j].iter().position(|k| k.as_ref() == Some(key)) {
-            same_as[j] = Some(earlier);
-            cache.count_hit();
-        } else if let Some(cached) = cache.get(key) {
-            facts[j] = Some(cached);
-        } else {
-            to_extract.push(j);
+    for (j, version) in versions.iter().enumerate() {
+        let text = match version {
+            Version::Repeat(_) => {
+                if let Some(cache) = cache {
+                    cache.count_hit();
+                }
+                continue;
+            }
+            Version::Read(SourceText::Skipped(_)) => continue,
+            Version::Read(SourceText::Text { text, .. }) => text,
+        };
+        if let Some(cache) = cache {
+            let key = FactKey::new(path, grammar, options.imports_only, text);
+            keys[j] = Some(key);
+            if let Some(cached) = cache.get(&key) {
+                facts[j] = Some(cached);
+                continue;
+            }
         }
+        to_extract.push(j);
     }
-    let text_of = |j: usize| match &texts[j] {
-        SourceText::Text { text, .. } => text.as_str(),
-        SourceText::Skipped(_) => "",
-    };
-    let extracted_texts: Vec<&str> = to_extract.iter().map(|&j| text_of(j)).collect();
+    let extracted_texts: Vec<&str> = to_extract
+        .iter()
+        .map(|&j| match &versions[j] {
+            Version::Read(SourceText::Text { text, .. }) => text.as_str(),
+            _ => "",
+        })
+        .collect();
     for (&j, extracted) in
         to_extract.iter().zip(extractor.extract_versions(path, grammar, &extracted_texts))
     {
         let extracted = Arc::new(extracted);
-        if let Some(key) = keys[j] {
+        if let (Some(cache), Some(key)) = (cache, keys[j]) {
             cache.put(key, &extracted);
         }
         facts[j] = Some(extracted);
     }
-    for j in 0..texts.len() {
-        if let Some(earlier) = same_as[j] {
-            facts[j] = facts[earlier].clone();
-        }
-    }
-    texts
-        .into_iter()
-        .zip(keys)
-        .zip(facts)
-        .enumerate()
-        .map(|(j, ((text, key), facts))| match text {
-            SourceText::Skipped(refusal) => Prepared { outcome: Err(refusal), extracted: false },
-            SourceText::Text { text, lossy } => {
-                // Every read version has facts from above; extracting here is only a fallback.
-                let facts =
-                    facts.unwrap_or_else(|| Arc::new(extractor.extract(path, grammar, &text)));
+    drop(extracted_texts);
+
+    let mut prepared: Vec<Prepared> = Vec::with_capacity(versions.len());
+    let mut distinct = 0;
+    for (j, version) in versions.into_iter().enumerate() {
+        let file = match version {
+            Version::Repeat(earlier) => {
+                let outcome = match &prepared[earlier].outcome {
+                    Ok(text) => Ok(PreparedText { facts: Arc::clone(&text.facts), ..*text }),
+                    Err(refusal) => Err(refusal.clone()),
+                };
+                Prepared { outcome, extracted: false }
+            }
+            Version::Read(SourceText::Text { text, lossy }) => {
+                let version = Some(distinct);
+                distinct += 1;
+                // Every decoded text has facts from above; extracting here is only a fallback.
+                let facts = facts[j]
+                    .take()
+                    .unwrap_or_else(|| Arc::new(extractor.extract(path, grammar, &text)));
                 Prepared {
-                    outcome: Ok(PreparedText { bytes: text.len() as u64, lossy, key, facts }),
+                    outcome: Ok(PreparedText { bytes: text.len() as u64, lossy, version, facts }),
                     extracted: to_extract.contains(&j),
                 }
             }
-        })
-        .collect()
+            Version::Read(SourceText::Skipped(refusal)) => {
+                Prepared { outcome: Err(refusal), extracted: false }
+            }
+        };
+        prepared.push(file);
+    }
+    prepared
+}
+
+/// One version of a file in [`prepare_versions`].
+enum Version {
+    /// The same bytes as the earlier version at this index.
+    Repeat(usize),
+    Read(SourceText),
 }
 
 /// Reads one file and gives it its facts: from `cache` when it holds them, else extracted (and
@@ -330,22 +373,22 @@ fn prepare_one(
         }
     };
     let (path, grammar) = (&candidate.path, candidate.grammar);
-    let (key, facts, extracted) = match cache {
+    let (facts, extracted) = match cache {
         Some(cache) => {
             let key = FactKey::new(path, grammar, options.imports_only, &text);
             match cache.get(&key) {
-                Some(facts) => (Some(key), facts, false),
+                Some(facts) => (facts, false),
                 None => {
                     let facts = Arc::new(extractor.extract(path, grammar, &text));
                     cache.put(key, &facts);
-                    (Some(key), facts, true)
+                    (facts, true)
                 }
             }
         }
-        None => (None, Arc::new(extractor.extract(path, grammar, &text)), true),
+        None => (Arc::new(extractor.extract(path, grammar, &text)), true),
     };
     Prepared {
-        outcome: Ok(PreparedText { bytes: text.len() as u64, lossy, key, facts }),
+        outcome: Ok(PreparedText { bytes: text.len() as u64, lossy, version: None, facts }),
         extracted,
     }
 }
@@ -486,7 +529,7 @@ struct FileResult {
     facts: Option<Arc<FileFacts>>,
     bindings: Vec<ResolvedBinding>,
     python_module: Option<String>,
-    key: Option<FactKey>,
+    version: Option<u32>,
 }
 
 fn analyse_file(
@@ -508,9 +551,9 @@ fn analyse_file(
         facts: None,
         bindings: Vec::new(),
         python_module: None,
-        key: None,
+        version: None,
     };
-    let PreparedText { bytes, lossy, key, facts } = match prepared.outcome {
+    let PreparedText { bytes, lossy, version, facts } = match prepared.outcome {
         Ok(text) => text,
         Err(refusal) => {
             result.refusals.push(refusal);
@@ -518,7 +561,7 @@ fn analyse_file(
         }
     };
     result.bytes = bytes;
-    result.key = key;
+    result.version = version;
     if lossy {
         result.refusals.push(Refusal::new(
             RefusalKind::InvalidUtf8,
@@ -697,10 +740,11 @@ fn merge_attrs(into: &mut NodeAttrs, from: NodeAttrs) {
 #[derive(Default)]
 struct AnalysisBuilder {
     nodes: BTreeMap<NodeKey, Node>,
-    edges: BTreeMap<(EdgeKind, NodeKey, NodeKey), Edge>,
+    /// Every claim in the order it was added; merged by identity in [`AnalysisBuilder::finish`].
+    edges: Vec<Edge>,
     refusals: Vec<Refusal>,
     stats: AnalysisStats,
-    file_keys: BTreeMap<RepoPath, FactKey>,
+    file_versions: BTreeMap<RepoPath, u32>,
 }
 
 impl AnalysisBuilder {
@@ -723,8 +767,8 @@ impl AnalysisBuilder {
         self.stats.error_regions += u64::from(result.error_regions);
         self.stats.files_with_error_regions += u64::from(result.error_regions > 0);
         self.stats.builtin_imports += result.builtin_imports;
-        if let Some(key) = result.key {
-            self.file_keys.insert(result.path.clone(), key);
+        if let Some(version) = result.version {
+            self.file_versions.insert(result.path.clone(), version);
         }
 
         let key = NodeKey::module(&result.path);
@@ -743,13 +787,7 @@ impl AnalysisBuilder {
     }
 
     fn add_edge(&mut self, edge: Edge) {
-        let identity = (edge.kind, edge.from.clone(), edge.to.clone());
-        match self.edges.get_mut(&identity) {
-            Some(existing) => existing.absorb(edge),
-            None => {
-                self.edges.insert(identity, edge);
-            }
-        }
+        self.edges.push(edge);
     }
 
     /// Adds what the linkers found. A node they name that already exists keeps its attributes
@@ -776,13 +814,23 @@ impl AnalysisBuilder {
         self.refusals.sort();
         let mut nodes: Vec<Node> = self.nodes.into_values().collect();
         assign_components(&mut nodes, rule, &package_roots);
+        // Repeated claims become one edge, folded in the order they were added (a stable sort
+        // keeps that order among equals, and `absorb` keeps the first of equally good ones).
+        self.edges.sort_by(|a, b| a.identity().cmp(&b.identity()));
+        let mut edges: Vec<Edge> = Vec::with_capacity(self.edges.len());
+        for edge in self.edges {
+            match edges.last_mut() {
+                Some(last) if last.identity() == edge.identity() => last.absorb(edge),
+                _ => edges.push(edge),
+            }
+        }
         Analysis {
             nodes,
-            edges: self.edges.into_values().collect(),
+            edges,
             refusals: self.refusals,
             stats: self.stats,
             package_roots,
-            file_keys: self.file_keys,
+            file_versions: self.file_versions,
         }
     }
 }

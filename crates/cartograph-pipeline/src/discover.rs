@@ -349,12 +349,18 @@ const MINIFIED_LINE_LEN: usize = 5000;
 pub fn read_source(source: &dyn FileSource, candidate: &SourceCandidate) -> SourceText {
     match source.read(&candidate.path, candidate.size) {
         Ok(bytes) => classify_source(candidate, bytes),
-        Err(error) => SourceText::Skipped(Refusal::new(
-            RefusalKind::UnreadableFile,
-            SourceLocation::file(candidate.path.clone()),
-            format!("cannot be read ({})", error.kind()),
-        )),
+        Err(error) => SourceText::Skipped(unreadable(candidate, &error)),
     }
+}
+
+/// The refusal for a source file that cannot be read (the error's kind only: its message may
+/// hold a machine path).
+pub fn unreadable(candidate: &SourceCandidate, error: &std::io::Error) -> Refusal {
+    Refusal::new(
+        RefusalKind::UnreadableFile,
+        SourceLocation::file(candidate.path.clone()),
+        format!("cannot be read ({})", error.kind()),
+    )
 }
 
 /// Classifies bytes already read: binary, minified, lossy or plain text.

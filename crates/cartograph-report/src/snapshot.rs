@@ -323,7 +323,7 @@ impl SnapshotDocument {
                 excluded_dirs,
             },
             package_roots: Vec::new(),
-            file_keys: BTreeMap::new(),
+            file_versions: BTreeMap::new(),
         };
         // Documents are written sorted; a hand-edited one may not be.
         analysis.nodes.sort_by(|a, b| a.key.cmp(&b.key));
