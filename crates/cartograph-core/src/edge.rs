@@ -123,8 +123,18 @@ impl Evidence {
     pub const MAX_LEN: usize = 400;
 
     pub fn new(sentence: impl Into<String>) -> Self {
-        let mut text: String =
-            sentence.into().chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+        let sentence = sentence.into();
+        // Control characters are C0 (bytes below 0x20), DEL and C1 (U+0080..U+009F, which UTF-8
+        // writes with a 0xC2 lead byte). A sentence without those bytes in its first MAX_LEN + 1
+        // bytes keeps them as they are, and is cut below if it is longer: only that prefix needs
+        // looking at.
+        let head = &sentence.as_bytes()[..sentence.len().min(Self::MAX_LEN + 1)];
+        let plain = !head.iter().any(|&b| b < 0x20 || b == 0x7f || b == 0xc2);
+        let mut text: String = if plain {
+            sentence
+        } else {
+            sentence.chars().map(|c| if c.is_control() { ' ' } else { c }).collect()
+        };
         if text.len() > Self::MAX_LEN {
             let mut cut = Self::MAX_LEN - 3;
             while !text.is_char_boundary(cut) {
@@ -213,7 +223,17 @@ mod tests {
     #[test]
     fn evidence_is_one_bounded_line() {
         let e = Evidence::new("two\nlines\tand tab");
+        // C1 controls and DEL become spaces too; other characters led by 0xC2 stay.
+        assert_eq!(Evidence::new("a\u{85}b\u{7f}c\u{a0}d").as_str(), "a b c\u{a0}d");
         assert_eq!(e.as_str(), "two lines and tab");
+        // A control character past the cut does not matter; one before it is still replaced.
+        let tail = format!("{}\n{}", "a".repeat(Evidence::MAX_LEN), "b".repeat(50));
+        assert_eq!(
+            Evidence::new(tail).as_str(),
+            format!("{}...", "a".repeat(Evidence::MAX_LEN - 3))
+        );
+        let early = format!("a\u{85}{}", "b".repeat(Evidence::MAX_LEN));
+        assert!(Evidence::new(early).as_str().starts_with("a bbb"));
         let long = Evidence::new("é".repeat(500));
         assert!(long.as_str().len() <= Evidence::MAX_LEN);
         assert!(long.as_str().ends_with("..."));
