@@ -143,15 +143,14 @@ pub struct CyclesDiff {
     pub removed: Vec<ImportCycle>,
 }
 
-/// The identity of an edge across analyses.
-type EdgeId<'a> = (EdgeKind, &'a NodeKey, &'a NodeKey);
-
-/// One side of the diff, indexed by identity.
+/// One side of the diff, indexed by identity: sorted lists searched by bisection.
 struct Indexed<'a> {
-    nodes: BTreeMap<&'a NodeKey, &'a Node>,
-    edges: BTreeMap<EdgeId<'a>, &'a Edge>,
-    /// Edges by target, each list in identity order.
-    incoming: BTreeMap<&'a NodeKey, Vec<&'a Edge>>,
+    /// Nodes in key order, one per key.
+    nodes: Vec<&'a Node>,
+    /// Edges in identity order, one per identity.
+    edges: Vec<&'a Edge>,
+    /// The same edges by target, each target's in identity order.
+    incoming: Vec<&'a Edge>,
     refusals: &'a [Refusal],
     cycles: Vec<ImportCycle>,
 }
@@ -160,35 +159,81 @@ impl<'a> Indexed<'a> {
     /// Indexes a view. A duplicated node or edge identity (impossible in an analysis, possible in
     /// a hand-edited snapshot) keeps its first occurrence.
     fn new(view: GraphView<'a>) -> Self {
-        let mut nodes = BTreeMap::new();
-        for node in view.nodes {
-            nodes.entry(&node.key).or_insert(node);
-        }
-        let mut edges = BTreeMap::new();
-        for edge in view.edges {
-            edges.entry(edge.identity()).or_insert(edge);
-        }
-        let mut incoming: BTreeMap<&NodeKey, Vec<&Edge>> = BTreeMap::new();
-        for edge in edges.values() {
-            incoming.entry(&edge.to).or_default().push(*edge);
-        }
+        let nodes = first_of_each(view.nodes, |node| &node.key);
+        let edges = first_of_each(view.edges, Edge::identity);
+        let mut incoming = edges.clone();
+        // Stable: each target's edges stay in identity order.
+        incoming.sort_by(|a, b| a.to.cmp(&b.to));
         let cycles = ArchitectureGraph::new(view.nodes, view.edges).import_cycles(view.edges);
         Self { nodes, edges, incoming, refusals: view.refusals, cycles }
     }
 
     fn node(&self, key: &NodeKey) -> Option<&'a Node> {
-        self.nodes.get(key).copied()
+        let at = self.nodes.binary_search_by(|node| node.key.cmp(key)).ok()?;
+        Some(self.nodes[at])
     }
 
     /// Edges of `kind` into `to`, in identity order.
     fn edges_into(&self, to: &NodeKey, kind: EdgeKind) -> impl Iterator<Item = &'a Edge> + '_ {
-        self.incoming.get(to).into_iter().flatten().copied().filter(move |e| e.kind == kind)
+        let start = self.incoming.partition_point(|e| e.to < *to);
+        let len = self.incoming[start..].partition_point(|e| e.to == *to);
+        self.incoming[start..start + len].iter().copied().filter(move |e| e.kind == kind)
     }
 
     fn has_edge(&self, edge: &Edge) -> bool {
-        self.edges.contains_key(&edge.identity())
+        self.edges.binary_search_by(|e| e.identity().cmp(&edge.identity())).is_ok()
     }
 }
+
+/// `items` in `key` order, the first of each key only. An analysis's lists are already in order
+/// with one item per key, which is checked first.
+fn first_of_each<'a, T, K: Ord>(items: &'a [T], key: impl Fn(&'a T) -> K) -> Vec<&'a T> {
+    if items.windows(2).all(|pair| key(&pair[0]) < key(&pair[1])) {
+        return items.iter().collect();
+    }
+    let mut sorted: Vec<&T> = items.iter().collect();
+    // Stable, so the first occurrence of a key comes first and is the one kept.
+    sorted.sort_by_key(|item| key(item));
+    sorted.dedup_by(|later, earlier| key(later) == key(earlier));
+    sorted
+}
+
+/// Walks two lists in `key` order (one item per key) side by side, calling `visit` once per key
+/// with the item each side has.
+fn merge_join<'a, T, K: Ord>(
+    base: &[&'a T],
+    head: &[&'a T],
+    key: impl Fn(&'a T) -> K,
+    mut visit: impl FnMut(Option<&'a T>, Option<&'a T>),
+) {
+    let (mut b, mut h) = (0, 0);
+    loop {
+        let order = match (base.get(b), head.get(h)) {
+            (Some(before), Some(after)) => key(before).cmp(&key(after)),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => return,
+        };
+        match order {
+            std::cmp::Ordering::Less => {
+                visit(Some(base[b]), None);
+                b += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                visit(None, Some(head[h]));
+                h += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                visit(Some(base[b]), Some(head[h]));
+                b += 1;
+                h += 1;
+            }
+        }
+    }
+}
+
+/// The identity of an edge across analyses.
+type EdgeId<'a> = (EdgeKind, &'a NodeKey, &'a NodeKey);
 
 /// Compares two analysed trees by identity and derives the ranked findings.
 pub fn diff(base: GraphView<'_>, head: GraphView<'_>) -> GraphDiff {
@@ -204,23 +249,23 @@ pub fn diff(base: GraphView<'_>, head: GraphView<'_>) -> GraphDiff {
 
 fn diff_nodes(base: &Indexed<'_>, head: &Indexed<'_>) -> NodesDiff {
     let mut diff = NodesDiff::default();
-    for (key, before) in &base.nodes {
-        match head.node(key) {
-            None => diff.removed.push((*before).clone()),
-            Some(after) if after.attrs != before.attrs => diff.changed.push(NodeChange {
-                moved: moved(before, after),
-                before: (*before).clone(),
-                after: after.clone(),
-            }),
-            Some(_) => {}
-        }
-    }
-    diff.added = head
-        .nodes
-        .iter()
-        .filter(|(key, _)| !base.nodes.contains_key(*key))
-        .map(|(_, node)| (*node).clone())
-        .collect();
+    merge_join(
+        &base.nodes,
+        &head.nodes,
+        |node| &node.key,
+        |before, after| match (before, after) {
+            (Some(before), None) => diff.removed.push(before.clone()),
+            (None, Some(after)) => diff.added.push(after.clone()),
+            (Some(before), Some(after)) if after.attrs != before.attrs => {
+                diff.changed.push(NodeChange {
+                    moved: moved(before, after),
+                    before: before.clone(),
+                    after: after.clone(),
+                });
+            }
+            _ => {}
+        },
+    );
     diff
 }
 
@@ -236,27 +281,21 @@ fn moved(before: &Node, after: &Node) -> bool {
 
 fn diff_edges(base: &Indexed<'_>, head: &Indexed<'_>) -> EdgesDiff {
     let mut diff = EdgesDiff::default();
-    for (id, before) in &base.edges {
-        match head.edges.get(id) {
-            None => diff.removed.push((*before).clone()),
-            Some(after) => {
-                let fields = changed_fields(before, after);
-                if !fields.is_empty() {
-                    diff.changed.push(EdgeChange {
-                        before: (*before).clone(),
-                        after: (*after).clone(),
-                        fields,
-                    });
-                }
+    merge_join(&base.edges, &head.edges, Edge::identity, |before, after| match (before, after) {
+        (Some(before), None) => diff.removed.push(before.clone()),
+        (None, Some(after)) => diff.added.push(after.clone()),
+        (Some(before), Some(after)) => {
+            let fields = changed_fields(before, after);
+            if !fields.is_empty() {
+                diff.changed.push(EdgeChange {
+                    before: before.clone(),
+                    after: after.clone(),
+                    fields,
+                });
             }
         }
-    }
-    diff.added = head
-        .edges
-        .iter()
-        .filter(|(id, _)| !base.edges.contains_key(*id))
-        .map(|(_, edge)| (*edge).clone())
-        .collect();
+        (None, None) => {}
+    });
     diff
 }
 

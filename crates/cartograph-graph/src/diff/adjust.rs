@@ -110,7 +110,7 @@ pub(super) fn mark_covered(findings: &mut [Finding]) {
 pub(super) fn declaring_modules<'a>(base: &Indexed<'a>, head: &Indexed<'a>) -> BTreeSet<&'a str> {
     [base, head]
         .into_iter()
-        .flat_map(|side| side.edges.values())
+        .flat_map(|side| side.edges.iter())
         .filter(|e| matches!(e.kind, EdgeKind::Defines | EdgeKind::Serves))
         .filter(|e| e.from.kind() == NodeKind::Module)
         .map(|e| e.from.name())

@@ -83,7 +83,7 @@ struct ServedTemplates<'a> {
 impl<'a> ServedTemplates<'a> {
     fn new(head: &Indexed<'a>) -> Self {
         let mut methods: BTreeMap<&str, BTreeSet<HttpMethod>> = BTreeMap::new();
-        for edge in head.edges.values() {
+        for edge in head.edges.iter() {
             if edge.kind == EdgeKind::Serves
                 && let Some((method, template)) = route_parts(&edge.to)
             {
@@ -192,7 +192,7 @@ fn call_to_removed_route(
     let unmatched = unmatched_calls(head);
     // Head calls that reach a route only by accident, by calling module.
     let mut possible: BTreeMap<&NodeKey, Vec<&Edge>> = BTreeMap::new();
-    for edge in head.edges.values() {
+    for edge in head.edges.iter() {
         if edge.kind == EdgeKind::Calls
             && edge.to.kind() == NodeKind::Route
             && edge.confidence == Confidence::Possible
@@ -239,7 +239,7 @@ fn call_to_removed_route(
     }
     // Defensive: the analysis only links calls to served routes, but a snapshot may say otherwise.
     let mut unserved: BTreeMap<&NodeKey, Vec<&Edge>> = BTreeMap::new();
-    for edge in head.edges.values() {
+    for edge in head.edges.iter() {
         if edge.kind == EdgeKind::Calls
             && edge.to.kind() == NodeKind::Route
             && !served.serves_exactly(&edge.to)
@@ -419,7 +419,8 @@ fn new_external_service(
 ) {
     let known: BTreeSet<&str> = base
         .nodes
-        .keys()
+        .iter()
+        .map(|n| &n.key)
         .filter(|k| k.kind() == NodeKind::External)
         .map(|k| service(k.name()))
         .collect();
@@ -575,7 +576,7 @@ fn join_and(items: &[String]) -> String {
 fn component_imports<'a>(side: &Indexed<'a>) -> BTreeMap<(&'a str, &'a str), Vec<&'a Edge>> {
     let component = |key: &NodeKey| side.node(key).and_then(|n| n.attrs.component.as_deref());
     let mut pairs: BTreeMap<(&str, &str), Vec<&Edge>> = BTreeMap::new();
-    for edge in side.edges.values().copied().filter(|e| runtime_module_import(e)) {
+    for edge in side.edges.iter().copied().filter(|e| runtime_module_import(e)) {
         if let (Some(from), Some(to)) = (component(&edge.from), component(&edge.to))
             && from != to
         {

@@ -651,6 +651,26 @@ fn the_diff_is_the_same_whatever_the_input_order() {
 }
 
 #[test]
+fn a_duplicated_identity_keeps_its_first_occurrence() {
+    // Possible only in a hand-edited snapshot: the first node and edge of an identity count, the
+    // later ones are ignored, and the input needs no particular order.
+    let a = module_key("web/a.ts");
+    let b = module_key("web/b.ts");
+    let base =
+        GraphView { nodes: &[module("web/a.ts"), module("web/b.ts")], edges: &[], refusals: &[] };
+    let mut python = module("web/b.ts");
+    python.attrs.language = Some(Language::Python);
+    let first = edge(EdgeKind::Imports, &a, &b);
+    let mut weaker = first.clone();
+    weaker.confidence = Confidence::Possible;
+    let nodes = [module("web/b.ts"), module("web/a.ts"), python];
+    let edges = [first.clone(), weaker];
+    let d = diff(base, GraphView { nodes: &nodes, edges: &edges, refusals: &[] });
+    assert!(d.nodes.added.is_empty() && d.nodes.removed.is_empty() && d.nodes.changed.is_empty());
+    assert_eq!(d.edges.added, [first]);
+}
+
+#[test]
 fn kinds_and_severities_round_trip_through_names() {
     for kind in FindingKind::ALL {
         assert_eq!(FindingKind::parse(kind.as_str()), Some(kind));
