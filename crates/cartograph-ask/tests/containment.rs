@@ -7,8 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::Command;
 
-/// Package name → names of its normal (non-dev, non-build) dependencies, for the host platform.
-fn normal_dependency_graph() -> BTreeMap<String, BTreeSet<String>> {
+/// `cargo metadata` of the workspace for the host platform only, offline: a machine's registry
+/// cache holds the crates its builds need, not those of every platform in `Cargo.lock`.
+fn host_metadata() -> serde_json::Value {
     let host = {
         let out = Command::new("rustc").arg("-vV").output().expect("rustc runs");
         String::from_utf8_lossy(&out.stdout)
@@ -23,7 +24,12 @@ fn normal_dependency_graph() -> BTreeMap<String, BTreeSet<String>> {
         .output()
         .expect("cargo metadata runs");
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let meta: serde_json::Value = serde_json::from_slice(&output.stdout).expect("metadata JSON");
+    serde_json::from_slice(&output.stdout).expect("metadata JSON")
+}
+
+/// Package name → names of its normal (non-dev, non-build) dependencies, for the host platform.
+fn normal_dependency_graph() -> BTreeMap<String, BTreeSet<String>> {
+    let meta = host_metadata();
     let names: BTreeMap<&str, &str> = meta["packages"]
         .as_array()
         .unwrap()
@@ -85,12 +91,7 @@ fn only_cartograph_ask_reaches_the_http_client() {
 
 #[test]
 fn ureq_is_built_without_the_json_feature() {
-    let output = Command::new(env!("CARGO"))
-        .args(["metadata", "--format-version", "1", "--offline"])
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
-        .output()
-        .expect("cargo metadata runs");
-    let meta: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let meta = host_metadata();
     let ureq_id = meta["packages"]
         .as_array()
         .unwrap()
