@@ -231,8 +231,8 @@ fn route(names: &Names<'_>, graph: &Graph<'_>, file: FileIdx, decl: &RouteDecl, 
                 RefusalKind::UnresolvedMount,
                 location.clone(),
                 format!(
-                    "{label} route {} on {handler_name}: {} is not mounted on any app \
-                     Cartograph found, so its full path is unknown",
+                    "{label} route {} of {handler_name}: Cartograph could not find the app \
+                     that includes {}, so the route's full path is unknown",
                     template.display(),
                     top.map_or("its router", |i| i.name.as_str())
                 ),
