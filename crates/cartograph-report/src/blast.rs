@@ -11,6 +11,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::TOOL_VERSION;
 
+mod section;
+
 pub const SCHEMA_NAME: &str = "blast";
 pub const SCHEMA_VERSION: &str = "1.0";
 
@@ -284,52 +286,11 @@ pub fn render_blast(doc: &BlastDocument) -> String {
 
 /// A bounded fragment (at most `max_chars` bytes, so at most that many characters) for the body
 /// of another report's blast-radius section, as `render_diff_with_blast` takes it: no heading and
-/// no collapsible block of its own (the host supplies both), one item per line, most important
-/// first — the headline, the component table, then the affected nodes in rank order — so that a
-/// host cutting it by lines keeps valid tables. Parts that do not fit are dropped whole, least
-/// important first, and a last line says how many affected nodes are not listed; when not even
-/// the headline fits, the result is empty.
+/// no collapsible block of its own (the host supplies both), one item per line, so that a host
+/// cutting it by lines keeps valid tables. See [`section`] for what it holds; when not even its
+/// first line fits, the result is empty.
 pub fn render_blast_section(doc: &BlastDocument, max_chars: usize) -> String {
-    let mut out = format!("{}\n", headline(doc));
-    if out.len() > max_chars {
-        return String::new();
-    }
-    if doc.affected.is_empty() {
-        return out;
-    }
-    // Room for the closing sentence about nodes left out.
-    let reserve = 64;
-    let table = format!("\n{}", component_table(doc));
-    if out.len() + table.len() + reserve <= max_chars {
-        out.push_str(&table);
-    }
-    let mut listed = 0usize;
-    let header = format!("\n{AFFECTED_HEADER}");
-    if out.len() + header.len() + reserve < max_chars {
-        let mut rows = header;
-        for a in &doc.affected {
-            let row = affected_row(a);
-            if out.len() + rows.len() + row.len() + reserve > max_chars {
-                break;
-            }
-            rows.push_str(&row);
-            listed += 1;
-        }
-        if listed > 0 {
-            out.push_str(&rows);
-        }
-    }
-    let omitted = doc.affected.len() - listed;
-    if omitted > 0 {
-        let line = format!(
-            "\n{omitted} affected node{} not listed here; see the blast report.\n",
-            plural(omitted as u64)
-        );
-        if out.len() + line.len() <= max_chars {
-            out.push_str(&line);
-        }
-    }
-    out
+    section::render(doc, max_chars)
 }
 
 fn list_ids(ids: &[String], max: usize) -> String {

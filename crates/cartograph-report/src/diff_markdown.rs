@@ -9,8 +9,9 @@
 //! every cut is stated where it happened and summarised under the verdict. Every string that came
 //! from an analysed tree is escaped, so a hostile file name cannot break a table or inject HTML.
 
-mod escape;
+pub(crate) mod escape;
 mod explanations;
+mod findings;
 mod mermaid;
 mod rows;
 mod sections;
@@ -18,10 +19,10 @@ mod sections;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::diff::{DiffDocument, FindingDoc};
+use crate::diff::DiffDocument;
 use escape::{code, text, thousands};
 use explanations::{ExplainPlan, PreparedExplanations};
-use rows::evidence_row;
+use findings::{PreparedFinding, prepare_findings};
 use sections::{Section, render_section, sections};
 
 /// The most characters GitHub accepts in one comment.
@@ -61,11 +62,12 @@ impl Default for DiffMarkdownOptions {
 ///    routes), and the blast radius to 40 lines;
 /// 3. each finding shows at most 3 of its edges (10 for a high-severity one);
 /// 4. section lists shrink to 5 rows, in the same order;
-/// 5. info and low findings lose their evidence, medium ones keep 1 edge, high ones 3;
+/// 5. every finding keeps 1 edge of evidence, a high one 3;
 /// 6. section lists go (their counts stay), then the blast radius, then the diagram shrinks to
 ///    the first 8 edges behind the findings, then goes;
 /// 7. the explanations keep only the entries of edges behind high and medium findings;
-/// 8. medium findings lose their evidence, high ones keep 1 edge;
+/// 8. info findings lose their evidence, then low ones, then medium ones, and high ones keep 1
+///    edge;
 /// 9. the explanations keep their first 10 entries, then 5, then only their counts;
 /// 10. info findings leave the table, then low, then medium ones;
 /// 11. high findings lose their evidence, then the table keeps as many rows as fit.
@@ -201,17 +203,12 @@ fn glyph(severity: &str) -> &'static str {
 struct Prepared {
     head: String,
     findings: Vec<PreparedFinding>,
+    /// How the table's paths were shortened, under the table; empty when none was.
+    paths_note: String,
     /// In document order; `priority` orders the cuts.
     sections: Vec<Section>,
     blast: Option<Vec<String>>,
     explanations: Option<PreparedExplanations>,
-}
-
-struct PreparedFinding {
-    severity: Severity,
-    row: String,
-    evidence_title: String,
-    evidence: Vec<String>,
 }
 
 /// What a rendering left out to fit the budget.
@@ -243,10 +240,11 @@ impl DiagramCache<'_> {
 
 impl Prepared {
     fn new(doc: &DiffDocument, blast: Option<&str>) -> Self {
-        let findings = prepare_findings(&doc.findings);
+        let findings = prepare_findings(doc);
         Self {
             head: head(doc),
-            findings,
+            findings: findings.rows,
+            paths_note: findings.paths_note,
             sections: sections(doc),
             blast: blast.map(|b| b.lines().map(str::to_owned).collect()),
             explanations: doc.explanations.as_ref().map(|x| PreparedExplanations::new(doc, x)),
@@ -275,7 +273,9 @@ impl Prepared {
         for &s in &order {
             step(&mut plans, &|p| p.rows[s] = p.rows[s].min(5));
         }
-        step(&mut plans, &|p| p.evidence = cap(p.evidence, [3, 1, 0, 0]));
+        // Every finding keeps an edge a reviewer can check it by, low and info ones included,
+        // for longer than the lists of every change, the blast radius and the diagram.
+        step(&mut plans, &|p| p.evidence = cap(p.evidence, [3, 1, 1, 1]));
         for &s in &order {
             step(&mut plans, &|p| p.rows[s] = 0);
         }
@@ -285,6 +285,8 @@ impl Prepared {
         step(&mut plans, &|p| p.diagram_edges = p.diagram_edges.min(8));
         step(&mut plans, &|p| p.diagram_edges = 0);
         step(&mut plans, &|p| p.explain.severe_only = true);
+        step(&mut plans, &|p| p.evidence = cap(p.evidence, [3, 1, 1, 0]));
+        step(&mut plans, &|p| p.evidence = cap(p.evidence, [3, 1, 0, 0]));
         step(&mut plans, &|p| p.evidence = cap(p.evidence, [1, 0, 0, 0]));
         for most in [10, 5, 0] {
             step(&mut plans, &|p| p.explain.max_entries = p.explain.max_entries.min(most));
@@ -344,9 +346,7 @@ impl Prepared {
             out.push_str("No findings: nothing a reviewer needs to look at first.\n\n");
             return;
         }
-        out.push_str(
-            "| # | severity | finding | subject | what changed |\n|---:|---|---|---|---|\n",
-        );
+        out.push_str(findings::TABLE_HEADER);
         let shown = plan.finding_rows.min(self.findings.len());
         for f in &self.findings[..shown] {
             out.push_str(&f.row);
@@ -370,6 +370,10 @@ impl Prepared {
                 by.join(", ")
             );
             omitted.findings += n;
+        }
+        if !self.paths_note.is_empty() {
+            out.push('\n');
+            out.push_str(&self.paths_note);
         }
         out.push('\n');
 
@@ -560,56 +564,6 @@ fn omission_note(o: &Omitted) -> String {
          (`--json`) has everything.\n\n",
         parts.join(", ")
     )
-}
-
-/// One row per finding that no other finding covers, numbered in order; a covering finding's
-/// label names the kinds it covers (`new cross-language call + route added`). Its message
-/// already names what they say, and its edges include theirs.
-fn prepare_findings(findings: &[FindingDoc]) -> Vec<PreparedFinding> {
-    let mut also: BTreeMap<(&str, &str), Vec<&str>> = BTreeMap::new();
-    for f in findings {
-        if let Some(by) = &f.covered_by {
-            let kinds = also.entry((by.kind.as_str(), by.subject.as_str())).or_default();
-            if !kinds.contains(&f.kind.as_str()) {
-                kinds.push(&f.kind);
-            }
-        }
-    }
-    // A finding names a cover that is not in the document (a hand-edited file): keep its row.
-    let present = |by: &crate::diff::CoveredByDoc| {
-        findings
-            .iter()
-            .any(|g| g.kind == by.kind && g.subject == by.subject && g.covered_by.is_none())
-    };
-    findings
-        .iter()
-        .filter(|f| f.covered_by.as_ref().is_none_or(|by| !present(by)))
-        .enumerate()
-        .map(|(i, f)| {
-            let covered =
-                also.get(&(f.kind.as_str(), f.subject.as_str())).map_or(&[][..], Vec::as_slice);
-            prepare_finding(i, f, covered)
-        })
-        .collect()
-}
-
-fn prepare_finding(index: usize, f: &FindingDoc, covered: &[&str]) -> PreparedFinding {
-    let n = index + 1;
-    let mut label = finding_label(&f.kind);
-    for kind in covered {
-        label.push_str(" + ");
-        label.push_str(&finding_label(kind));
-    }
-    let row = format!(
-        "| {n} | {}&nbsp;{} | {label} | {} | {} |\n",
-        glyph(&f.severity),
-        text(&f.severity),
-        code(node_name(&f.subject)),
-        text(&f.message)
-    );
-    let evidence_title = format!("**{n}. {label}** {}", code(node_name(&f.subject)));
-    let evidence = f.edges.iter().map(evidence_row).collect();
-    PreparedFinding { severity: Severity::parse(&f.severity), row, evidence_title, evidence }
 }
 
 /// A finding kind as a reader says it.

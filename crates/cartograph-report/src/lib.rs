@@ -14,6 +14,7 @@ pub mod explain;
 pub mod map;
 pub mod markdown;
 pub mod schema;
+mod short_path;
 pub mod snapshot;
 pub mod summary;
 pub mod trace;

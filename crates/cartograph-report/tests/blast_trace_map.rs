@@ -84,12 +84,34 @@ fn the_blast_section_fits_its_budget() {
         assert!(!section.lines().any(|l| l.starts_with('#')));
         assert!(!section.contains("<details>"));
     }
-    let small = render_blast_section(&doc, 1500);
-    assert!(small.starts_with("1 target reaches "), "{small}");
-    assert!(small.contains("| depth | node |") && small.contains("not listed here"), "{small}");
     let full = render_blast_section(&doc, 100_000);
-    assert!(!full.contains("not listed here"));
-    assert!(full.contains("\n| 1 | `module:backend/app/api/main.py` |"), "{full}");
+    assert!(full.starts_with(
+        "1 target reaches **39 nodes**: 25 modules and 14 routes in 10 components.\n"
+    ));
+    // Components ranked by nodes reached, each with the chain to its nearest node (a route when
+    // one is that near).
+    assert!(full.contains(
+        "| component | reached | nearest, and why |\n|---|---:|---|\n| \
+         <code>frontend/src/features</code> | 11 | "
+    ));
+    assert!(full.contains(
+        "| <code>backend/app/api</code> | 7 (6 routes) | <code>backend/app/api/routes/items.py</code> \
+         —serves→ <code>DELETE&nbsp;/api/v1/items/{}</code> |"
+    ));
+    assert!(full.contains(
+        "| <code>bff/src/routes</code> | 4 (3 routes) | <code>backend/app/api/routes/items.py</code> \
+         —serves→ <code>GET&nbsp;/api/v1/items</code> ←calls— <code>bff/src/routes/orders.ts</code> |"
+    ));
+    assert!(full.contains(
+        "**Routes reached** (14), nearest first: <code>DELETE&nbsp;/api/v1/items/{}</code>, "
+    ));
+    assert!(full.contains("and 6 more."));
+    assert!(!full.contains("components reached too"), "all 10 components are rows");
+    // Short of room, rows go from the bottom and the rest are counted.
+    let small = render_blast_section(&doc, 900);
+    assert!(small.contains("| <code>backend/app/api</code> | 7 (6 routes) |"), "{small}");
+    assert!(small.contains("\n… 8 components reached too (21 nodes).\n"), "{small}");
+    assert!(full.len() > small.len());
     assert_eq!(full, render_blast_section(&items_blast(&BlastOptions::default()), 100_000));
 }
 

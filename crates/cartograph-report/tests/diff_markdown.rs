@@ -536,7 +536,7 @@ fn a_huge_document_fits_and_says_what_was_left_out() {
         "{}",
         &out[..600]
     );
-    assert!(out.contains("| # | severity | finding | subject | what changed |"));
+    assert!(out.contains("| # | severity | finding | what changed |"));
     // The high findings come first; the rest are counted, not dropped silently.
     assert!(out.contains("| 1 | 🔴&nbsp;high |"));
     assert!(out.contains("more findings ("));
@@ -685,4 +685,214 @@ fn sample_report_is_unchanged() {
         expected == out,
         "the sample report changed; rerun with CARTOGRAPH_UPDATE_SAMPLES=1 and review tests/diff_markdown/sample.md"
     );
+}
+
+#[test]
+fn routes_whose_mount_was_not_followed_are_told_in_plain_words() {
+    let mut doc = sample();
+    for line in [109, 163] {
+        doc.refusals.added.push(RefusalDoc {
+            kind: "unresolved-mount".into(),
+            location: loc("backend/app/api/store.py", line),
+            reason: "FastAPI route /store of get_store: Cartograph could not find the app that \
+                     includes store_router, so the route's full path is unknown"
+                .into(),
+        });
+    }
+    summarise(&mut doc);
+    let out = render_diff(&doc, &options());
+    assert!(out.contains("<b>Routes</b> · 2 new mounts not followed · 1 new route ·"), "{out}");
+    assert!(
+        out.contains(
+            "⚠️ Cartograph could not tell where 2 new routers or routes are mounted, so their full \
+             paths are unknown and they are not listed here. They are the \
+             <code>unresolved-mount</code> refusals under **Refusals**.\n"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("unresolved mount"), "{out}");
+}
+
+/// The sample with an Airflow-like finding: a table newly written from a file deep in a tree.
+fn with_deep_paths() -> DiffDocument {
+    let mut doc = sample();
+    let deep = "module:src/airflow/api_fastapi/core_api/routes/public/connections.py";
+    let write = edge(
+        "writes",
+        deep,
+        "table:connection",
+        "session.add on Connection writes table connection",
+        220,
+    );
+    doc.edges.added.push(write.clone());
+    // A second `public/connections.py` elsewhere: the short name must tell them apart.
+    let other = "module:src/airflow/api_fastapi/core_api/services/public/connections.py";
+    doc.edges.added.push(edge("imports", other, deep, "import of connections", 3));
+    doc.findings.insert(
+        2,
+        finding(
+            "new-table-write",
+            "medium",
+            "table:connection",
+            "src/airflow/api_fastapi/core_api/routes/public/connections.py newly writes table \
+             connection.",
+            vec![edge_ref("head", &write)],
+        ),
+    );
+    summarise(&mut doc);
+    doc
+}
+
+/// The findings table: from its header to the first blank line.
+fn findings_rows(out: &str) -> Vec<&str> {
+    out.lines()
+        .skip_while(|l| !l.starts_with("| # | severity"))
+        .skip(2)
+        .take_while(|l| !l.is_empty())
+        .collect()
+}
+
+/// The longest run of characters a browser cannot break inside a table row: tags other than
+/// `<wbr>` removed, each character reference counted as one character, `&nbsp;` joining words.
+fn longest_unbreakable(row: &str) -> usize {
+    let mut plain = String::new();
+    let mut rest = row.replace("<wbr>", " ").replace("&nbsp;", "_");
+    while let Some(start) = rest.find('<') {
+        plain.push_str(&rest[..start]);
+        let end = rest[start..].find('>').map_or(rest.len(), |i| start + i + 1);
+        rest = rest[end..].to_owned();
+    }
+    plain.push_str(&rest);
+    let mut words = String::new();
+    let mut chars = plain.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '&' && chars.peek().is_some_and(|c| *c == '#') {
+            for d in chars.by_ref() {
+                if d == ';' {
+                    break;
+                }
+            }
+            words.push('x');
+        } else {
+            words.push(c);
+        }
+    }
+    words.split(' ').map(|w| w.chars().count()).max().unwrap_or(0)
+}
+
+#[test]
+fn the_findings_table_is_narrow_and_names_each_thing_once() {
+    let doc = with_deep_paths();
+    let out = render_diff(&doc, &options());
+    assert!(out.contains("| # | severity | finding | what changed |\n|---:|---|---|---|\n"));
+    let rows = findings_rows(&out);
+    assert_eq!(rows.len(), doc.findings.len(), "{out}");
+    for row in &rows {
+        assert_eq!(row.matches(" | ").count(), 3, "four cells: {row}");
+        assert!(longest_unbreakable(row) <= 48, "{} in {row}", longest_unbreakable(row));
+    }
+    // The subject is set as code where the message names it, not repeated in a column of its
+    // own; the deep path keeps its first folder and, to tell it from `services/public/…`, the
+    // folder that differs.
+    assert_eq!(
+        rows[2],
+        "| 3 | 🟠&nbsp;medium | new table write | <code>src/…/routes/public/connections.py</code> \
+         newly writes table <code>connection</code>. |"
+    );
+    // A subject the message does not name (this one names the route with its parameter
+    // names) comes first.
+    assert_eq!(
+        rows[0],
+        "| 1 | 🔴&nbsp;high | route removed | <code>DELETE&nbsp;/api/v1/items/{}</code>: Route \
+         DELETE /api/v1/items/{id} is gone; it was served by \
+         <code>backend/app/api/routes/items.py</code>. |"
+    );
+    assert!(
+        rows[1].contains(
+            "| <code>frontend/src/client/items.ts</code> still calls DELETE /api/v1/items/{}, \
+             which no longer exists. |"
+        ),
+        "{}",
+        rows[1]
+    );
+    assert!(
+        rows[6].ends_with(
+            "| new external service | <code>backend/app/notify.py</code> calls \
+             <code>https&#58;//api.sendgrid.com</code>. |"
+        ),
+        "{}",
+        rows[6]
+    );
+    // The note says how paths were shortened, and the evidence names the path in full.
+    assert!(out.contains(
+        "<sub>Paths in the table are shortened: … stands for folders left out. The evidence and \
+         the JSON report name every file in full.</sub>"
+    ));
+    assert!(out.contains(
+        "- <code>src/airflow/api&#95;fastapi/core&#95;api/routes/public/connections.py</code> \
+         <b>writes</b> <code>connection</code>"
+    ));
+    // Without long paths there is no note.
+    assert!(!render_diff(&sample(), &options()).contains("Paths in the table are shortened"));
+}
+
+#[test]
+fn a_long_route_may_wrap_in_the_table() {
+    let mut doc = sample();
+    let long = "route:PATCH /api/v2/dags/{}/dagRuns/{}/taskInstances/{}/state-store/{*}";
+    doc.findings[4].subject = long.into();
+    doc.findings[4].message = format!("Route {} is new.", &long[6..]);
+    let out = render_diff(&doc, &options());
+    let rows = findings_rows(&out);
+    assert!(
+        rows[4].contains(
+            "Route <code>PATCH /<wbr>api/<wbr>v2/<wbr>dags/<wbr>{}/<wbr>dagRuns/<wbr>{}/<wbr>\
+             taskInstances/<wbr>{}/<wbr>state-store/<wbr>{&#42;}</code> is new."
+        ),
+        "{}",
+        rows[4]
+    );
+    assert!(longest_unbreakable(rows[4]) <= 48);
+    // The evidence title keeps the route whole.
+    assert!(out.contains(
+        "**5. new cross-language call** <code>PATCH /api/v2/dags/{}/dagRuns/{}/taskInstances/{}/\
+         state-store/{&#42;}</code>"
+    ));
+}
+
+#[test]
+fn every_finding_keeps_its_evidence_longer_than_the_lists_of_changes() {
+    let doc = sample();
+    let full = chars(&render_diff(&doc, &options()));
+    // Low and info findings have their evidence in the full report.
+    let out = render_diff(&doc, &options());
+    for title in ["**6. new external service**", "**7. new env var**", "**8. new table**"] {
+        let at = out.find(title).unwrap_or_else(|| panic!("no {title} in\n{out}"));
+        assert!(out[at..].lines().nth(1).is_some_and(|l| l.starts_with("- <code>")), "{title}");
+    }
+    assert!(out.contains("**10. new package** <code>pypi:emails</code>\n- <code>backend/app/notify.py</code> <b>imports</b>"));
+    // Under any budget: while a list of changes is shown, every finding shows an edge.
+    let mut lost_lists = false;
+    for budget in (1_500..full).rev().step_by(50) {
+        let out = render_diff(&doc, &DiffMarkdownOptions { budget, ..options() });
+        assert!(chars(&out) <= budget);
+        let lists = out.lines().any(|l| {
+            l.starts_with("**")
+                && !l[2..].starts_with(|c: char| c.is_ascii_digit())
+                && l.ends_with(')')
+        });
+        let low_evidence = out.contains("**6. new external service**")
+            && out.contains("**7. new env var**")
+            && out.contains("**8. new table**");
+        if lists {
+            assert!(low_evidence, "budget {budget}: lists shown but low evidence cut:\n{out}");
+        } else {
+            lost_lists = true;
+        }
+        // Left out with their rows, or cut and said so.
+        if !low_evidence && out.contains("| 8 | 🟡&nbsp;low |") {
+            assert!(out.contains("evidence edge"), "budget {budget}: the cut is not stated\n{out}");
+        }
+    }
+    assert!(lost_lists, "some budget cut the lists");
 }

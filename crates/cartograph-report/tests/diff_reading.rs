@@ -50,7 +50,7 @@ fn head() -> Tree {
     head.refusals.push(Refusal::new(
         RefusalKind::UnresolvedMount,
         SourceLocation::new(RepoPath::new("api/store.py").unwrap(), 9, 1),
-        "FastAPI route GET /store on get_store: store_router is not mounted on any app Cartograph found, so its full path is unknown",
+        "FastAPI route /store of get_store: Cartograph could not find the app that includes store_router, so the route's full path is unknown",
     ));
     head
 }
@@ -117,7 +117,7 @@ fn the_table_has_one_row_per_change() {
         "{out}"
     );
     assert!(out.contains(
-        "Route DELETE /api/items/{} is new, served by api/items.py (python), and newly called across languages by web/client.ts, web/other.ts (typescript)."
+        "Route <code>DELETE&nbsp;/api/items/{}</code> is new, served by <code>api/items.py</code> (python), and newly called across languages by <code>web/client.ts</code>, <code>web/other.ts</code> (typescript)."
     ));
     assert!(out.contains("Lowered to info: only test files justify it."));
 }
@@ -130,7 +130,9 @@ fn a_cycle_that_grew_is_changed_not_new_and_its_base_cycle_is_not_gone() {
     assert!(out.contains("<b>Import cycles</b> · 1 changed</summary>"), "{out}");
     assert!(out.contains("- grew from 2 to 3 modules (1 joined): <code>api/c.py</code>"), "{out}");
     assert!(!out.contains("**Gone**"), "{out}");
-    assert!(out.contains("An import cycle grew from 2 to 3 modules: 1 joined (api/c.py)"));
+    assert!(
+        out.contains("An import cycle grew from 2 to 3 modules: 1 joined (<code>api/c.py</code>)")
+    );
 }
 
 #[test]
@@ -140,13 +142,15 @@ fn sections_count_things_and_say_what_could_not_be_placed() {
     assert!(out.contains("<b>Tables</b> · 1 new table · 2 edges added</summary>"), "{out}");
     assert!(
         out.contains(
-            "<b>Routes</b> · 1 new unresolved mount · 2 new routes · 2 edges added</summary>"
+            "<b>Routes</b> · 1 new mount not followed · 2 new routes · 2 edges added</summary>"
         ),
         "{out}"
     );
     assert!(
         out.contains(
-            "⚠️ 1 new <code>unresolved-mount</code> refusal: the routes behind it could not be placed"
+            "⚠️ Cartograph could not tell where 1 new router or route is mounted, so its full path \
+             is unknown and it is not listed here. It is the <code>unresolved-mount</code> refusal \
+             under **Refusals**."
         ),
         "{out}"
     );

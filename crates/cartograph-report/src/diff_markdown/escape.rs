@@ -10,6 +10,8 @@
 const MAX_IDENTITY_CHARS: usize = 160;
 /// Identities up to this long are kept on one line.
 const SHORT_IDENTITY_CHARS: usize = 48;
+/// Identities longer than this may wrap after a `/` in a table cell.
+const WRAP_IDENTITY_CHARS: usize = 40;
 /// Longest sentence shown (an evidence sentence, a refusal reason, a verdict).
 const MAX_SENTENCE_CHARS: usize = 400;
 /// Longest paragraph shown (one item of an explanation).
@@ -26,11 +28,26 @@ pub(crate) fn code(text: &str) -> String {
     }
 }
 
+/// An identity as [`code`] that may wrap after a `/` when it is long (a route or a path in a
+/// table cell, which would otherwise widen the whole table): `<wbr>` marks where.
+pub(crate) fn code_wrapping(text: &str) -> String {
+    if text.chars().count() <= WRAP_IDENTITY_CHARS {
+        return code(text);
+    }
+    let escaped = entities(&clip(text, MAX_IDENTITY_CHARS));
+    format!("<code>{}</code>", escaped.replace('/', "/<wbr>"))
+}
+
 /// A sentence as plain text. Words that GitHub would turn into a mention (`@scope/pkg`), an issue
 /// link (`#12`) or a link (`https://…`, `www.…`) are set as code, where GitHub links nothing and
 /// notifies no one: a pull request cannot make the report ping people or carry clickable links.
 pub(crate) fn text(sentence: &str) -> String {
     words(&clip(sentence, MAX_SENTENCE_CHARS))
+}
+
+/// A word or a few as [`text`] does, never clipped: for a caller that bounds the length itself.
+pub(crate) fn plain(words_: &str) -> String {
+    words(words_)
 }
 
 /// A paragraph (an explanation item) as plain text, escaped like [`text`], kept whole up to a
@@ -196,6 +213,19 @@ mod tests {
             "<code>a&#124;b&#96;c&lt;img&nbsp;src=x&nbsp;onerror=alert(1)&gt;&#95;&#42;&#91;x&#93;(y)\
              &#92;&nbsp;.py</code>"
         );
+    }
+
+    #[test]
+    fn long_identities_may_wrap_after_a_slash_and_short_ones_do_not() {
+        assert_eq!(code_wrapping("GET /api/v2/x"), "<code>GET&nbsp;/api/v2/x</code>");
+        let long = "PATCH /api/v2/dags/{}/dagRuns/{}/taskInstances/{}/state-store";
+        assert_eq!(
+            code_wrapping(long),
+            "<code>PATCH /<wbr>api/<wbr>v2/<wbr>dags/<wbr>{}/<wbr>dagRuns/<wbr>{}/<wbr>\
+             taskInstances/<wbr>{}/<wbr>state-store</code>"
+        );
+        assert_eq!(code_wrapping("a|b/<x>/".repeat(8).as_str()).matches("<wbr>").count(), 16);
+        assert!(!code_wrapping(&"a|b/<x>/".repeat(8)).contains("<x>"));
     }
 
     #[test]

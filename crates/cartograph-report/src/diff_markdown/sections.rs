@@ -210,24 +210,30 @@ pub(super) fn sections(doc: &DiffDocument) -> Vec<Section> {
     out
 }
 
-/// Routes the head may serve that no list shows: new `unresolved-mount` refusals are routers
-/// (or single routes) whose mount could not be followed, so their full path, and with it the
-/// route's identity, is unknown. One honest line beside the routes, for the summary and the body.
+/// Routes the head may serve that no list shows: each new `unresolved-mount` refusal is a router
+/// (or a single route) whose mount could not be followed, so the full path, and with it the
+/// route's identity, is unknown. One plain line beside the routes, for the summary and the body.
 fn unplaced_routes(doc: &DiffDocument) -> (String, String) {
     let n = doc.refusals.added.iter().filter(|r| r.kind == "unresolved-mount").count();
     if n == 0 {
         return Default::default();
     }
-    let lead = format!("{} new unresolved mount{}", thousands(n), super::plural(n));
-    let line = format!(
-        "⚠️ {} new {} refusal{}: the routes behind {} could not be placed (the router's mount \
-         could not be followed, so the full path is unknown) and are not listed here; see \
-         **Refusals**.\n",
-        thousands(n),
-        code("unresolved-mount"),
-        super::plural(n),
-        if n == 1 { "it" } else { "them" }
-    );
+    let lead = format!("{} new mount{} not followed", thousands(n), super::plural(n));
+    let line = if n == 1 {
+        format!(
+            "⚠️ Cartograph could not tell where 1 new router or route is mounted, so its full \
+             path is unknown and it is not listed here. It is the {} refusal under **Refusals**.\n",
+            code("unresolved-mount")
+        )
+    } else {
+        format!(
+            "⚠️ Cartograph could not tell where {} new routers or routes are mounted, so their \
+             full paths are unknown and they are not listed here. They are the {} refusals \
+             under **Refusals**.\n",
+            thousands(n),
+            code("unresolved-mount")
+        )
+    };
     (lead, line)
 }
 
