@@ -158,20 +158,31 @@ impl BlastDocument {
 }
 
 /// The explaining chain as text: `` `a` —serves→ `b` ←calls— `c` ``, starting at the target.
-/// Blast walks every edge backwards (from what is depended on to its dependant) except `serves`,
-/// which it walks forwards; so each edge's walked direction follows from its kind.
 fn chain(affected: &AffectedDoc) -> String {
-    let Some(first) = affected.path.first() else { return String::from("(target)") };
+    walked_chain(&affected.path, code, str::to_owned).unwrap_or_else(|| String::from("(target)"))
+}
+
+/// A chain of edges as blast walked them, from the changed node on, with `node` showing a node
+/// id and `verb` an edge kind; `None` for a target (no edges). Blast walks every edge backwards
+/// (from what is depended on to its dependant) except `serves`, which it walks forwards; so each
+/// edge's walked direction follows from its kind.
+pub(crate) fn walked_chain(
+    path: &[PathEdgeDoc],
+    mut node: impl FnMut(&str) -> String,
+    verb: impl Fn(&str) -> String,
+) -> Option<String> {
+    let first = path.first()?;
     let forward = |e: &PathEdgeDoc| e.kind == "serves";
-    let mut out = code(if forward(first) { &first.from } else { &first.to });
-    for edge in &affected.path {
+    let mut out = node(if forward(first) { &first.from } else { &first.to });
+    for edge in path {
+        let kind = verb(&edge.kind);
         if forward(edge) {
-            let _ = write!(out, " —{}→ {}", edge.kind, code(&edge.to));
+            let _ = write!(out, " —{kind}→ {}", node(&edge.to));
         } else {
-            let _ = write!(out, " ←{}— {}", edge.kind, code(&edge.from));
+            let _ = write!(out, " ←{kind}— {}", node(&edge.from));
         }
     }
-    out
+    Some(out)
 }
 
 /// One sentence on what the bounds left out, or `None`.

@@ -12,6 +12,17 @@
 
 use std::collections::BTreeSet;
 
+use crate::diff_markdown::escape::code;
+
+/// What shortening did to the paths a caller showed, for the note that says how to read them.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Shortened {
+    /// A path lost the shared directory.
+    rooted: bool,
+    /// A path lost middle folders to `…`.
+    elided: bool,
+}
+
 /// Shortens the paths of one document.
 #[derive(Debug, Clone)]
 pub(crate) struct PathShortener {
@@ -55,6 +66,7 @@ impl PathShortener {
     }
 
     /// The directory left off every shortened path, with its final `/`; empty for none.
+    #[cfg(test)]
     pub(crate) fn root(&self) -> &str {
         &self.root
     }
@@ -82,6 +94,27 @@ impl PathShortener {
             k += 1;
         }
         if k + 1 >= n { rel.to_owned() } else { name(k) }
+    }
+
+    /// [`Self::shorten`], noting in `used` what was done to the path.
+    pub(crate) fn shorten_noting(&self, path: &str, used: &mut Shortened) -> String {
+        let short = self.shorten(path);
+        used.rooted |= !self.root.is_empty() && path.starts_with(self.root.as_str());
+        used.elided |= short.contains('…');
+        short
+    }
+
+    /// The clauses that tell a reader how the paths were shortened (`` `src/airflow/` is left
+    /// off``, `… stands for folders left out`); empty when none was.
+    pub(crate) fn how(&self, used: Shortened) -> Vec<String> {
+        let mut how = Vec::new();
+        if used.rooted {
+            how.push(format!("{} is left off", code(&self.root)));
+        }
+        if used.elided {
+            how.push("… stands for folders left out".to_owned());
+        }
+        how
     }
 
     /// Another known path under the same first directory ends with the same segments.
@@ -151,6 +184,18 @@ mod tests {
         assert_eq!(s.shorten("src/airflow"), "src/airflow");
         assert_eq!(s.shorten("src/airflow/state"), "state");
         assert_eq!(s.shorten("src/airflow/models/dag.py"), "models/dag.py");
+    }
+
+    #[test]
+    fn the_note_says_only_what_was_done() {
+        let s = PathShortener::new([AIRFLOW[0], AIRFLOW[3]], [], 40);
+        let mut used = Shortened::default();
+        s.shorten_noting("docs/x.md", &mut used);
+        assert!(s.how(used).is_empty());
+        s.shorten_noting(AIRFLOW[3], &mut used);
+        assert_eq!(s.how(used), ["<code>src/airflow/</code> is left off"]);
+        s.shorten_noting(AIRFLOW[0], &mut used);
+        assert_eq!(s.how(used)[1], "… stands for folders left out");
     }
 
     #[test]

@@ -17,10 +17,10 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::{AffectedDoc, BlastComponentDoc, BlastDocument, PathEdgeDoc};
+use super::{AffectedDoc, BlastComponentDoc, BlastDocument};
 use crate::diff_markdown::escape::{code, code_wrapping, thousands};
-use crate::diff_markdown::node_name;
-use crate::short_path::PathShortener;
+use crate::diff_markdown::{node_name, plural};
+use crate::short_path::{PathShortener, Shortened};
 
 /// The most components the table ranks.
 const MAX_COMPONENTS: usize = 10;
@@ -160,13 +160,7 @@ impl<'a> Section<'a> {
         if !note {
             return out;
         }
-        let mut how = Vec::new();
-        if shortened.rooted {
-            how.push(format!("{} is left off", code(self.shortener.root())));
-        }
-        if shortened.elided {
-            how.push("… stands for folders left out".to_owned());
-        }
+        let how = self.shortener.how(shortened);
         let paths = if how.is_empty() {
             String::new()
         } else {
@@ -255,11 +249,7 @@ impl<'a> Section<'a> {
     }
 
     fn short(&self, path: &str, shortened: &mut Shortened) -> String {
-        let short = self.shortener.shorten(path);
-        let root = self.shortener.root();
-        shortened.rooted |= !root.is_empty() && path.starts_with(root);
-        shortened.elided |= short.contains('…');
-        short
+        self.shortener.shorten_noting(path, shortened)
     }
 
     fn node(&self, id: &str, shortened: &mut Shortened) -> String {
@@ -269,32 +259,20 @@ impl<'a> Section<'a> {
         }
     }
 
-    /// From the changed node to `a`: each edge in the direction blast walked it, `serves`
-    /// forwards and every other kind backwards.
+    /// From the changed node to `a`, as [`super::walked_chain`] walks it.
     fn chain(&self, a: &AffectedDoc, shortened: &mut Shortened) -> String {
-        let Some(first) = a.path.first() else { return "(a target)".to_owned() };
-        let forward = |e: &PathEdgeDoc| e.kind == "serves";
-        let start = if forward(first) { &first.from } else { &first.to };
-        let mut out = self.node(start, shortened);
-        for e in &a.path {
-            let verb = e.kind.replace('_', " ");
-            if forward(e) {
-                let _ = write!(out, " —{verb}→ {}", self.node(&e.to, shortened));
-            } else {
-                let _ = write!(out, " ←{verb}— {}", self.node(&e.from, shortened));
-            }
-        }
+        let Some(mut out) = super::walked_chain(
+            &a.path,
+            |id| self.node(id, shortened),
+            |kind| kind.replace('_', " "),
+        ) else {
+            return "(a target)".to_owned();
+        };
         if a.type_only {
             out.push_str(" (type-only)");
         }
         out
     }
-}
-
-#[derive(Default)]
-struct Shortened {
-    rooted: bool,
-    elided: bool,
 }
 
 fn module_path(id: &str) -> Option<&str> {
@@ -334,14 +312,10 @@ fn join_and(parts: &[String]) -> String {
     }
 }
 
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::blast::{BlastBoundsDoc, BlastTruncationDoc};
+    use crate::blast::{BlastBoundsDoc, BlastTruncationDoc, PathEdgeDoc};
 
     /// `n` components under `src/app/`, component `i` reaching `i + 1` modules at depth 1, each
     /// importing the one target.

@@ -13,7 +13,7 @@ use super::escape::{code, code_wrapping, plain};
 use super::rows::evidence_row;
 use super::{Severity, finding_label, glyph, node_name};
 use crate::diff::{CoveredByDoc, DiffDocument, FindingDoc};
-use crate::short_path::PathShortener;
+use crate::short_path::{PathShortener, Shortened};
 
 /// The longest path shown in the table, in characters.
 const MAX_TABLE_PATH_CHARS: usize = 40;
@@ -67,8 +67,7 @@ pub(super) fn prepare_findings(doc: &DiffDocument) -> PreparedFindings {
         paths.known.iter().map(String::as_str),
         MAX_TABLE_PATH_CHARS,
     );
-    let mut elided = false;
-    let mut rooted = false;
+    let mut used = Shortened::default();
     let rows = shown
         .iter()
         .zip(&pieces)
@@ -76,17 +75,11 @@ pub(super) fn prepare_findings(doc: &DiffDocument) -> PreparedFindings {
         .map(|(i, (f, pieces))| {
             let covered =
                 also.get(&(f.kind.as_str(), f.subject.as_str())).map_or(&[][..], Vec::as_slice);
-            let cell = render_pieces(pieces, &shortener, &mut rooted, &mut elided);
+            let cell = render_pieces(pieces, &shortener, &mut used);
             prepare_finding(i, f, covered, &cell)
         })
         .collect();
-    let mut how = Vec::new();
-    if rooted {
-        how.push(format!("{} is left off", code(shortener.root())));
-    }
-    if elided {
-        how.push("… stands for folders left out".to_owned());
-    }
+    let how = shortener.how(used);
     let paths_note = if how.is_empty() {
         String::new()
     } else {
@@ -277,23 +270,13 @@ fn words(text: &str, paths: &DocumentPaths, out: &mut Vec<Piece>) {
 
 /// The cell: text escaped, paths shortened and set as code, the subject as code; past
 /// [`MAX_CELL_CHARS`] the middle gives way to `…`.
-fn render_pieces(
-    pieces: &[Piece],
-    shortener: &PathShortener,
-    rooted: &mut bool,
-    elided: &mut bool,
-) -> String {
+fn render_pieces(pieces: &[Piece], shortener: &PathShortener, used: &mut Shortened) -> String {
     let shown: Vec<(bool, String, bool)> = pieces
         .iter()
         .map(|p| match p.kind {
             PieceKind::Text => (p.space_before, p.text.clone(), false),
             PieceKind::Subject => (p.space_before, p.text.clone(), true),
-            PieceKind::Path => {
-                let short = shortener.shorten(&p.text);
-                *rooted |= !shortener.root().is_empty() && p.text.starts_with(shortener.root());
-                *elided |= short.contains('…');
-                (p.space_before, short, true)
-            }
+            PieceKind::Path => (p.space_before, shortener.shorten_noting(&p.text, used), true),
         })
         .collect();
     let width =
