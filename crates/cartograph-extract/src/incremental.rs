@@ -6,10 +6,13 @@
 //! between the versions' common first and last lines, each one applied to the old tree as an
 //! `InputEdit` in order, and the new text parsed with the edited tree. The diff runs to the end
 //! whenever that middle is at most [`UNBOUNDED_LINES`] lines, so the edits (and the parse's cost)
-//! do not depend on how fast the machine is; only a larger middle has a time budget. The edits are whole lines: narrowing each to the bytes that differ was
-//! measured to cost more, not less (+1.3% instructions over the 179 changed files of Airflow
-//! 3.3.1 → 3.3.2; tree-sitter-python often reparses the rest of the file either way). Only the parse is incremental: every version's facts are extracted from
-//! its own whole tree, exactly as [`Extractor::extract`] would.
+//! do not depend on how fast the machine is; only a larger middle has a time budget.
+//!
+//! The edits are whole lines: narrowing each to the bytes that differ was measured to cost more,
+//! not less (+1.3% instructions over the 179 changed files of Airflow 3.3.1 → 3.3.2;
+//! tree-sitter-python often reparses the rest of the file either way). Only the parse is
+//! incremental: every version's facts are extracted from its own whole tree, exactly as
+//! [`Extractor::extract`] would.
 //!
 //! Incremental and fresh parses of the same text give the same tree, except that error recovery
 //! may differ around syntax errors, so the old tree is reused only when it has no error, and a new
