@@ -3,8 +3,10 @@
 //! One [`Extractor`] per worker thread holds one parser per grammar. [`Extractor::extract`] takes a
 //! file's repository path and text and returns [`FileFacts`]: the raw, unresolved facts of that one
 //! file (imports, as written) plus refusals and a count of syntax-error regions. Extraction never
-//! fails: broken code yields what is sound and says how much was not. Resolution across files lives
-//! in `cartograph-pipeline`.
+//! fails: broken code yields what is sound and says how much was not. Import resolution lives in
+//! `cartograph-pipeline`; the recognisers' link halves ([`recognise::link`]), which join facts
+//! across files after resolution, live here beside their syntax halves, with the [`TreeIndex`]
+//! they probe.
 
 mod facts;
 mod incremental;
@@ -13,6 +15,7 @@ mod language;
 mod python;
 pub mod recognise;
 mod syntax;
+pub mod tree;
 mod typescript;
 
 pub use facts::{
@@ -20,6 +23,7 @@ pub use facts::{
 };
 pub use language::{Grammar, grammar_for};
 pub use recognise::tables::prisma::{PrismaModel, extract_prisma};
+pub use tree::TreeIndex;
 
 use cartograph_core::RepoPath;
 
@@ -82,5 +86,40 @@ impl Extractor {
         }
         syntax::record_error_regions(path, tree, &mut facts);
         facts
+    }
+}
+
+#[cfg(test)]
+mod fingerprint_tests {
+    /// The files [`super::FACTS_FINGERPRINT`] hashes, one repository path under `crates/` a line.
+    const FINGERPRINTED: &str = include_str!(concat!(env!("OUT_DIR"), "/fingerprinted.txt"));
+
+    #[test]
+    fn link_halves_tests_and_the_tree_index_do_not_invalidate_cached_facts() {
+        let listed: Vec<&str> = FINGERPRINTED.lines().collect();
+        for must in [
+            "cartograph-extract/src/lib.rs",
+            "cartograph-extract/src/facts.rs",
+            "cartograph-extract/src/recognise/py_routes/fastapi.rs",
+            "cartograph-extract/src/recognise/py_routes/django/mod.rs",
+            "cartograph-core/src/edge.rs",
+        ] {
+            assert!(listed.contains(&must), "{must} decides facts and must be fingerprinted");
+        }
+        let crates = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        for file in &listed {
+            assert!(crates.join(file).is_file(), "{file} is listed but missing");
+            let parts: Vec<&str> = file.split('/').collect();
+            assert!(
+                !parts.iter().any(|p| matches!(*p, "link" | "link.rs" | "tests" | "tests.rs")),
+                "{file} cannot change a fact and must not be fingerprinted"
+            );
+            assert_ne!(*file, "cartograph-extract/src/tree.rs");
+        }
+        // Every link half of a family exists and is left out.
+        for family in ["calls", "env", "js_routes", "py_routes", "tables"] {
+            let link = crates.join(format!("cartograph-extract/src/recognise/{family}/link.rs"));
+            assert!(link.is_file(), "the {family} family keeps its link half in link.rs");
+        }
     }
 }

@@ -10,10 +10,14 @@ pub mod cache;
 pub mod discover;
 pub mod git;
 pub mod grant;
-pub mod link;
 pub mod resolve;
 pub mod source;
-pub mod tree;
+
+/// The linkers moved next to their recogniser families in `cartograph-extract`; the pipeline runs
+/// them after resolution.
+pub use cartograph_extract::recognise::link;
+/// The tree index lives beside the linkers that probe it.
+pub use cartograph_extract::tree::{self, TreeIndex};
 
 pub use analyse::{
     Analysis, AnalysisOptions, AnalysisStats, analyse_source, analyse_sources, analyse_tree,
@@ -23,4 +27,3 @@ pub use cartograph_graph::ComponentRule;
 pub use discover::{DiscoveryOptions, Inventory, SourceText};
 pub use git::GitRevisionSource;
 pub use source::{DirectorySource, FileSource, SourceError, TreeSpec, parse_tree_arg};
-pub use tree::TreeIndex;

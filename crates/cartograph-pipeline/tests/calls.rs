@@ -6,11 +6,12 @@ use cartograph_core::{
     Confidence, EdgeKind, HttpMethod, Provenance, RefusalKind, RepoPath, RouteTemplate,
     SourceLocation,
 };
-use cartograph_extract::{Extractor, FileFacts, grammar_for};
-use cartograph_pipeline::link::{
-    BindingTarget, FileView, LinkInput, Linked, ResolvedBinding, ServedRoute, calls,
+use cartograph_extract::recognise::calls::link as calls;
+use cartograph_extract::recognise::link::{
+    BindingTarget, FileView, LinkInput, Linked, ResolvedBinding, ServedRoute,
 };
-use cartograph_pipeline::{AnalysisOptions, TreeIndex, analyse_tree};
+use cartograph_extract::{Extractor, FileFacts, TreeIndex, grammar_for};
+use cartograph_pipeline::{AnalysisOptions, analyse_tree};
 
 /// A served route `METHOD /path` declared in `api/routes.py`.
 fn route(spec: &str) -> ServedRoute {

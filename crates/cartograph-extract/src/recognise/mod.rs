@@ -5,12 +5,15 @@
 //! Recognisers share one walk of each file's syntax tree: [`run`] asks every recogniser family
 //! whether the file can hold anything for it (a cheap text test), walks the tree once if any says
 //! yes, and hands every node to the interested families. Facts are per file and unresolved;
-//! `cartograph-pipeline` joins them across files (prefix chains, URL-to-route matching, models
-//! to tables).
+//! each family's link half ([`link`], and the `link.rs` in the family's folder) joins them across
+//! files once the pipeline has resolved imports (prefix chains, URL-to-route matching, models to
+//! tables). A family is one folder; a framework is one file, or one folder holding its syntax
+//! half (`mod.rs`) and its link half (`link.rs`).
 
 pub mod calls;
 pub mod env;
 pub mod js_routes;
+pub mod link;
 pub mod py_routes;
 pub mod registry;
 pub mod tables;

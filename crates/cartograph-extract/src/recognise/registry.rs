@@ -8,7 +8,8 @@ use cartograph_core::{EdgeKind, Language};
 pub struct Recogniser {
     /// Stable name, e.g. `fastapi`.
     pub name: &'static str,
-    /// The file that implements it, relative to `crates/cartograph-extract/src/recognise/`.
+    /// The file that implements it, or the folder (ending in `/`) that holds its syntax half
+    /// (`mod.rs`) and its link half (`link.rs`), relative to `crates/cartograph-extract/src/recognise/`.
     pub file: &'static str,
     pub languages: &'static [Language],
     pub edges: &'static [EdgeKind],
@@ -42,7 +43,11 @@ mod tests {
         assert!(all.windows(2).all(|w| w[0].name < w[1].name), "recogniser names must be unique");
         let base = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/recognise");
         for r in all {
-            assert!(base.join(r.file).is_file(), "{} names a missing file {}", r.name, r.file);
+            let found = match r.file.strip_suffix('/') {
+                Some(folder) => base.join(folder).join("mod.rs").is_file(),
+                None => base.join(r.file).is_file(),
+            };
+            assert!(found, "{} names a missing file or folder {}", r.name, r.file);
             assert!(!r.languages.is_empty() && !r.edges.is_empty() && !r.summary.is_empty());
         }
     }

@@ -20,6 +20,7 @@ mod fetch;
 mod httpx;
 mod ky;
 mod libraries;
+pub mod link;
 mod openapi;
 mod requests;
 mod url;

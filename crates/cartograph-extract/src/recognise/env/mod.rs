@@ -6,6 +6,7 @@
 //! (`os.getenv("X", "default")`, a settings field's default) is never read into the facts.
 
 mod javascript;
+pub mod link;
 mod pydantic_settings;
 mod python;
 

@@ -15,6 +15,7 @@ mod express;
 mod facts;
 mod fastify;
 mod hono;
+pub mod link;
 mod nest;
 mod nextjs;
 mod shapes;
@@ -79,7 +80,7 @@ pub const RECOGNISERS: &[Recogniser] = &[
     },
     Recogniser {
         name: "nestjs",
-        file: "js_routes/nest.rs",
+        file: "js_routes/nest/",
         languages: &[Language::TypeScript],
         edges: &[EdgeKind::Serves],
         summary: "NestJS @Controller prefixes with @Get/@Post/… handlers and the literal global \
@@ -87,7 +88,7 @@ pub const RECOGNISERS: &[Recogniser] = &[
     },
     Recogniser {
         name: "nextjs",
-        file: "js_routes/nextjs.rs",
+        file: "js_routes/nextjs/",
         languages: JS_LANGUAGES,
         edges: &[EdgeKind::Serves],
         summary: "Next.js file routes: App Router route.ts exported method handlers and Pages \

@@ -19,6 +19,7 @@ mod django;
 mod expr;
 mod fastapi;
 mod flask;
+pub mod link;
 
 #[cfg(test)]
 mod tests;
@@ -41,7 +42,7 @@ use crate::{FileFacts, Grammar};
 pub const RECOGNISERS: &[Recogniser] = &[
     Recogniser {
         name: "django",
-        file: "py_routes/django.rs",
+        file: "py_routes/django/",
         languages: &[Language::Python],
         edges: &[EdgeKind::Serves],
         summary: "Django path/re_path/include URL confs across modules and Django REST \

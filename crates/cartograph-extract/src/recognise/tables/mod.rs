@@ -11,6 +11,7 @@
 mod django;
 mod drizzle;
 mod knex;
+pub mod link;
 pub mod prisma;
 mod raw_sql;
 mod sqlalchemy;
@@ -33,7 +34,7 @@ use crate::{FileFacts, Grammar};
 pub const RECOGNISERS: &[Recogniser] = &[
     Recogniser {
         name: "prisma",
-        file: "tables/prisma.rs",
+        file: "tables/prisma/",
         languages: &[Language::TypeScript, Language::JavaScript],
         edges: &[EdgeKind::Defines],
         summary: "Prisma schema files (schema.prisma, read without tree-sitter): model blocks \

@@ -33,13 +33,13 @@ use std::cmp::Reverse;
 use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::recognise::calls::{CallClient, CallFact, CallUrl, ClientInstance};
 use cartograph_core::{
     Confidence, Edge, EdgeKind, Evidence, HttpMethod, Node, NodeKey, Provenance, Refusal,
     RefusalKind, RouteTemplate, Segment, SourceLocation, TemplateMatch,
 };
-use cartograph_extract::recognise::calls::{CallClient, CallFact, CallUrl, ClientInstance};
 
-use super::{BindingTarget, FileView, LinkInput, Linked, ServedRoute};
+use crate::recognise::link::{BindingTarget, FileView, LinkInput, Linked, ServedRoute};
 
 /// Links calls to `routes`.
 pub fn link(input: &LinkInput<'_>, routes: &[ServedRoute], linked: &mut Linked) {

@@ -16,6 +16,8 @@
 //! ```
 //! yields the model `Item` mapping to the table `items`.
 
+pub mod link;
+
 use cartograph_core::{Refusal, RefusalKind, RepoPath, SourceLocation};
 
 /// One model of a Prisma schema.

@@ -5,7 +5,7 @@
 use cartograph_core::RepoPath;
 
 use super::{Linker, MAX_HOPS, MAX_STEPS, ObjKey, Resolved};
-use crate::link::BindingTarget;
+use crate::recognise::link::BindingTarget;
 use crate::tree::{dir_of, join_normalised};
 
 impl<'a> Linker<'_, 'a> {

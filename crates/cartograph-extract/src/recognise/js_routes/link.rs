@@ -5,11 +5,15 @@
 //! (controllers under the app's global prefix) and [`nextjs`] (file-system routes inside a
 //! Next.js project).
 
+// Each framework's link half lives in its folder beside its syntax half; it is a child of this
+// module so that it shares the family's linker types.
+#[path = "nest/link.rs"]
 mod nest;
+#[path = "nextjs/link.rs"]
 mod nextjs;
 mod servers;
 
-use super::{LinkInput, Linked, ServedRoute};
+use crate::recognise::link::{LinkInput, Linked, ServedRoute};
 
 /// The routes of this family.
 pub fn link(input: &LinkInput<'_>, linked: &mut Linked) -> Vec<ServedRoute> {

@@ -9,12 +9,12 @@
 
 use std::collections::HashMap;
 
+use crate::recognise::py_routes::{ClassDecl, Instance};
 use cartograph_core::{Confidence, HttpMethod, Provenance, RefusalKind, RouteTemplate};
-use cartograph_extract::recognise::py_routes::{ClassDecl, Instance};
 
 use super::django::{Frame, regex_to_path};
 use super::{Def, FileIdx, FrameworkClass, Names, Output};
-use crate::link::ServedRoute;
+use crate::recognise::link::ServedRoute;
 
 pub(super) type Registrations<'a> = HashMap<(FileIdx, usize), Vec<(FileIdx, usize)>>;
 

@@ -7,7 +7,7 @@
 
 use cartograph_core::{Edge, EdgeKind, Evidence, Node, NodeKey, SourceLocation};
 
-use super::{LinkInput, Linked};
+use crate::recognise::link::{LinkInput, Linked};
 
 /// Links this family's facts.
 pub fn link(input: &LinkInput<'_>, linked: &mut Linked) {

@@ -4,12 +4,12 @@
 //! model without one defines a table named like the model, by Prisma's convention (provenance
 //! `convention`, confidence `likely`, since a database created outside Prisma may differ).
 
+use crate::PrismaModel;
 use cartograph_core::{
     Confidence, Edge, EdgeKind, Evidence, Node, NodeKey, Provenance, RepoPath, SourceLocation,
 };
-use cartograph_extract::PrismaModel;
 
-use super::Linked;
+use crate::recognise::link::Linked;
 
 /// Adds the `defines` edges of every schema file's models.
 pub fn link(schemas: &[(RepoPath, Vec<PrismaModel>)], linked: &mut Linked) {

@@ -3,26 +3,22 @@
 //! variable reads.
 //!
 //! Runs after import resolution, so a recogniser can follow a name to the module that defines it
-//! ([`LinkInput::binding`]). Each family has one module here; [`link_all`] runs them in a fixed
-//! order (routes first, since calls are matched against them) and everything it returns is sorted
-//! by the analysis builder.
-
-pub mod calls;
-pub mod env;
-pub mod js_routes;
-pub mod prisma;
-pub mod py_routes;
-pub mod tables;
+//! ([`LinkInput::binding`]). Each family's link half is the `link.rs` in its folder, beside its
+//! syntax half (`calls/link.rs`, `py_routes/link.rs`, `tables/prisma/link.rs` …); [`link_all`]
+//! runs them in a fixed order (routes first, since calls are matched against them) and
+//! everything it returns is sorted by the analysis builder. `cartograph-pipeline` builds the
+//! [`LinkInput`] after import resolution and calls [`link_all`]. No link half can change an
+//! extracted fact, so editing one leaves the fact cache's fingerprint as it is.
 
 use std::collections::HashMap;
 
+use crate::FileFacts;
 use cartograph_core::{
     Confidence, Edge, EdgeKind, Evidence, Handler, HttpMethod, Language, Node, NodeKey, Provenance,
     Refusal, RepoPath, RouteTemplate, SourceLocation,
 };
-use cartograph_extract::FileFacts;
 
-use crate::TreeIndex;
+use crate::tree::TreeIndex;
 
 /// What a local name bound by an import refers to, after resolution.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,7 +56,7 @@ pub struct LinkInput<'a> {
     pub files: Vec<FileView<'a>>,
     pub index: &'a TreeIndex,
     /// Prisma schema files and their models.
-    pub prisma: Vec<(RepoPath, Vec<cartograph_extract::PrismaModel>)>,
+    pub prisma: Vec<(RepoPath, Vec<crate::PrismaModel>)>,
     by_path: HashMap<&'a str, usize>,
 }
 
@@ -120,13 +116,13 @@ impl Linked {
 /// Runs every linker.
 pub fn link_all(input: &LinkInput<'_>) -> Linked {
     let mut linked = Linked::default();
-    let mut routes = py_routes::link(input, &mut linked);
-    routes.extend(js_routes::link(input, &mut linked));
+    let mut routes = super::py_routes::link::link(input, &mut linked);
+    routes.extend(super::js_routes::link::link(input, &mut linked));
     add_routes(&routes, &mut linked);
-    calls::link(input, &routes, &mut linked);
-    prisma::link(&input.prisma, &mut linked);
-    tables::link(input, &mut linked);
-    env::link(input, &mut linked);
+    super::calls::link::link(input, &routes, &mut linked);
+    super::tables::prisma::link::link(&input.prisma, &mut linked);
+    super::tables::link::link(input, &mut linked);
+    super::env::link::link(input, &mut linked);
     linked
 }
 

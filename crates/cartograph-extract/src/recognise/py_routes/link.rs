@@ -16,19 +16,23 @@
 //! mounted on any app Cartograph found is refused (`unresolved-mount`): its full path is unknown.
 
 mod chains;
+// The Django linker (and its REST framework routers) lives in the Django folder beside the
+// syntax half; it is a child of this module so that it shares the family's name tables.
+#[path = "django/link.rs"]
 mod django;
+#[path = "django/link/drf.rs"]
 mod drf;
 
 use std::cell::Cell;
 use std::collections::{BTreeSet, HashMap};
 
-use cartograph_core::Language;
-use cartograph_core::{Refusal, RefusalKind, RepoPath, SourceLocation};
-use cartograph_extract::recognise::py_routes::{
+use crate::recognise::py_routes::{
     ClassDecl, Constant, Instance, PathExpr, PathPart, PyRouteFacts,
 };
+use cartograph_core::Language;
+use cartograph_core::{Refusal, RefusalKind, RepoPath, SourceLocation};
 
-use super::{BindingTarget, LinkInput, Linked, ServedRoute};
+use crate::recognise::link::{BindingTarget, LinkInput, Linked, ServedRoute};
 
 /// The routes of this family.
 pub fn link(input: &LinkInput<'_>, linked: &mut Linked) -> Vec<ServedRoute> {

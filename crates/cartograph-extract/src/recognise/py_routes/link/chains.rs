@@ -9,13 +9,11 @@
 
 use std::collections::HashMap;
 
+use crate::recognise::py_routes::{Instance, Methods, MountDecl, MountKind, RouteDecl};
 use cartograph_core::{Confidence, HttpMethod, Provenance, RefusalKind, RouteTemplate};
-use cartograph_extract::recognise::py_routes::{
-    Instance, Methods, MountDecl, MountKind, RouteDecl,
-};
 
 use super::{Def, FileIdx, FrameworkClass, Names, Output, ResolvedPath, describe, join};
-use crate::link::ServedRoute;
+use crate::recognise::link::ServedRoute;
 
 /// An object that routes can be declared on: (file, index into its instances).
 type ObjId = (FileIdx, usize);

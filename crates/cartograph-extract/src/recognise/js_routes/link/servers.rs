@@ -20,14 +20,14 @@
 use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use crate::recognise::js_routes::{
+    Export, Framework, MountTarget, PathValue, Receiver, RouteCall, ServerKind,
+};
 use cartograph_core::{
     Confidence, Provenance, Refusal, RefusalKind, RepoPath, RouteTemplate, SourceLocation,
 };
-use cartograph_extract::recognise::js_routes::{
-    Export, Framework, MountTarget, PathValue, Receiver, RouteCall, ServerKind,
-};
 
-use crate::link::{LinkInput, Linked, ServedRoute};
+use crate::recognise::link::{LinkInput, Linked, ServedRoute};
 
 mod names;
 

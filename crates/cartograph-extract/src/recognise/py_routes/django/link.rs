@@ -10,12 +10,12 @@
 
 use std::collections::HashSet;
 
+use crate::recognise::py_routes::{UrlEntry, UrlFunction, UrlTarget};
 use cartograph_core::{Confidence, HttpMethod, Provenance, RefusalKind, RouteTemplate};
-use cartograph_extract::recognise::py_routes::{UrlEntry, UrlFunction, UrlTarget};
 
 use super::drf::{Registrations, drf_registrations, drf_router, drf_routes};
 use super::{Def, FileIdx, Names, Output};
-use crate::link::ServedRoute;
+use crate::recognise::link::ServedRoute;
 
 /// The most include levels followed from one root.
 const MAX_DEPTH: usize = 24;

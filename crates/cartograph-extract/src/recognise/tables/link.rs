@@ -11,12 +11,12 @@
 
 use std::collections::HashMap;
 
+use crate::recognise::tables::{Access, DjangoClass, ModelFact, ModelTable};
 use cartograph_core::{
     Confidence, Edge, EdgeKind, Evidence, Node, NodeKey, Provenance, RepoPath, SourceLocation,
 };
-use cartograph_extract::recognise::tables::{Access, DjangoClass, ModelFact, ModelTable};
 
-use super::{BindingTarget, LinkInput, Linked};
+use crate::recognise::link::{BindingTarget, LinkInput, Linked};
 
 /// How far re-exports and dotted names are followed.
 const MAX_HOPS: usize = 6;

@@ -14,12 +14,12 @@
 //! Refusals: a computed controller path, route path or global prefix, or a global prefix that
 //! cannot be tied to one app (`computed-route`).
 
+use crate::recognise::js_routes::{NestApp, NestPrefix, PathValue};
 use cartograph_core::{
     Confidence, Provenance, Refusal, RefusalKind, RepoPath, RouteTemplate, SourceLocation,
 };
-use cartograph_extract::recognise::js_routes::{NestApp, NestPrefix, PathValue};
 
-use crate::link::{LinkInput, Linked, ServedRoute};
+use crate::recognise::link::{LinkInput, Linked, ServedRoute};
 
 /// The routes of every Nest controller in the tree.
 pub(super) fn link(input: &LinkInput<'_>, linked: &mut Linked) -> Vec<ServedRoute> {

@@ -14,13 +14,13 @@
 //! folder's path. A literal `basePath` in the project's `next.config.*` goes in front of every
 //! route; a computed one is refused (`computed-route`).
 
+use crate::recognise::js_routes::PathValue;
 use cartograph_core::{
     Confidence, HttpMethod, Provenance, Refusal, RefusalKind, RepoPath, RouteTemplate,
     SourceLocation,
 };
-use cartograph_extract::recognise::js_routes::PathValue;
 
-use crate::link::{FileView, LinkInput, Linked, ServedRoute};
+use crate::recognise::link::{FileView, LinkInput, Linked, ServedRoute};
 
 const CONFIG_EXTENSIONS: &[&str] = &["js", "mjs", "cjs", "ts", "mts"];
 const SOURCE_EXTENSIONS: &[&str] = &["ts", "js", "tsx", "jsx", "mjs", "cjs", "mts", "cts"];
