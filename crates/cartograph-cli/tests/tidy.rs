@@ -1,5 +1,5 @@
-//! Mechanical house rules: the dependency rules of SPEC.md (read from `cargo metadata`), a `//!`
-//! doc on every module, and no stubs in production code.
+//! Mechanical house rules: the dependency rules of decision 0008 (read from `cargo metadata`), a
+//! `//!` doc on every module, and no stubs in production code.
 
 mod common;
 
