@@ -1,4 +1,4 @@
-//! The citation contract (ADR-0021 E and C6), enforced: a model's answer is parsed and every
+//! The citation contract (decision 0003), enforced: a model's answer is parsed and every
 //! citation re-checked against the bundle that was actually sent. An [`Answer`] has private fields
 //! and no public constructor; [`Answer::validate`] is the only way to obtain one, so an
 //! unvalidated answer cannot be rendered.

@@ -5,8 +5,8 @@
 //! (the head graph; the base graph for a removed edge) that share an endpoint with it — in a fixed
 //! order: changed edges, then edges findings name, then the rest of the graph, each group by
 //! identity. Each edge carries exactly kind, from, to, evidence, provenance, confidence and
-//! location (ADR-0021 C5): never source text (evidence describes a claim, it does not quote a
-//! file), and never an absolute path (a neighbour whose location is not a plain
+//! location (decision 0001 rule 5): never source text (evidence describes a claim, it does not
+//! quote a file), and never an absolute path (a neighbour whose location is not a plain
 //! repository-relative path is left out, and a bundle whose changed edge has one is not sent).
 //!
 //! The bundle is capped by its serialised bytes: neighbours are added in order while they fit, and

@@ -7,9 +7,9 @@
 
 use std::fmt;
 
-/// The default provider's base URL (ADR-0021 C1).
+/// The default provider's base URL (decision 0001 rule 8).
 pub const GROQ_BASE_URL: &str = "https://api.groq.com/openai/v1";
-/// The default model (ADR-0021 C1).
+/// The default model (decision 0001 rule 8).
 pub const GROQ_MODEL: &str = "openai/gpt-oss-120b";
 /// OpenAI's base URL.
 pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";

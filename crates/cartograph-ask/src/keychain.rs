@@ -1,5 +1,5 @@
-//! The OS keychain, through keyring-core and one native store per platform (ADR-0021 Amendments
-//! 2 and 5): the Secret Service over zbus on Linux, the macOS Keychain, the Windows Credential
+//! The OS keychain, through keyring-core and one native store per platform (decision 0005): the
+//! Secret Service over zbus on Linux, the macOS Keychain, the Windows Credential
 //! Manager. An entry is service [`SERVICE`], account the provider name (`groq`, `openai`,
 //! `custom`); its password is the key.
 //!

@@ -8,7 +8,7 @@
 //! standard output; `--markdown FILE` also writes the Markdown report, where every quotation is
 //! tied to its bundle edge, and a refused or unavailable explanation shows the raw evidence.
 //!
-//! The rules (ADR-0021), and where each is kept:
+//! The rules (decisions 0001, 0003, 0004 and 0007), and where each is kept:
 //! - This is the only crate with an HTTP client ([`transport`]: ureq over rustls, https only except
 //!   a loopback base URL, no redirects, a global timeout, no proxy unless `--proxy` is given).
 //!   Neither the `cartograph` binary nor the MCP server can reach it (a test reads

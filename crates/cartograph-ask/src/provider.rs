@@ -1,6 +1,6 @@
 //! The provider: one OpenAI-compatible chat-completions endpoint, asked about one bundle at a time
-//! (ADR-0021 C3). [`Provider::explain`] takes the bundle, the question and the credential —
-//! borrowed for the call, never stored — and returns a validated [`Answer`] or a
+//! (decision 0001 rule 4). [`Provider::explain`] takes the bundle, the question and the
+//! credential — borrowed for the call, never stored — and returns a validated [`Answer`] or a
 //! [`ProviderError`].
 //!
 //! [`ProviderError`] carries an HTTP status, a provider error type from a fixed vocabulary, and

@@ -44,7 +44,7 @@ impl Change {
     }
 }
 
-/// An edge's derived facts, exactly the fields a bundle may carry (ADR-0021 C5).
+/// An edge's derived facts, exactly the fields a bundle may carry (decision 0001 rule 5).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EdgeFacts {
     pub kind: String,

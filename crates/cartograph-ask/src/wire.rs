@@ -1,5 +1,5 @@
-//! The chat-completions wire format (ADR-0021 C5 and C6): the request body this crate builds byte
-//! for byte, and the reading of the response envelope.
+//! The chat-completions wire format (decision 0001 rule 7, decision 0003 rule 1): the request body
+//! this crate builds byte for byte, and the reading of the response envelope.
 //!
 //! The request is one system message (a compile-time constant stating the contract) and one user
 //! message (a fixed question plus the rendered bundle), `temperature: 0`, `max_completion_tokens`,
@@ -24,7 +24,7 @@ pub const PROMPT_VERSION: &str = "cartograph-ask-prompt/1";
 /// The response format's name.
 pub const SCHEMA_NAME: &str = "cartograph_answer";
 
-/// ADR-0021 C5.
+/// Decision 0001 rule 7.
 pub const MAX_COMPLETION_TOKENS: u32 = 2048;
 
 /// The system message: the contract, fixed at compile time.
@@ -72,8 +72,8 @@ connects, what depends on it, and what a reviewer should check.",
     }
 }
 
-/// The strict response schema (ADR-0021 C6, with the bundle id on every citation per E): every
-/// property required, every object closed.
+/// The strict response schema (decision 0003 rule 1, with the bundle id on every citation per
+/// rule 3): every property required, every object closed.
 pub fn answer_schema() -> Value {
     json!({
         "type": "object",

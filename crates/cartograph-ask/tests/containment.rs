@@ -1,5 +1,5 @@
-//! The network boundary, read from `cargo metadata` (ADR-0021 C3, issue 6 item 1): ureq and
-//! rustls are reachable from `cartograph-ask` and from nothing the `cartograph` binary
+//! The network boundary, read from `cargo metadata` (decision 0001 rules 2 and 3, issue 6 item 1):
+//! ureq and rustls are reachable from `cartograph-ask` and from nothing the `cartograph` binary
 //! (`cartograph-cli`) or the MCP server (`cartograph-mcp`) depends on; neither depends on
 //! `cartograph-ask`; and `cartograph-ask` does not depend on `cartograph-pipeline` directly.
 
@@ -83,7 +83,8 @@ fn only_cartograph_ask_reaches_the_http_client() {
         assert!(!deps.contains("cartograph-ask"), "{package} depends on cartograph-ask");
         assert!(!deps.contains("keyring-core"), "{package} can reach the keychain");
     }
-    // ADR-0021 C3: no direct dependency on the analyser (nor on the graph crate's petgraph).
+    // Decision 0001 rule 3: no direct dependency on the analyser (nor on the graph crate's
+    // petgraph).
     let direct = &graph["cartograph-ask"];
     assert!(!direct.contains("cartograph-pipeline"));
     assert!(!direct.contains("petgraph"));

@@ -1,5 +1,5 @@
 //! The key, the evidence and the provider's bodies never reach an error, a `Debug` output or a log
-//! (ADR-0021 C8): every error variant's `Debug` and `Display` are checked against the fixture key
+//! (decision 0007): every error variant's `Debug` and `Display` are checked against the fixture key
 //! and the evidence; a whole run is logged at TRACE level, unredacted, and the log checked; and a
 //! source-level check over `src/` finds no tracing macro naming a body, header, payload or key.
 

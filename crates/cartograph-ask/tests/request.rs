@@ -1,5 +1,5 @@
-//! The request, checked byte for byte against a runtime-generated fixture key (ADR-0021 testing
-//! list, "Request"): the endpoint, the `Authorization: Bearer <key>` header, a strict
+//! The request, checked byte for byte against a runtime-generated fixture key (decision 0001
+//! rule 14, "Request"): the endpoint, the `Authorization: Bearer <key>` header, a strict
 //! `json_schema` response format whose schema is a valid JSON Schema, the constant system
 //! message, and a body that carries no key, no source text, no absolute path and no identity.
 

@@ -1,4 +1,4 @@
-//! Every response case of the ADR-0021 testing list, through the provider and a scripted
+//! Every response case of decision 0001 rule 14, through the provider and a scripted
 //! transport: success, malformed JSON, valid JSON of the wrong shape, missing items, an item with
 //! no citation, an item with empty text, a citation naming a foreign bundle, one naming an edge
 //! outside the bundle, a non-verbatim citation, an empty citation, multiple citations on one item,

@@ -1,4 +1,4 @@
-//! Every transport case of the ADR-0021 testing list, with the real ureq transport against a fake
+//! Every transport case of decision 0001 rule 14, with the real ureq transport against a fake
 //! provider on loopback: timeout, connection failure, 400, 401, 413, 422, 429 with retry-after,
 //! 500, 502, 503, a body that is not JSON — plus a redirect that is not followed, https enforced
 //! for a non-loopback URL, and the read limit. Retries sleep through a recorder, so nothing waits.

@@ -1,5 +1,6 @@
-//! Mechanical house rules: the dependency rules of SPEC.md (read from `cargo metadata`), a `//!`
-//! doc on every module, and no stubs in production code.
+//! Mechanical house rules: the dependency rules of decision 0008 (read from `cargo metadata`), a
+//! `//!` doc on every module, no stubs in production code, and decision records that are complete,
+//! indexed, and cited only by numbers and rules that exist.
 
 mod common;
 
@@ -155,4 +156,240 @@ fn every_module_has_a_doc_comment_and_no_stub() {
     }
     assert!(undocumented.is_empty(), "modules without a //! doc: {undocumented:#?}");
     assert!(stubs.is_empty(), "stubs in production code: {stubs:#?}");
+}
+
+/// The decision records, `docs/decisions/NNNN-name.md`: number → file name and the numbers of the
+/// rules of its `## Decision` section (the lines that start with `N. `).
+fn decision_records() -> BTreeMap<String, (String, BTreeSet<u32>)> {
+    let dir = workspace().join("docs/decisions");
+    let mut records = BTreeMap::new();
+    for entry in std::fs::read_dir(&dir).expect("docs/decisions exists") {
+        let name = entry.expect("entry").file_name().to_string_lossy().into_owned();
+        let Some((number, rest)) = leading_number(&name, Some(4)) else { continue };
+        if !rest.starts_with('-') || !rest.ends_with(".md") {
+            continue;
+        }
+        let text = std::fs::read_to_string(dir.join(&name)).expect("read record");
+        let rules = text
+            .lines()
+            .skip_while(|l| *l != "## Decision")
+            .skip(1)
+            .take_while(|l| !l.starts_with("## "))
+            .filter_map(|l| l.split_once(". ").and_then(|(n, _)| n.parse().ok()))
+            .collect();
+        let number = number.to_owned();
+        assert!(!records.contains_key(&number), "two decision records are numbered {number}");
+        records.insert(number, (name, rules));
+    }
+    records
+}
+
+/// Our own text, where a citation may be: Rust sources, manifests, docs, the Action, scripts,
+/// workflows and the benchmark harness. Fixtures and goldens are analysed data and are left out.
+fn citing_files() -> Vec<std::path::PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("read dir") {
+            let path = entry.expect("entry").path();
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            let extension = path.extension().and_then(|e| e.to_str()).unwrap_or_default();
+            if path.is_dir() {
+                if !["fixtures", "node_modules", "target", "work", ".venv"].contains(&name) {
+                    walk(&path, out);
+                }
+            } else if ["rs", "toml", "md", "py", "sh", "mjs", "yml", "yaml"].contains(&extension) {
+                out.push(path);
+            }
+        }
+    }
+    let root = workspace();
+    let mut files = vec![root.join("Cargo.toml"), root.join("README.md")];
+    for dir in ["crates", "docs", "action", "scripts", "bench", ".github"] {
+        walk(&root.join(dir), &mut files);
+    }
+    files
+}
+
+/// A file's text as running prose: every line without its indentation and comment marker, joined
+/// by single spaces, so that a citation wrapped across two lines reads as one; and where each line
+/// starts in that prose, to name the line of a finding.
+fn prose(text: &str) -> (String, Vec<usize>) {
+    let mut out = String::new();
+    let mut starts = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        let line = ["//!", "///", "//", "#"]
+            .iter()
+            .find_map(|marker| line.strip_prefix(marker))
+            .map_or(line, str::trim_start);
+        starts.push(out.len());
+        out.push_str(line);
+        out.push(' ');
+    }
+    (out, starts)
+}
+
+/// The number `text` starts with, when it has `digits` digits (any number of them for `None`),
+/// and the text after it.
+fn leading_number(text: &str, digits: Option<usize>) -> Option<(&str, &str)> {
+    let end = text.find(|c: char| !c.is_ascii_digit()).unwrap_or(text.len());
+    (end > 0 && digits.is_none_or(|d| d == end)).then(|| text.split_at(end))
+}
+
+/// The numbers a citation lists — `3`, `2 and 3`, `2, 3 and 5` — at the start of `text`.
+fn number_list(mut text: &str, digits: Option<usize>) -> Vec<String> {
+    let mut numbers = Vec::new();
+    while let Some((number, rest)) = leading_number(text, digits) {
+        numbers.push(number.to_owned());
+        match [", ", " and "].iter().find_map(|sep| rest.strip_prefix(sep)) {
+            Some(next) if leading_number(next, digits).is_some() => text = next,
+            _ => break,
+        }
+    }
+    numbers
+}
+
+/// The rules cited right after a record (` rule 3`, ` rules 2 and 3`), if any.
+fn cited_rules(after: &str) -> Vec<String> {
+    ["rule ", "rules "]
+        .iter()
+        .find_map(|word| after.strip_prefix(' ').and_then(|a| a.strip_prefix(word)))
+        .map(|list| number_list(list, None))
+        .unwrap_or_default()
+}
+
+/// One citation of a decision record: where it is in the prose, the record's number, the file name
+/// when the citation names one, and the rules it cites.
+struct Citation {
+    at: usize,
+    record: String,
+    file: Option<String>,
+    rules: Vec<String>,
+}
+
+/// Every citation of a decision record in `prose`, in these forms: `decision NNNN`, optionally
+/// followed by `rule N` or `rules N and M`; `decisions NNNN, MMMM and KKKK`; a path
+/// `decisions/NNNN-name.md`; and, inside `docs/decisions`, a link `](NNNN-name.md)`, optionally
+/// followed by rules. `Decision` at the start of a sentence counts the same.
+fn citations_in(prose: &str, in_records: bool) -> Vec<Citation> {
+    let mut found = Vec::new();
+    let lower = prose.to_ascii_lowercase();
+    for (at, word) in lower.match_indices("decision") {
+        if prose[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let after = &prose[at + word.len()..];
+        let cite =
+            |record: &str, file, rules| Citation { at, record: record.to_owned(), file, rules };
+        if let Some(list) = after.strip_prefix("s ") {
+            found.extend(number_list(list, Some(4)).iter().map(|n| cite(n, None, Vec::new())));
+        } else if let Some((number, rest)) =
+            after.strip_prefix(' ').and_then(|a| leading_number(a, Some(4)))
+        {
+            found.push(cite(number, None, cited_rules(rest)));
+        } else if let Some((number, rest)) =
+            after.strip_prefix("s/").and_then(|a| leading_number(a, Some(4)))
+        {
+            let slug = rest.strip_prefix('-').map(|r| {
+                &r[..r.find(|c: char| !(c.is_ascii_alphanumeric() || c == '-')).unwrap_or(r.len())]
+            });
+            let file = slug
+                .filter(|slug| !slug.is_empty() && rest[1 + slug.len()..].starts_with(".md"))
+                .map(|slug| format!("{number}-{slug}.md"));
+            found.push(cite(number, file, Vec::new()));
+        }
+    }
+    if in_records {
+        for (at, _) in prose.match_indices("](") {
+            let target = &prose[at + 2..];
+            let Some((link, after)) = target.split_once(')') else { continue };
+            if let Some((number, _)) = leading_number(link, Some(4))
+                && link.ends_with(".md")
+                && !link.contains('/')
+            {
+                let (record, file) = (number.to_owned(), Some(link.to_owned()));
+                found.push(Citation { at, record, file, rules: cited_rules(after) });
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn every_decision_citation_names_a_record_and_a_rule_that_exist() {
+    let records = decision_records();
+    assert!(records.len() >= 8, "docs/decisions holds the records: {records:#?}");
+    // Design notes that are not in the repository, spelled in pieces so that this file does not
+    // match itself: their names, the specification beside them, and their amendments.
+    let foreign = [concat!("ADR", "-00"), concat!("SPEC", ".md"), concat!("seeds", "/")];
+    let amendment = concat!("Amend", "ment");
+    let mut count = 0;
+    let mut broken = Vec::new();
+    for file in citing_files() {
+        let text = std::fs::read_to_string(&file).expect("read text");
+        let relative = file.strip_prefix(workspace()).unwrap_or(&file).display().to_string();
+        let (prose, starts) = prose(&text);
+        let place = |at: usize| format!("{relative}:{}", starts.partition_point(|&s| s <= at));
+        for needle in foreign {
+            for (at, _) in prose.match_indices(needle) {
+                broken.push(format!("{}: `{needle}` is not in the repository", place(at)));
+            }
+        }
+        for (at, _) in prose.match_indices(amendment) {
+            let after = prose[at + amendment.len()..].trim_start_matches('s');
+            if after.strip_prefix(' ').and_then(|a| leading_number(a, None)).is_some() {
+                broken.push(format!(
+                    "{}: an {amendment} of a record not in docs/decisions",
+                    place(at)
+                ));
+            }
+        }
+        for citation in citations_in(&prose, relative.starts_with("docs/decisions/")) {
+            count += 1;
+            let (place, number) = (place(citation.at), &citation.record);
+            let Some((file_name, rules)) = records.get(number) else {
+                broken.push(format!("{place}: decision {number} is not in docs/decisions"));
+                continue;
+            };
+            if let Some(file) = citation.file.filter(|f| f != file_name) {
+                broken.push(format!("{place}: no {file}; decision {number} is {file_name}"));
+            }
+            for rule in citation.rules {
+                if !rule.parse().is_ok_and(|r: u32| rules.contains(&r)) {
+                    broken.push(format!("{place}: decision {number} has no rule {rule}"));
+                }
+            }
+        }
+    }
+    assert!(count > 50, "the check found the citations ({count})");
+    assert!(broken.is_empty(), "citations that point nowhere: {broken:#?}");
+}
+
+#[test]
+fn decision_records_are_complete_and_indexed() {
+    let dir = workspace().join("docs/decisions");
+    let index = std::fs::read_to_string(dir.join("README.md")).expect("docs/decisions/README.md");
+    let sections =
+        ["## Context", "## Decision", "## Consequences", "## Where in the code, and which tests"];
+    let mut problems = Vec::new();
+    for (number, (name, rules)) in decision_records() {
+        let text = std::fs::read_to_string(dir.join(&name)).expect("read record");
+        if !text.starts_with(&format!("# {number}. ")) {
+            problems.push(format!("{name}: the first line is not `# {number}. Title`"));
+        }
+        if !text.lines().any(|l| l.starts_with("Status: ")) {
+            problems.push(format!("{name}: no `Status:` line"));
+        }
+        let at: Option<Vec<usize>> =
+            sections.iter().map(|s| text.find(&format!("\n{s}\n"))).collect();
+        if !at.is_some_and(|at| at.is_sorted()) {
+            problems.push(format!("{name}: the sections are not {sections:?}, in that order"));
+        }
+        if rules.is_empty() || !rules.iter().copied().eq(1..=rules.len() as u32) {
+            problems.push(format!("{name}: the rules are not numbered from 1: {rules:?}"));
+        }
+        if !index.contains(&format!("]({name})")) {
+            problems.push(format!("{name}: not listed in docs/decisions/README.md"));
+        }
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
 }

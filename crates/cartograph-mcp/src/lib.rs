@@ -1,5 +1,5 @@
 //! The Cartograph MCP server: `map`, `trace`, `blast`, `diff` and `evidence` over stdio for the one
-//! repository a session was granted at launch (ADR-0020).
+//! repository a session was granted at launch (decision 0002).
 //!
 //! Layers, outermost first: [`server`] registers the tools with rmcp and runs each query on a
 //! blocking thread; [`tools`] answers a query — authorize every named tree through the session's

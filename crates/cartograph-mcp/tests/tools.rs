@@ -1,6 +1,6 @@
 //! The MCP tools over an in-process rmcp client on a duplex pipe: every tool on the fixture trees,
-//! ADR-0020's refusal cases (with proof that a refused query read no file), bad arguments, and the
-//! session cache.
+//! decision 0002's refusal cases (with proof that a refused query read no file), bad arguments, and
+//! the session cache.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -1,5 +1,5 @@
-//! Session authorization (ADR-0020): which trees a long-lived session, such as the MCP server, may
-//! analyse.
+//! Session authorization (decision 0002): which trees a long-lived session, such as the MCP server,
+//! may analyse.
 //!
 //! A session holds one [`Grant`], built once at launch from the launcher's argv: one opaque
 //! [`SessionIdentity`] (supplied by the launcher, never derived from a tree) and the trees that
