@@ -3,5 +3,7 @@
 # Review `git diff goldens/` and say why in the commit message.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-CARTOGRAPH_UPDATE_GOLDENS=1 cargo test -p cartograph-cli --test goldens --locked -- goldens_match_byte_for_byte
+# The goldens are insta snapshots (goldens/NAME.snap and goldens/NAME.snap.EXT); `cargo insta review`
+# does the same interactively where cargo-insta is installed.
+INSTA_UPDATE=always cargo test -p cartograph-cli --test goldens --locked -- goldens_match_byte_for_byte
 git --no-pager diff --stat -- goldens/ || true

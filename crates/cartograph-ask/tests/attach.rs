@@ -147,7 +147,8 @@ fn the_byte_cap_truncates_in_order_and_says_so() {
 }
 
 fn snapshot_with(edges: Vec<EdgeDoc>) -> SnapshotDocument {
-    let text = std::fs::read_to_string(workspace().join("goldens/polyglot.snapshot.json")).unwrap();
+    let text =
+        std::fs::read_to_string(workspace().join("goldens/polyglot-snapshot.snap.json")).unwrap();
     let mut snapshot = SnapshotDocument::from_json(&text).unwrap();
     snapshot.edges = edges;
     snapshot

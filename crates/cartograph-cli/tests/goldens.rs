@@ -2,7 +2,10 @@
 //! Markdown rendering of a hand-made diff with explanations), compared byte for byte, validated
 //! against their schemas, and identical across runs and thread counts.
 //!
-//! Regenerate after an intended change with `scripts/regenerate-goldens.sh`.
+//! The goldens are insta snapshots: `goldens/NAME.snap` holds insta's metadata and
+//! `goldens/NAME.snap.EXT` the output itself, byte for byte (insta's binary snapshots compare
+//! bytes, never a normalised text). Regenerate after an intended change with
+//! `scripts/regenerate-goldens.sh`, or review with `cargo insta review`.
 
 mod common;
 
@@ -10,19 +13,20 @@ use std::path::Path;
 
 use common::{assert_no_absolute_paths, run_in, stdout, valid_document, workspace};
 
-/// (golden file, arguments run from the fixtures folder)
+/// (golden: insta's snapshot name and the output's extension, arguments run from the fixtures
+/// folder)
 const CASES: &[(&str, &[&str])] = &[
-    ("polyglot.snapshot.json", &["snapshot", "polyglot"]),
-    ("polyglot.summary.json", &["summary", "polyglot", "--json"]),
-    ("polyglot.summary.md", &["summary", "polyglot"]),
+    ("polyglot-snapshot.json", &["snapshot", "polyglot"]),
+    ("polyglot-summary.json", &["summary", "polyglot", "--json"]),
+    ("polyglot-summary-report.md", &["summary", "polyglot"]),
     ("diff.json", &["diff", "diff/base", "diff/head", "--json"]),
-    ("diff.md", &["diff", "diff/base", "diff/head"]),
-    ("diff.explained.md", &["render", "explained/diff.explained.json"]),
-    ("fullstack.map.json", &["map", "fullstack", "--json"]),
-    ("fullstack.map.md", &["map", "fullstack"]),
-    ("fullstack.blast.md", &["blast", "backend/app/models.py", "--in", "fullstack"]),
+    ("diff-report.md", &["diff", "diff/base", "diff/head"]),
+    ("diff-explained-report.md", &["render", "explained/diff.explained.json"]),
+    ("fullstack-map.json", &["map", "fullstack", "--json"]),
+    ("fullstack-map-report.md", &["map", "fullstack"]),
+    ("fullstack-blast-report.md", &["blast", "backend/app/models.py", "--in", "fullstack"]),
     (
-        "fullstack.trace.md",
+        "fullstack-trace-report.md",
         &[
             "trace",
             "frontend/src/features/orders/useOrders.ts",
@@ -45,30 +49,20 @@ fn produce(args: &[&str], threads: &str) -> String {
 
 #[test]
 fn goldens_match_byte_for_byte() {
-    let update = std::env::var_os("CARTOGRAPH_UPDATE_GOLDENS").is_some();
-    let goldens = workspace().join("goldens");
-    let mut stale = Vec::new();
-    for (name, args) in CASES {
-        let produced = produce(args, "2");
-        assert_no_absolute_paths(&produced);
-        if name.ends_with(".json") {
-            valid_document(&produced);
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(workspace().join("goldens"));
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings.bind(|| {
+        for (name, args) in CASES {
+            let produced = produce(args, "2");
+            assert_no_absolute_paths(&produced);
+            if name.ends_with(".json") {
+                valid_document(&produced);
+            }
+            insta::assert_binary_snapshot!(*name, produced.into_bytes());
         }
-        let path = goldens.join(name);
-        if update {
-            std::fs::write(&path, &produced).expect("write golden");
-            continue;
-        }
-        let expected = std::fs::read_to_string(&path).unwrap_or_default();
-        if expected != produced {
-            stale.push(name);
-        }
-    }
-    assert!(
-        stale.is_empty(),
-        "goldens differ: {stale:?}; if the change is intended, run scripts/regenerate-goldens.sh \
-         and say why in the commit"
-    );
+    });
 }
 
 #[test]
@@ -92,5 +86,5 @@ fn every_golden_json_validates() {
             assert_no_absolute_paths(&text);
         }
     }
-    assert!(Path::new(&workspace().join("goldens/polyglot.snapshot.json")).exists());
+    assert!(Path::new(&workspace().join("goldens/polyglot-snapshot.snap.json")).exists());
 }

@@ -34,7 +34,7 @@ fn renders_the_explained_fixture_as_its_golden_and_its_json_back_byte_for_byte()
     let output = run(&["render", EXPLAINED]);
     assert!(output.status.success(), "{}", stderr(&output));
     let markdown = stdout(&output);
-    assert_eq!(markdown, read("goldens/diff.explained.md"));
+    assert_eq!(markdown, read("goldens/diff-explained-report.snap.md"));
     assert!(markdown.chars().count() <= GITHUB_COMMENT_LIMIT);
     assert!(markdown.contains("<b>Explanations</b>"));
     assert!(!markdown.contains("Blast radius"), "a report rendered from JSON has no blast radius");
@@ -69,7 +69,8 @@ fn the_json_of_cartograph_diff_is_what_to_json_writes() {
 
 #[test]
 fn a_1_0_document_renders() {
-    let mut value: serde_json::Value = serde_json::from_str(&read("goldens/diff.json")).unwrap();
+    let mut value: serde_json::Value =
+        serde_json::from_str(&read("goldens/diff.snap.json")).unwrap();
     value["schema_version"] = "1.0".into();
     let dir = tempfile::tempdir().expect("temp dir");
     let file = dir.path().join("old.json");
@@ -94,7 +95,10 @@ fn writes_markdown_and_json_to_files() {
     ]);
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(stdout(&output).is_empty());
-    assert_eq!(std::fs::read_to_string(&md).unwrap(), read("goldens/diff.explained.md"));
+    assert_eq!(
+        std::fs::read_to_string(&md).unwrap(),
+        read("goldens/diff-explained-report.snap.md")
+    );
     assert_eq!(std::fs::read_to_string(&json).unwrap(), read(EXPLAINED));
 }
 
@@ -107,7 +111,7 @@ fn bad_input_gets_one_sentence_and_exit_2() {
         std::fs::write(&path, bytes).expect("write");
         path
     };
-    let snapshot = workspace().join("goldens/polyglot.snapshot.json");
+    let snapshot = workspace().join("goldens/polyglot-snapshot.snap.json");
     let cases = [
         (dir.path().join("missing.json"), "cannot be read (entity not found)"),
         (dir.path().to_path_buf(), "cannot be read"),

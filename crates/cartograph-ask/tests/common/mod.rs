@@ -27,7 +27,8 @@ pub fn workspace() -> PathBuf {
 
 /// The fixture diff report's text (`cartograph diff tests/fixtures/diff/base …/head --json`).
 pub fn fixture_report_text() -> String {
-    std::fs::read_to_string(workspace().join("goldens/diff.json")).expect("goldens/diff.json")
+    std::fs::read_to_string(workspace().join("goldens/diff.snap.json"))
+        .expect("goldens/diff.snap.json")
 }
 
 pub fn fixture_report() -> DiffDocument {
