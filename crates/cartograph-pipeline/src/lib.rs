@@ -15,11 +15,9 @@ pub mod resolve;
 pub mod source;
 pub mod tree;
 
-pub use analyse::{
-    Analysis, AnalysisOptions, AnalysisStats, analyse_source, analyse_sources, analyse_tree,
-};
+pub use analyse::{AnalysisOptions, analyse_source, analyse_sources, analyse_tree};
 pub use cache::{CacheError, CacheStats, FactCache, FactKey};
-pub use cartograph_graph::ComponentRule;
+pub use cartograph_graph::{Analysis, AnalysisStats, ComponentRule};
 pub use discover::{DiscoveryOptions, Inventory, SourceText};
 pub use git::GitRevisionSource;
 pub use source::{DirectorySource, FileSource, SourceError, TreeSpec, parse_tree_arg};
