@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use anyhow::{Result, anyhow, bail};
 use cartograph_core::{Confidence, Edge, EdgeKind, NodeKey, Provenance};
-use cartograph_graph::{BlastOptions, FindingKind, GraphView, MapOptions, TraceOptions};
-use cartograph_pipeline::{Analysis, AnalysisOptions, DiscoveryOptions, FactCache};
+use cartograph_graph::{Analysis, BlastOptions, FindingKind, GraphView, MapOptions, TraceOptions};
+use cartograph_pipeline::{AnalysisOptions, DiscoveryOptions, FactCache};
 use cartograph_report::blast::{self, BlastDocument};
 use cartograph_report::diff::DiffDocument;
 use cartograph_report::diff_markdown::{self, DiffMarkdownOptions};

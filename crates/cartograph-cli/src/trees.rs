@@ -4,11 +4,12 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, anyhow, bail};
+use cartograph_graph::Analysis;
 use cartograph_pipeline::discover::DiscoverError;
 use cartograph_pipeline::git::GitRevisionSource;
 use cartograph_pipeline::source::{TreeSpec, parse_tree_arg};
 use cartograph_pipeline::{
-    Analysis, AnalysisOptions, DirectorySource, FactCache, FileSource, analyse::AnalyseError,
+    AnalysisOptions, DirectorySource, FactCache, FileSource, analyse::AnalyseError,
 };
 use cartograph_report::diff::TreeDoc;
 use cartograph_report::snapshot::SnapshotDocument;

@@ -3,8 +3,10 @@
 //! This is the only crate that depends on petgraph. [`ArchitectureGraph`] indexes the nodes and
 //! edges of one analysis; [`ArchitectureGraph::import_cycles`] finds import cycles (SCC's
 //! strongly connected components); [`components`] groups modules into components and weighs the
-//! dependencies between them.
+//! dependencies between them. [`Analysis`] is what the analyser hands to the layers above it: the
+//! graph questions, the reports and ASK read it from here, below the analyser.
 
+pub mod analysis;
 pub mod blast;
 pub mod components;
 mod cycles;
@@ -13,6 +15,7 @@ pub mod map;
 pub mod target;
 pub mod trace;
 
+pub use analysis::{Analysis, AnalysisStats};
 pub use blast::{Blast, BlastOptions, blast};
 pub use components::{ComponentRule, ComponentSummary, assign_components, summarise_components};
 pub use diff::{Finding, FindingKind, GraphDiff, Severity, diff};

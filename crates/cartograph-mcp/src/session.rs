@@ -12,10 +12,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use cartograph_core::RepoPath;
+use cartograph_graph::Analysis;
 use cartograph_pipeline::discover::{DiscoverError, Inventory};
 use cartograph_pipeline::grant::{AuthorizedTree, Grant, OpenedTree};
 use cartograph_pipeline::{
-    Analysis, AnalysisOptions, DiscoveryOptions, FactCache, FileSource, analyse::AnalyseError,
+    AnalysisOptions, DiscoveryOptions, FactCache, FileSource, analyse::AnalyseError,
 };
 use cartograph_report::diff::TreeDoc;
 

@@ -9,7 +9,7 @@ use cartograph_core::{
     Provenance, Refusal, RefusalKind, RepoPath, SourceLocation,
 };
 use cartograph_extract::{Extractor, FileFacts, Grammar, ImportFact, ImportTarget, Imported};
-use cartograph_graph::{ComponentRule, assign_components};
+use cartograph_graph::{Analysis, AnalysisStats, ComponentRule, assign_components};
 use rayon::prelude::*;
 
 use crate::cache::{FactCache, FactKey};
@@ -35,57 +35,6 @@ pub struct AnalysisOptions {
     pub components: ComponentRule,
     /// Extract the import graph only: no routes, calls, tables or environment variables.
     pub imports_only: bool,
-}
-
-/// Counts that describe what an analysis covered.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct AnalysisStats {
-    /// Files and links the walk met (excluded directories are not entered).
-    pub files_seen: u64,
-    /// Source files parsed.
-    pub files_analysed: u64,
-    /// Files skipped with a refusal (too large, binary, unreadable, links, bundles).
-    pub files_skipped: u64,
-    pub bytes_analysed: u64,
-    pub files_by_language: BTreeMap<Language, u64>,
-    /// Syntax-error regions over all files, and the files that had any.
-    pub error_regions: u64,
-    pub files_with_error_regions: u64,
-    /// Imports of the standard library or runtime built-ins left out of the graph.
-    pub builtin_imports: u64,
-    /// Directories not entered because their name is excluded, in path order.
-    pub excluded_dirs: Vec<RepoPath>,
-}
-
-/// The result of analysing one tree: everything sorted by identity.
-#[derive(Debug, Clone, Default)]
-pub struct Analysis {
-    /// Nodes in key order.
-    pub nodes: Vec<Node>,
-    /// Edges in identity order; repeated claims are merged into one edge.
-    pub edges: Vec<Edge>,
-    /// Refusals in location order.
-    pub refusals: Vec<Refusal>,
-    pub stats: AnalysisStats,
-    /// Directories that are package roots: Python source roots and folders holding a
-    /// `package.json`. The component rule may group by them.
-    pub package_roots: Vec<String>,
-    /// For trees analysed together ([`analyse_sources`]): the number of each analysed file's
-    /// content among the distinct contents its path has across those trees, in tree order (the
-    /// first tree's is 0). Two of those analyses hold the same number for a path exactly when
-    /// the file's content is the same. Empty for a tree analysed alone.
-    pub file_versions: BTreeMap<RepoPath, u32>,
-}
-
-impl Analysis {
-    /// The graph questions' view of this analysis.
-    pub fn view(&self) -> cartograph_graph::GraphView<'_> {
-        cartograph_graph::GraphView {
-            nodes: &self.nodes,
-            edges: &self.edges,
-            refusals: &self.refusals,
-        }
-    }
 }
 
 /// Why an analysis could not start.

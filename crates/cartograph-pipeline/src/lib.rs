@@ -19,11 +19,9 @@ pub use cartograph_extract::recognise::link;
 /// The tree index lives beside the linkers that probe it.
 pub use cartograph_extract::tree::{self, TreeIndex};
 
-pub use analyse::{
-    Analysis, AnalysisOptions, AnalysisStats, analyse_source, analyse_sources, analyse_tree,
-};
+pub use analyse::{AnalysisOptions, analyse_source, analyse_sources, analyse_tree};
 pub use cache::{CacheError, CacheStats, FactCache, FactKey};
-pub use cartograph_graph::ComponentRule;
+pub use cartograph_graph::{Analysis, AnalysisStats, ComponentRule};
 pub use discover::{DiscoveryOptions, Inventory, SourceText};
 pub use git::GitRevisionSource;
 pub use source::{DirectorySource, FileSource, SourceError, TreeSpec, parse_tree_arg};

@@ -7,8 +7,7 @@ use cartograph_core::{
     Confidence, Edge, EdgeKind, Evidence, Handler, Language, Node, NodeKey, NodeKind, Provenance,
     Refusal, RefusalKind, RepoPath, SourceLocation,
 };
-use cartograph_graph::ArchitectureGraph;
-use cartograph_pipeline::{Analysis, AnalysisStats};
+use cartograph_graph::{Analysis, AnalysisStats, ArchitectureGraph};
 use serde::{Deserialize, Serialize};
 
 use crate::TOOL_VERSION;

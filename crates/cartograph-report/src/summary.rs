@@ -4,8 +4,7 @@
 use std::collections::BTreeMap;
 
 use cartograph_core::{Confidence, EdgeKind, NodeKind, Provenance, RefusalKind};
-use cartograph_graph::{ArchitectureGraph, summarise_components};
-use cartograph_pipeline::Analysis;
+use cartograph_graph::{Analysis, ArchitectureGraph, summarise_components};
 use serde::{Deserialize, Serialize};
 
 use crate::TOOL_VERSION;

@@ -4,8 +4,10 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use cartograph_graph::{BlastOptions, MapOptions, TraceOptions, blast, map, resolve_target, trace};
-use cartograph_pipeline::{Analysis, analyse_tree};
+use cartograph_graph::{
+    Analysis, BlastOptions, MapOptions, TraceOptions, blast, map, resolve_target, trace,
+};
+use cartograph_pipeline::analyse_tree;
 use cartograph_report::blast::{BlastDocument, render_blast, render_blast_section};
 use cartograph_report::map::{MapDocument, render_map};
 use cartograph_report::trace::{TraceDocument, render_trace};
