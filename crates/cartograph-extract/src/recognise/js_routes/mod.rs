@@ -31,7 +31,7 @@ use super::{Context, Family};
 use crate::syntax::{literal_string, position, text};
 
 use crate::syntax::FieldExt;
-use crate::{FileFacts, Grammar, ImportTarget, Imported};
+use crate::{FileFacts, ImportTarget, Imported, Syntax};
 use facts::settle_names;
 pub use facts::{
     Apply, DefaultExport, Export, Framework, JsRouteFacts, Mount, MountTarget, NestApp,
@@ -173,8 +173,9 @@ impl Family for JsRoutes {
     }
 
     fn wants(&self, cx: &Context<'_>) -> bool {
-        if cx.grammar == Grammar::Python {
-            return false;
+        match cx.syntax {
+            Syntax::Python => return false,
+            Syntax::JavaScript => {}
         }
         // Next.js route files need no framework word: `export function GET` is enough.
         let path = cx.path.as_str();

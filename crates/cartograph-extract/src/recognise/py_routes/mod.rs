@@ -36,7 +36,7 @@ use super::registry::Recogniser;
 use super::{Context, Family};
 use crate::syntax::FieldExt;
 use crate::syntax::{position, text};
-use crate::{FileFacts, Grammar};
+use crate::{FileFacts, Syntax};
 
 /// This family's recognisers, one per file of this folder.
 pub const RECOGNISERS: &[Recogniser] = &[
@@ -338,7 +338,10 @@ impl Family for PyRoutes {
     }
 
     fn wants(&self, cx: &Context<'_>) -> bool {
-        cx.grammar == Grammar::Python && MARKERS.iter().any(|m| cx.source.contains(m))
+        match cx.syntax {
+            Syntax::Python => MARKERS.iter().any(|m| cx.source.contains(m)),
+            Syntax::JavaScript => false,
+        }
     }
 
     fn visit(&mut self, node: Node<'_>, kind: &str, cx: &Context<'_>, facts: &mut FileFacts) {

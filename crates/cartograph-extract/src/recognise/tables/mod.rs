@@ -28,7 +28,7 @@ use super::registry::Recogniser;
 use super::{Context, Family};
 use crate::syntax::FieldExt;
 use crate::syntax::{literal_string, position, text};
-use crate::{FileFacts, Grammar};
+use crate::{FileFacts, Syntax};
 
 /// This family's recognisers, one per file of this folder.
 pub const RECOGNISERS: &[Recogniser] = &[
@@ -387,11 +387,9 @@ impl Family for Tables {
     }
 
     fn visit(&mut self, node: Node<'_>, kind: &str, cx: &Context<'_>, facts: &mut FileFacts) {
-        match cx.grammar {
-            Grammar::Python => self.visit_python(node, kind, cx, facts),
-            Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => {
-                self.visit_js(node, kind, cx, facts);
-            }
+        match cx.syntax {
+            Syntax::Python => self.visit_python(node, kind, cx, facts),
+            Syntax::JavaScript => self.visit_js(node, kind, cx, facts),
         }
     }
 
