@@ -29,12 +29,13 @@ use serde::{Deserialize, Serialize};
 use tree_sitter::Node;
 
 use self::expr::{
-    callee_attribute, dotted, field_default, in_class_body, is_module_level, is_stringish, keyword,
-    method_list, methods_keyword, path_expr, positional, prefix_keyword,
+    field_default, in_class_body, is_module_level, is_stringish, method_list, methods_keyword,
+    path_expr, prefix_keyword,
 };
 use super::registry::Recogniser;
 use super::{Context, Family};
 use crate::syntax::FieldExt;
+use crate::syntax::python::{callee_attribute, dotted, find_argument_value};
 use crate::syntax::{position, text};
 use crate::{FileFacts, Syntax};
 
@@ -397,8 +398,7 @@ fn decorated(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
                 None => continue,
             },
         };
-        let path = keyword(args, "path", source)
-            .or_else(|| positional(args, 0))
+        let path = find_argument_value(args, "path", 0, source)
             .map_or_else(|| PathExpr { parts: vec![PathPart::Computed] }, |p| path_expr(p, source));
         let (line, column) = position(decorator);
         out.routes.push(RouteDecl {

@@ -515,16 +515,6 @@ pub(super) fn positional_args(call: Node<'_>) -> Vec<Node<'_>> {
         .collect()
 }
 
-/// The value of a keyword argument `name=...` of a Python call.
-pub(super) fn keyword_arg<'t>(call: Node<'t>, name: &str, source: &str) -> Option<Node<'t>> {
-    let args = call.field("arguments")?;
-    let mut cursor = args.walk();
-    args.named_children(&mut cursor)
-        .filter(|a| a.kind() == "keyword_argument")
-        .find(|a| a.field("name").is_some_and(|n| text(n, source) == name))
-        .and_then(|a| a.field("value"))
-}
-
 /// The method calls chained onto `call`: for `q(...).filter(...).delete()` seen from `q(...)`,
 /// `["filter", "delete"]`. Looks at most a dozen levels up.
 pub(super) fn chained_methods(call: Node<'_>, source: &str) -> Vec<String> {
