@@ -18,7 +18,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use cartograph_core::RepoPath;
-use cartograph_extract::{Grammar, grammar_for};
+use cartograph_extract::{GRAMMARS, Grammar, grammar_for};
 use rayon::prelude::*;
 use tree_sitter::Parser;
 
@@ -176,17 +176,11 @@ enum Outcome {
 
 /// One parser per grammar, created lazily; one of these per worker thread.
 #[derive(Default)]
-struct Parsers([Option<Parser>; 4]);
+struct Parsers([Option<Parser>; GRAMMARS.len()]);
 
 impl Parsers {
     fn get(&mut self, grammar: Grammar) -> &mut Parser {
-        let slot = match grammar {
-            Grammar::Python => 0,
-            Grammar::TypeScript => 1,
-            Grammar::Tsx => 2,
-            Grammar::JavaScript => 3,
-        };
-        self.0[slot].get_or_insert_with(|| {
+        self.0[grammar.slot()].get_or_insert_with(|| {
             let mut parser = Parser::new();
             parser.set_language(&grammar.tree_sitter_language()).expect("bundled grammar loads");
             parser

@@ -1,9 +1,16 @@
-//! The grammars Cartograph parses with, and which file extensions select them.
+//! The grammars Cartograph parses with: one data record per grammar, in one list.
+//!
+//! [`GRAMMARS`] is the only place a grammar is described: its language, its syntax family, its
+//! file extensions and its tree-sitter language. Everything indexed by grammar (the parser slots
+//! here, the recognisers' kind tables) takes its size and slot from the position in that list.
+//! Code that reads a tree branches on the record's [`Syntax`] with an exhaustive `match`, so a
+//! new syntax family makes the compiler list every site to handle; a grammar that shares a
+//! family (TSX with TypeScript and JavaScript) needs no branch at all.
 
 use cartograph_core::{Language, RepoPath};
 use tree_sitter::Parser;
 
-/// A tree-sitter grammar.
+/// A tree-sitter grammar. The order of the variants is the order of [`GRAMMARS`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Grammar {
     /// `.py`, `.pyi`
@@ -16,54 +23,124 @@ pub enum Grammar {
     JavaScript,
 }
 
+/// A family of grammars whose trees share node kinds and field names, so one extractor and one
+/// branch of each recogniser read them all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Syntax {
+    /// The Python grammar.
+    Python,
+    /// JavaScript and its TypeScript dialects (TypeScript, TSX): the TypeScript grammars extend
+    /// the JavaScript one.
+    JavaScript,
+}
+
+/// Everything Cartograph knows about one grammar.
+pub struct GrammarSpec {
+    pub grammar: Grammar,
+    /// The language its files count as.
+    pub language: Language,
+    pub syntax: Syntax,
+    /// File extensions that select it, without the dot; unique across [`GRAMMARS`].
+    pub extensions: &'static [&'static str],
+    pub tree_sitter_language: fn() -> tree_sitter::Language,
+    /// A small sound file in the grammar, for the tests that every record loads and parses.
+    pub sample: &'static str,
+}
+
+/// Every grammar, in the order of the [`Grammar`] variants: a grammar's position here is its slot
+/// in every table indexed by grammar.
+pub static GRAMMARS: [GrammarSpec; 4] = [
+    GrammarSpec {
+        grammar: Grammar::Python,
+        language: Language::Python,
+        syntax: Syntax::Python,
+        extensions: &["py", "pyi"],
+        tree_sitter_language: || tree_sitter_python::LANGUAGE.into(),
+        sample: "import os\n\ndef f(x: int) -> str:\n    return os.environ[\"A\"]\n",
+    },
+    GrammarSpec {
+        grammar: Grammar::TypeScript,
+        language: Language::TypeScript,
+        syntax: Syntax::JavaScript,
+        extensions: &["ts", "mts", "cts"],
+        tree_sitter_language: || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+        sample: "import { a } from \"./a\";\nexport const f = (x: number): string => a(x);\n",
+    },
+    GrammarSpec {
+        grammar: Grammar::Tsx,
+        language: Language::TypeScript,
+        syntax: Syntax::JavaScript,
+        extensions: &["tsx"],
+        tree_sitter_language: || tree_sitter_typescript::LANGUAGE_TSX.into(),
+        sample: "import { A } from \"./a\";\nexport const C = (p: P) => <A x={p.x} />;\n",
+    },
+    GrammarSpec {
+        grammar: Grammar::JavaScript,
+        language: Language::JavaScript,
+        syntax: Syntax::JavaScript,
+        extensions: &["js", "jsx", "mjs", "cjs"],
+        tree_sitter_language: || tree_sitter_javascript::LANGUAGE.into(),
+        sample: "const a = require(\"./a\");\nmodule.exports = () => <div>{a()}</div>;\n",
+    },
+];
+
+// The slot of a grammar is its position in the list: checked when the crate compiles.
+const _: () = {
+    let mut slot = 0;
+    while slot < GRAMMARS.len() {
+        assert!(GRAMMARS[slot].grammar as usize == slot, "GRAMMARS is out of variant order");
+        slot += 1;
+    }
+};
+
 impl Grammar {
+    /// Every grammar, in the order of [`GRAMMARS`].
+    pub fn all() -> impl Iterator<Item = Grammar> {
+        GRAMMARS.iter().map(|spec| spec.grammar)
+    }
+
+    /// This grammar's record.
+    pub fn spec(self) -> &'static GrammarSpec {
+        &GRAMMARS[self.slot()]
+    }
+
+    /// The position of this grammar in [`GRAMMARS`], the index of its slot in any table sized
+    /// by [`GRAMMARS`].
+    pub fn slot(self) -> usize {
+        self as usize
+    }
+
     pub fn language(self) -> Language {
-        match self {
-            Grammar::Python => Language::Python,
-            Grammar::TypeScript | Grammar::Tsx => Language::TypeScript,
-            Grammar::JavaScript => Language::JavaScript,
-        }
+        self.spec().language
+    }
+
+    pub fn syntax(self) -> Syntax {
+        self.spec().syntax
     }
 
     pub fn tree_sitter_language(self) -> tree_sitter::Language {
-        match self {
-            Grammar::Python => tree_sitter_python::LANGUAGE.into(),
-            Grammar::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
-            Grammar::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
-            Grammar::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
-        }
+        (self.spec().tree_sitter_language)()
     }
 }
 
 /// The grammar for a path, by extension; `None` for files Cartograph does not parse.
 pub fn grammar_for(path: &RepoPath) -> Option<Grammar> {
-    match path.extension()? {
-        "py" | "pyi" => Some(Grammar::Python),
-        "ts" | "mts" | "cts" => Some(Grammar::TypeScript),
-        "tsx" => Some(Grammar::Tsx),
-        "js" | "jsx" | "mjs" | "cjs" => Some(Grammar::JavaScript),
-        _ => None,
-    }
+    let extension = path.extension()?;
+    GRAMMARS.iter().find(|spec| spec.extensions.contains(&extension)).map(|spec| spec.grammar)
 }
 
 /// One parser per grammar, created lazily.
 pub(crate) struct Parsers {
-    parsers: [Option<Parser>; 4],
+    parsers: [Option<Parser>; GRAMMARS.len()],
 }
 
 impl Parsers {
     pub(crate) fn new() -> Self {
-        Self { parsers: [None, None, None, None] }
+        Self { parsers: [const { None }; GRAMMARS.len()] }
     }
 
     pub(crate) fn get(&mut self, grammar: Grammar) -> &mut Parser {
-        let slot = match grammar {
-            Grammar::Python => 0,
-            Grammar::TypeScript => 1,
-            Grammar::Tsx => 2,
-            Grammar::JavaScript => 3,
-        };
-        self.parsers[slot].get_or_insert_with(|| {
+        self.parsers[grammar.slot()].get_or_insert_with(|| {
             let mut parser = Parser::new();
             // The grammars are compiled in and their ABI versions are within what tree-sitter
             // 0.27 accepts; a test loads every grammar, so a mismatch fails the build's tests.
@@ -78,6 +155,7 @@ impl Parsers {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeSet;
 
     #[test]
     fn extensions_select_grammars() {
@@ -96,11 +174,70 @@ mod tests {
         assert_eq!(g("Makefile"), None);
     }
 
+    /// Each record's grammar loads and parses its sample without a syntax error.
     #[test]
     fn every_grammar_loads() {
         let mut parsers = Parsers::new();
-        for g in [Grammar::Python, Grammar::TypeScript, Grammar::Tsx, Grammar::JavaScript] {
-            assert!(parsers.get(g).parse("x", None).is_some());
+        for spec in &GRAMMARS {
+            let tree = parsers.get(spec.grammar).parse(spec.sample, None).unwrap();
+            assert!(!tree.root_node().has_error(), "{:?}: the sample does not parse", spec.grammar);
+        }
+    }
+
+    /// An extension in two records would silently go to the first.
+    #[test]
+    fn extensions_are_unique_and_select_their_record() {
+        let mut seen = BTreeSet::new();
+        for spec in &GRAMMARS {
+            assert!(!spec.extensions.is_empty(), "{:?} has no extension", spec.grammar);
+            for extension in spec.extensions {
+                assert!(seen.insert(*extension), "{extension} is in two records");
+                let path = RepoPath::new(&format!("a.{extension}")).unwrap();
+                assert_eq!(grammar_for(&path), Some(spec.grammar));
+            }
+        }
+    }
+
+    /// `docs/adding-a-language.md` names every file with a match arm on a syntax family or an
+    /// import shape: the sites a new family must handle (the compiler lists them; the checklist
+    /// says so beforehand).
+    #[test]
+    fn the_checklist_names_every_site_that_branches_by_syntax() {
+        let crates = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let checklist = std::fs::read_to_string(crates.join("../docs/adding-a-language.md"))
+            .expect("docs/adding-a-language.md exists");
+        let mut sites = BTreeSet::new();
+        for root in ["cartograph-extract/src", "cartograph-pipeline/src"] {
+            let mut dirs = vec![crates.join(root)];
+            while let Some(dir) = dirs.pop() {
+                for entry in std::fs::read_dir(&dir).unwrap() {
+                    let path = entry.unwrap().path();
+                    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                    if path.is_dir() {
+                        if name != "tests" {
+                            dirs.push(path);
+                        }
+                        continue;
+                    }
+                    if !name.ends_with(".rs") || name == "tests.rs" {
+                        continue;
+                    }
+                    let source = std::fs::read_to_string(&path).unwrap();
+                    let branches = source.lines().any(|line| {
+                        let line = line.trim_start();
+                        (line.starts_with("Syntax::") || line.starts_with("ImportTarget::"))
+                            && line.contains("=>")
+                    });
+                    if branches {
+                        let relative = path.strip_prefix(&crates).unwrap().to_string_lossy();
+                        sites.insert(format!("crates/{}", relative.replace('\\', "/")));
+                    }
+                }
+            }
+        }
+        assert!(sites.len() >= 8, "the scan found too few sites: {sites:?}");
+        for site in &sites {
+            assert!(checklist.contains(site.as_str()), "docs/adding-a-language.md omits {site}");
         }
     }
 }

@@ -21,7 +21,7 @@ mod typescript;
 pub use facts::{
     Binding, FileFacts, ImportFact, ImportForm, ImportTarget, Imported, JsImport, PythonImport,
 };
-pub use language::{Grammar, grammar_for};
+pub use language::{GRAMMARS, Grammar, GrammarSpec, Syntax, grammar_for};
 pub use recognise::tables::prisma::{PrismaModel, extract_prisma};
 pub use tree::TreeIndex;
 
@@ -75,11 +75,9 @@ impl Extractor {
         text: &str,
     ) -> FileFacts {
         let mut facts = FileFacts::new(grammar.language());
-        match grammar {
-            Grammar::Python => python::extract(path, tree, text, &mut facts),
-            Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => {
-                typescript::extract(path, tree, text, &mut facts);
-            }
+        match grammar.syntax() {
+            Syntax::Python => python::extract(path, tree, text, &mut facts),
+            Syntax::JavaScript => typescript::extract(path, tree, text, &mut facts),
         }
         if self.recognisers {
             recognise::run(path, grammar, tree, text, &mut facts);

@@ -8,7 +8,9 @@ use cartograph_core::{
     Confidence, Ecosystem, Edge, EdgeKind, Evidence, Language, Node, NodeAttrs, NodeKey,
     Provenance, Refusal, RefusalKind, RepoPath, SourceLocation,
 };
-use cartograph_extract::{Extractor, FileFacts, Grammar, ImportFact, ImportTarget, Imported};
+use cartograph_extract::{
+    Extractor, FileFacts, Grammar, ImportFact, ImportTarget, Imported, Syntax,
+};
 use cartograph_graph::{Analysis, AnalysisStats, ComponentRule, assign_components};
 use rayon::prelude::*;
 
@@ -521,8 +523,9 @@ fn analyse_file(
     result.language = Some(facts.language);
     result.error_regions = facts.error_regions;
     result.refusals.extend(facts.refusals.iter().cloned());
-    if facts.language == Language::Python {
-        result.python_module = resolvers.python.module_name(&candidate.path);
+    match candidate.grammar.syntax() {
+        Syntax::Python => result.python_module = resolvers.python.module_name(&candidate.path),
+        Syntax::JavaScript => {}
     }
     let from = NodeKey::module(&candidate.path);
     for import in &facts.imports {
@@ -578,12 +581,17 @@ fn bind(bindings: &mut Vec<ResolvedBinding>, import: &ImportFact, target: &Impor
         }
         Resolution::Builtin { .. } | Resolution::Unresolved { .. } => return,
     };
-    let is_python = matches!(import.target, ImportTarget::Python(_));
+    // A Python from-import resolves each name on its own (a submodule or a member); a JavaScript
+    // import binds its names in the one module its specifier leads to.
+    let names_resolve_one_by_one = match import.target {
+        ImportTarget::Python(_) => true,
+        ImportTarget::Js(_) => false,
+    };
     for binding in &import.bindings {
         let member = match &binding.imported {
             Imported::Module => None,
             Imported::Default => Some("default".to_owned()),
-            Imported::Name(name) if is_python => {
+            Imported::Name(name) if names_resolve_one_by_one => {
                 match target.names.iter().find(|(n, _)| n == name) {
                     Some((_, true)) => None,
                     Some((_, false)) => Some(name.clone()),

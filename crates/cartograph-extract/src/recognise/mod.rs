@@ -29,12 +29,14 @@ use std::sync::OnceLock;
 
 use tree_sitter::{Node, Tree};
 
-use crate::{FileFacts, Grammar};
+use crate::{FileFacts, GRAMMARS, Grammar, Syntax};
 
 /// What every recogniser gets besides the node: the file, its text, and the node's ancestry.
 pub struct Context<'s> {
     pub path: &'s RepoPath,
     pub grammar: Grammar,
+    /// The grammar's syntax family, read once per file: recognisers branch on it.
+    pub syntax: Syntax,
     pub source: &'s str,
     /// The nodes from the root down to the node being visited, that node last; empty outside
     /// the walk ([`Family::wants`], [`Family::finish`]).
@@ -43,7 +45,7 @@ pub struct Context<'s> {
 
 impl<'s> Context<'s> {
     fn new(path: &'s RepoPath, grammar: Grammar, source: &'s str) -> Self {
-        Self { path, grammar, source, ancestry: &[] }
+        Self { path, grammar, syntax: grammar.syntax(), source, ancestry: &[] }
     }
 
     /// The parent of `node`, as [`Node::parent`] gives it.
@@ -163,14 +165,9 @@ struct KindTable {
 
 impl KindTable {
     fn of(grammar: Grammar) -> &'static KindTable {
-        static TABLES: [OnceLock<KindTable>; 4] = [const { OnceLock::new() }; 4];
-        let slot = match grammar {
-            Grammar::Python => 0,
-            Grammar::TypeScript => 1,
-            Grammar::Tsx => 2,
-            Grammar::JavaScript => 3,
-        };
-        TABLES[slot].get_or_init(|| {
+        static TABLES: [OnceLock<KindTable>; GRAMMARS.len()] =
+            [const { OnceLock::new() }; GRAMMARS.len()];
+        TABLES[grammar.slot()].get_or_init(|| {
             let language = grammar.tree_sitter_language();
             let families = all_families();
             let names: Vec<String> = (0..language.node_kind_count())
@@ -198,34 +195,34 @@ impl KindTable {
 /// Python import statements (names only below) and TypeScript's type-level nodes (types only
 /// below). A node with a syntax error below is walked.
 fn is_barren(node: Node<'_>, kind: &str, cx: &Context<'_>) -> bool {
-    let python = cx.grammar == Grammar::Python;
-    match kind {
-        "import_statement" | "import_from_statement" | "future_import_statement" if python => {
-            !node.has_error()
-        }
-        // Only f-strings (and t-strings) interpolate; the prefix is written before the quote.
-        "string" if python => {
-            let head = cx.source.as_bytes().get(node.start_byte()..).unwrap_or_default();
-            let mut prefix = head.iter().take(4).take_while(|b| !matches!(b, b'"' | b'\''));
-            !node.has_error() && !prefix.any(|b| matches!(b, b'f' | b'F' | b't' | b'T'))
-        }
-        // A JS/TS string never interpolates; a template literal is a `template_string`.
-        "string" => !node.has_error(),
-        // TypeScript's type level: annotations, type arguments and parameters, type aliases and
-        // interfaces hold types only, never a value that runs (a `typeof x` query names a value
-        // without reading it). Generated API clients are mostly types.
-        "type_annotation"
-        | "opting_type_annotation"
-        | "omitting_type_annotation"
-        | "type_arguments"
-        | "type_parameters"
-        | "type_alias_declaration"
-        | "interface_declaration"
-            if !python =>
-        {
-            !node.has_error()
-        }
-        _ => false,
+    match cx.syntax {
+        Syntax::Python => match kind {
+            "import_statement" | "import_from_statement" | "future_import_statement" => {
+                !node.has_error()
+            }
+            // Only f-strings (and t-strings) interpolate; the prefix is written before the quote.
+            "string" => {
+                let head = cx.source.as_bytes().get(node.start_byte()..).unwrap_or_default();
+                let mut prefix = head.iter().take(4).take_while(|b| !matches!(b, b'"' | b'\''));
+                !node.has_error() && !prefix.any(|b| matches!(b, b'f' | b'F' | b't' | b'T'))
+            }
+            _ => false,
+        },
+        Syntax::JavaScript => match kind {
+            // A JS/TS string never interpolates; a template literal is a `template_string`.
+            "string" => !node.has_error(),
+            // TypeScript's type level: annotations, type arguments and parameters, type aliases
+            // and interfaces hold types only, never a value that runs (a `typeof x` query names a
+            // value without reading it). Generated API clients are mostly types.
+            "type_annotation"
+            | "opting_type_annotation"
+            | "omitting_type_annotation"
+            | "type_arguments"
+            | "type_parameters"
+            | "type_alias_declaration"
+            | "interface_declaration" => !node.has_error(),
+            _ => false,
+        },
     }
 }
 
@@ -326,11 +323,10 @@ mod tests {
     /// A kind a family lists but no grammar has would silently never reach the family.
     #[test]
     fn every_kind_a_family_handles_exists_in_a_grammar() {
-        let grammars = [Grammar::Python, Grammar::TypeScript, Grammar::Tsx, Grammar::JavaScript];
         for family in all_families() {
             for kind in family.kinds() {
                 let known =
-                    grammars.iter().any(|g| KindTable::of(*g).names.iter().any(|n| n == kind));
+                    Grammar::all().any(|g| KindTable::of(g).names.iter().any(|n| n == kind));
                 assert!(known, "no grammar has a node kind {kind}");
             }
         }

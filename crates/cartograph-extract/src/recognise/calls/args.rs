@@ -10,6 +10,7 @@ use tree_sitter::Node;
 
 use super::url::{self, CallUrl, Constants, Role};
 use crate::syntax::FieldExt;
+use crate::syntax::javascript::property_key;
 use crate::syntax::{literal_string, text};
 
 /// What a call's arguments say.
@@ -179,10 +180,7 @@ fn object_arg(node: Node<'_>, source: &str, consts: &Constants) -> ObjectArg {
                 let (Some(key), Some(value)) = (child.field("key"), child.field("value")) else {
                     continue;
                 };
-                let key = match key.kind() {
-                    "property_identifier" => text(key, source).to_owned(),
-                    _ => literal_string(key, source).unwrap_or_default(),
-                };
+                let key = property_key(key, source).unwrap_or_default();
                 let value = unwrap_expression(value);
                 match key.as_str() {
                     "url" => object.url = Some(url::read(value, source, consts, Role::Call)),

@@ -35,7 +35,7 @@ use super::registry::Recogniser;
 use super::{Context, Family};
 use crate::syntax::FieldExt;
 use crate::syntax::{position, text};
-use crate::{FileFacts, Grammar};
+use crate::{FileFacts, Syntax};
 use args::Args;
 use libraries::{Libraries, is_constructor, libs_of};
 
@@ -245,60 +245,65 @@ impl Family for Calls {
             ".DELETE",
         ];
         const PY: &[&str] = &["requests", "httpx", "aiohttp", ".get", ".post", ".put", ".patch"];
-        let needles = if cx.grammar == Grammar::Python { PY } else { JS };
+        let needles = match cx.syntax {
+            Syntax::Python => PY,
+            Syntax::JavaScript => JS,
+        };
         needles.iter().any(|n| cx.source.contains(n))
     }
 
     fn visit(&mut self, node: Node<'_>, kind: &str, cx: &Context<'_>, facts: &mut FileFacts) {
-        let python = cx.grammar == Grammar::Python;
-        match (kind, python) {
-            ("call_expression", false) | ("call", true) => self.call(node, cx, facts),
-            ("variable_declarator", false) => {
-                self.constant(node, "name", "value", cx);
-                self.declaration(node, "name", "value", cx, facts, false);
-            }
-            ("assignment", true) => {
-                self.constant(node, "left", "right", cx);
-                self.declaration(node, "left", "right", cx, facts, python);
-            }
-            ("assignment_expression", false) => {
-                self.declaration(node, "left", "right", cx, facts, python);
-            }
-            ("public_field_definition", false) => {
-                self.declaration(node, "name", "value", cx, facts, false);
-                angular::field(node, cx.source, libs_of(&mut self.libs, facts), &mut self.angular);
-            }
-            ("required_parameter" | "optional_parameter", false) => {
-                angular::parameter(
-                    node,
-                    cx.source,
-                    libs_of(&mut self.libs, facts),
-                    &mut self.angular,
-                );
-            }
-            ("export_statement", false) => {
-                let value = node.field("value");
-                let is_default = node.children(&mut node.walk()).any(|c| c.kind() == "default");
-                if let (true, Some(value)) = (is_default, value) {
-                    if value.kind() == "identifier" {
-                        self.default_exports.push(text(value, cx.source).to_owned());
-                    } else {
-                        self.instance("default".to_owned(), value, cx, facts);
+        match cx.syntax {
+            Syntax::Python => match kind {
+                "call" => self.call(node, cx, facts),
+                "assignment" => {
+                    self.constant(node, "left", "right", cx);
+                    self.declaration(node, "left", "right", cx, facts);
+                }
+                "as_pattern" => {
+                    // `with httpx.Client(base_url=…) as client:`
+                    let alias = node.field("alias");
+                    if let (Some(value), Some(alias)) = (node.named_child(0), alias) {
+                        self.instance(text(alias, cx.source).to_owned(), value, cx, facts);
                     }
                 }
-            }
-            ("as_pattern", true) => {
-                // `with httpx.Client(base_url=…) as client:`
-                let alias = node.field("alias");
-                if let (Some(value), Some(alias)) = (node.named_child(0), alias) {
-                    self.instance(text(alias, cx.source).to_owned(), value, cx, facts);
+                _ => {}
+            },
+            Syntax::JavaScript => match kind {
+                "call_expression" => self.call(node, cx, facts),
+                "variable_declarator" => {
+                    self.constant(node, "name", "value", cx);
+                    self.declaration(node, "name", "value", cx, facts);
                 }
-            }
-            _ => {}
+                "assignment_expression" => {
+                    self.declaration(node, "left", "right", cx, facts);
+                }
+                "public_field_definition" => {
+                    self.declaration(node, "name", "value", cx, facts);
+                    let libs = libs_of(&mut self.libs, facts);
+                    angular::field(node, cx.source, libs, &mut self.angular);
+                }
+                "required_parameter" | "optional_parameter" => {
+                    let libs = libs_of(&mut self.libs, facts);
+                    angular::parameter(node, cx.source, libs, &mut self.angular);
+                }
+                "export_statement" => {
+                    let value = node.field("value");
+                    let is_default = node.children(&mut node.walk()).any(|c| c.kind() == "default");
+                    if let (true, Some(value)) = (is_default, value) {
+                        if value.kind() == "identifier" {
+                            self.default_exports.push(text(value, cx.source).to_owned());
+                        } else {
+                            self.instance("default".to_owned(), value, cx, facts);
+                        }
+                    }
+                }
+                _ => {}
+            },
         }
     }
 
-    fn finish(&mut self, _cx: &Context<'_>, facts: &mut FileFacts) {
+    fn finish(&mut self, cx: &Context<'_>, facts: &mut FileFacts) {
         let libs = self.libs.take().unwrap_or_else(|| Libraries::of(facts));
         for name in std::mem::take(&mut self.default_exports) {
             if let Some(found) = self.instances.iter().find(|i| i.name == name).cloned() {
@@ -306,7 +311,7 @@ impl Family for Calls {
             }
         }
         for pending in std::mem::take(&mut self.pending) {
-            if let Some(fact) = self.resolve(pending, &libs, facts.language) {
+            if let Some(fact) = self.resolve(pending, &libs, cx.syntax) {
                 facts.calls.calls.push(fact);
             }
         }
@@ -347,7 +352,10 @@ impl Calls {
                 }
                 let libs = libs_of(&mut self.libs, facts);
                 let wanted = libs.library_of_handle(name).is_some()
-                    || (cx.grammar != Grammar::Python && libs.imported.contains(name))
+                    || (match cx.syntax {
+                        Syntax::Python => false,
+                        Syntax::JavaScript => libs.imported.contains(name),
+                    })
                     || self.instances.iter().any(|i| i.name == name);
                 if wanted {
                     let args = args::read(arguments, cx.source, &self.constants);
@@ -419,7 +427,6 @@ impl Calls {
         value_field: &'static str,
         cx: &Context<'_>,
         facts: &FileFacts,
-        python: bool,
     ) {
         let (Some(name), Some(value)) = (node.field(name_field), node.field(value_field)) else {
             return;
@@ -434,14 +441,12 @@ impl Calls {
         if node.kind() == "public_field_definition" {
             name = format!("this.{name}");
         }
-        if !python {
-            angular::injected(
-                &name,
-                value,
-                cx.source,
-                libs_of(&mut self.libs, facts),
-                &mut self.angular,
-            );
+        match cx.syntax {
+            Syntax::Python => {}
+            Syntax::JavaScript => {
+                let libs = libs_of(&mut self.libs, facts);
+                angular::injected(&name, value, cx.source, libs, &mut self.angular);
+            }
         }
         self.instance(name, value, cx, facts);
     }
@@ -487,9 +492,8 @@ impl Calls {
     }
 
     /// Decides whether a pending call is made on a client, and reads it.
-    fn resolve(&self, p: Pending, libs: &Libraries, language: Language) -> Option<CallFact> {
+    fn resolve(&self, p: Pending, libs: &Libraries, syntax: Syntax) -> Option<CallFact> {
         let verb = p.verb.as_deref();
-        let python = language == Language::Python;
         let (client, found) = if let Some(lib) = libs.library_of_handle(&p.receiver) {
             (CallClient::Library(lib), interpret(lib, verb, &p.args))
         } else if let Some(instance) = self.instances.iter().find(|i| i.name == p.receiver) {
@@ -498,10 +502,9 @@ impl Calls {
         } else if self.angular.contains(&p.receiver) {
             (CallClient::Library("angular"), angular::interpret(verb, &p.args))
         } else if is_imported_receiver(&p.receiver, libs) {
-            let found = if python {
-                requests::interpret(verb, &p.args)
-            } else {
-                axios::interpret(verb, &p.args)
+            let found = match syntax {
+                Syntax::Python => requests::interpret(verb, &p.args),
+                Syntax::JavaScript => axios::interpret(verb, &p.args),
             };
             // A direct call of an imported function is taken only with a readable URL: most are
             // plain functions (`inject(HttpClient)`), not client instances.
@@ -509,10 +512,13 @@ impl Calls {
                 return None;
             }
             (CallClient::Imported { receiver: p.receiver.clone() }, found)
-        } else if !python {
-            (CallClient::Library("openapi"), openapi::client_object(verb, &p.args))
         } else {
-            return None;
+            match syntax {
+                Syntax::Python => return None,
+                Syntax::JavaScript => {
+                    (CallClient::Library("openapi"), openapi::client_object(verb, &p.args))
+                }
+            }
         };
         let (method, url) = found?;
         Some(CallFact { line: p.line, column: p.column, client, method, url })

@@ -20,7 +20,7 @@ use super::registry::Recogniser;
 use super::{Context, Family};
 use crate::syntax::FieldExt;
 use crate::syntax::position;
-use crate::{FileFacts, Grammar};
+use crate::{FileFacts, Syntax};
 
 /// This family's recognisers, one per file of this folder.
 pub const RECOGNISERS: &[Recogniser] = &[
@@ -95,19 +95,19 @@ impl Family for Env {
     }
 
     fn wants(&self, cx: &Context<'_>) -> bool {
-        match cx.grammar {
-            Grammar::Python => {
+        match cx.syntax {
+            Syntax::Python => {
                 cx.source.contains("environ")
                     || cx.source.contains("getenv")
                     || cx.source.contains("BaseSettings")
             }
-            Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => cx.source.contains(".env"),
+            Syntax::JavaScript => cx.source.contains(".env"),
         }
     }
 
     fn visit(&mut self, node: Node<'_>, kind: &str, cx: &Context<'_>, facts: &mut FileFacts) {
-        match cx.grammar {
-            Grammar::Python => match kind {
+        match cx.syntax {
+            Syntax::Python => match kind {
                 "module" => {
                     self.python = python::OsNames::from_imports(facts);
                     self.settings = pydantic_settings::SettingsClasses::from_imports(facts);
@@ -118,7 +118,7 @@ impl Family for Env {
                 "class_definition" => self.settings.class(node, cx, facts),
                 _ => {}
             },
-            Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => match node.kind() {
+            Syntax::JavaScript => match node.kind() {
                 "member_expression" => javascript::member(node, cx, facts),
                 "subscript_expression" => javascript::subscript(node, cx, facts),
                 "variable_declarator" => javascript::destructuring(node, cx, facts),

@@ -41,17 +41,17 @@ pub(super) fn route_object(
     let Some(recv) = receiver(object, cx) else {
         return;
     };
-    let Some(url) =
-        object_property(*options, "url", cx).or_else(|| object_property(*options, "path", cx))
+    let Some(url) = object_property(*options, "url", cx.source)
+        .or_else(|| object_property(*options, "path", cx.source))
     else {
         return;
     };
-    let Some(method) = object_property(*options, "method", cx) else {
+    let Some(method) = object_property(*options, "method", cx.source) else {
         return;
     };
     let methods = methods_of(method, cx);
     let path = if methods.is_empty() { PathValue::Computed } else { path_value(url, cx) };
-    let handler = object_property(*options, "handler", cx).and_then(|h| handler_name(h, cx));
+    let handler = object_property(*options, "handler", cx.source).and_then(|h| handler_name(h, cx));
     let (line, column) = position(node);
     js.routes.push(RouteCall {
         call: format!("{}.route", recv.name),
@@ -106,7 +106,7 @@ pub(super) fn register(
     let prefix = args
         .get(1)
         .filter(|o| o.kind() == "object")
-        .and_then(|o| object_property(*o, "prefix", cx))
+        .and_then(|o| object_property(*o, "prefix", cx.source))
         .map(|p| path_value(p, cx));
     let (line, column) = position(node);
     js.mounts.push(Mount {

@@ -31,7 +31,8 @@ use super::{Context, Family};
 use crate::syntax::{literal_string, position, text};
 
 use crate::syntax::FieldExt;
-use crate::{FileFacts, Grammar, ImportTarget, Imported};
+use crate::syntax::javascript::{named_args, object_property};
+use crate::{FileFacts, ImportTarget, Imported, Syntax};
 use facts::settle_names;
 pub use facts::{
     Apply, DefaultExport, Export, Framework, JsRouteFacts, Mount, MountTarget, NestApp,
@@ -40,7 +41,7 @@ pub use facts::{
 };
 use shapes::{
     declared_name, function_key, handler_name, is_dotted_name, is_function, is_path_like,
-    named_args, object_property, path_value, receiver, required_module, strip_expression, to_u32,
+    path_value, receiver, required_module, strip_expression, to_u32,
 };
 
 const JS_LANGUAGES: &[Language] = &[Language::TypeScript, Language::JavaScript];
@@ -173,8 +174,9 @@ impl Family for JsRoutes {
     }
 
     fn wants(&self, cx: &Context<'_>) -> bool {
-        if cx.grammar == Grammar::Python {
-            return false;
+        match cx.syntax {
+            Syntax::Python => return false,
+            Syntax::JavaScript => {}
         }
         // Next.js route files need no framework word: `export function GET` is enough.
         let path = cx.path.as_str();
@@ -484,7 +486,7 @@ impl JsRoutes {
             // Koa-router: `new Router({ prefix: "/p" })`.
             let first = arguments.map(named_args).unwrap_or_default().first().copied();
             if let Some(options) = first.filter(|a| a.kind() == "object") {
-                prefix = object_property(options, "prefix", cx).map(|v| path_value(v, cx));
+                prefix = object_property(options, "prefix", cx.source).map(|v| path_value(v, cx));
             }
         }
         let (line, column) = position(value);

@@ -7,6 +7,7 @@ use super::exports;
 use super::facts::{PathValue, Receiver};
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
+use crate::syntax::javascript::named_args;
 use crate::syntax::{literal_string, text};
 
 /// The variable an assignment expression initialises: `app` in `const app = module.exports = …`.
@@ -63,12 +64,6 @@ pub(super) fn required_module(node: Node<'_>, cx: &Context<'_>) -> Option<String
     literal_string(*args.first()?, cx.source)
 }
 
-/// The named arguments of an `arguments` node, comments left out.
-pub(super) fn named_args(arguments: Node<'_>) -> Vec<Node<'_>> {
-    let mut cursor = arguments.walk();
-    arguments.named_children(&mut cursor).filter(|a| a.kind() != "comment").collect()
-}
-
 /// A path argument: a literal string, a name (settled after the walk), or computed.
 pub(super) fn path_value(node: Node<'_>, cx: &Context<'_>) -> PathValue {
     let node = strip_expression(node);
@@ -87,31 +82,6 @@ pub(super) fn is_path_like(node: Node<'_>) -> bool {
         node.kind(),
         "string" | "template_string" | "identifier" | "member_expression" | "binary_expression"
     )
-}
-
-/// The value of `key` in an object literal (`{ prefix: "/p" }`).
-pub(super) fn object_property<'t>(
-    object: Node<'t>,
-    key: &str,
-    cx: &Context<'_>,
-) -> Option<Node<'t>> {
-    let mut cursor = object.walk();
-    for pair in object.named_children(&mut cursor) {
-        if pair.kind() != "pair" {
-            continue;
-        }
-        let Some(k) = pair.field("key") else {
-            continue;
-        };
-        let name = match k.kind() {
-            "property_identifier" => Some(text(k, cx.source).to_owned()),
-            _ => literal_string(k, cx.source),
-        };
-        if name.as_deref() == Some(key) {
-            return pair.field("value");
-        }
-    }
-    None
 }
 
 /// A handler reference: a name or dotted name, or the single name a wrapper call receives

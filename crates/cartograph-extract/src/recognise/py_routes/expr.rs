@@ -7,6 +7,7 @@ use tree_sitter::Node;
 use super::{Methods, PathExpr, PathPart};
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
+use crate::syntax::python::{dotted, find_argument_value, keyword_argument};
 use crate::syntax::text;
 
 /// The string default of a pydantic `Field("/api/v1")` / `Field(default="/api/v1")`.
@@ -19,7 +20,7 @@ pub(super) fn field_default<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>
         return None;
     }
     let args = node.field("arguments")?;
-    keyword(args, "default", source).or_else(|| positional(args, 0)).filter(|v| is_stringish(*v))
+    find_argument_value(args, "default", 0, source).filter(|v| is_stringish(*v))
 }
 
 pub(super) fn in_class_body(node: Node<'_>, cx: &Context<'_>) -> bool {
@@ -51,54 +52,10 @@ pub(super) fn is_stringish(node: Node<'_>) -> bool {
     }
 }
 
-/// `obj.attr(...)`: the object as a dotted name and the attribute.
-pub(super) fn callee_attribute(call: Node<'_>, source: &str) -> Option<(String, String)> {
-    let function = call.field("function")?;
-    if function.kind() != "attribute" {
-        return None;
-    }
-    let object = dotted(function.field("object")?, source)?;
-    let attr = text(function.field("attribute")?, source).to_owned();
-    Some((object, attr))
-}
-
-/// An identifier or a chain of attributes on one (`a.b.c`), as text; `None` otherwise.
-pub(super) fn dotted(node: Node<'_>, source: &str) -> Option<String> {
-    let mut parts = Vec::new();
-    let mut current = node;
-    loop {
-        match current.kind() {
-            "identifier" => {
-                parts.push(text(current, source));
-                break;
-            }
-            "attribute" => {
-                parts.push(text(current.field("attribute")?, source));
-                current = current.field("object")?;
-            }
-            _ => return None,
-        }
-        if parts.len() > 32 {
-            return None;
-        }
-    }
-    parts.reverse();
-    Some(parts.join("."))
-}
-
-/// The value node of keyword argument `name`.
-pub(super) fn keyword<'t>(args: Node<'t>, name: &str, source: &str) -> Option<Node<'t>> {
-    let mut cursor = args.walk();
-    let found = args.named_children(&mut cursor).find(|a| {
-        a.kind() == "keyword_argument" && a.field("name").is_some_and(|n| text(n, source) == name)
-    });
-    found.and_then(|a| a.field("value"))
-}
-
 /// The prefix keyword of a router or mount: its expression, or a computed one when the call
 /// passes `**kwargs` that may hold it.
 pub(super) fn prefix_keyword(args: Node<'_>, names: &[&str], source: &str) -> Option<PathExpr> {
-    if let Some(value) = names.iter().find_map(|n| keyword(args, n, source)) {
+    if let Some(value) = names.iter().find_map(|n| keyword_argument(args, n, source)) {
         return Some(path_expr(value, source));
     }
     let mut cursor = args.walk();
@@ -106,19 +63,9 @@ pub(super) fn prefix_keyword(args: Node<'_>, names: &[&str], source: &str) -> Op
     splat.then(|| PathExpr { parts: vec![PathPart::Computed] })
 }
 
-/// The `index`-th positional argument.
-pub(super) fn positional(args: Node<'_>, index: usize) -> Option<Node<'_>> {
-    let mut cursor = args.walk();
-    args.named_children(&mut cursor)
-        .filter(|a| {
-            !matches!(a.kind(), "keyword_argument" | "list_splat" | "dictionary_splat" | "comment")
-        })
-        .nth(index)
-}
-
 /// `methods=[...]` of `route` / `api_route` / `add_url_rule` / `add_api_route`.
 pub(super) fn methods_keyword(args: Node<'_>, source: &str) -> Methods {
-    match keyword(args, "methods", source) {
+    match keyword_argument(args, "methods", source) {
         None => Methods::Default,
         Some(list) => match method_list(list, source) {
             Some(methods) if !methods.is_empty() => Methods::Listed(methods),

@@ -19,10 +19,11 @@
 use tree_sitter::Node;
 
 use super::{
-    MountDecl, MountKind, PathExpr, PathPart, PyRouteFacts, RouteDecl, dotted, keyword,
-    methods_keyword, path_expr, positional, prefix_keyword,
+    MountDecl, MountKind, PathExpr, PathPart, PyRouteFacts, RouteDecl, methods_keyword, path_expr,
+    prefix_keyword,
 };
 use crate::syntax::position;
+use crate::syntax::python::{dotted, find_argument_value};
 
 /// `include_router`, `mount` and `add_api_route` calls on `object`.
 pub(super) fn call(
@@ -36,7 +37,7 @@ pub(super) fn call(
     let (line, column) = position(node);
     match attr {
         "include_router" => {
-            let child = keyword(args, "router", source).or_else(|| positional(args, 0));
+            let child = find_argument_value(args, "router", 0, source);
             out.mounts.push(MountDecl {
                 parent: object.to_owned(),
                 child: child.and_then(|c| dotted(c, source)),
@@ -47,8 +48,8 @@ pub(super) fn call(
             });
         }
         "mount" => {
-            let path = keyword(args, "path", source).or_else(|| positional(args, 0));
-            let child = keyword(args, "app", source).or_else(|| positional(args, 1));
+            let path = find_argument_value(args, "path", 0, source);
+            let child = find_argument_value(args, "app", 1, source);
             // `mount` is a common method name; only a dotted child can be an app of the tree.
             let Some(child) = child.and_then(|c| dotted(c, source)) else { return };
             out.mounts.push(MountDecl {
@@ -61,8 +62,8 @@ pub(super) fn call(
             });
         }
         "add_api_route" => {
-            let path = keyword(args, "path", source).or_else(|| positional(args, 0));
-            let handler = keyword(args, "endpoint", source).or_else(|| positional(args, 1));
+            let path = find_argument_value(args, "path", 0, source);
+            let handler = find_argument_value(args, "endpoint", 1, source);
             out.routes.push(RouteDecl {
                 object: object.to_owned(),
                 call: attr.to_owned(),

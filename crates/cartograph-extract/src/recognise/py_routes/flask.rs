@@ -17,10 +17,11 @@
 use tree_sitter::Node;
 
 use super::{
-    Methods, MountDecl, MountKind, PathExpr, PathPart, PyRouteFacts, RouteDecl, dotted, keyword,
-    methods_keyword, path_expr, positional, prefix_keyword,
+    Methods, MountDecl, MountKind, PathExpr, PathPart, PyRouteFacts, RouteDecl, methods_keyword,
+    path_expr, prefix_keyword,
 };
 use crate::syntax::FieldExt;
+use crate::syntax::python::{dotted, find_argument_value};
 use crate::syntax::{position, text};
 
 /// The `call` of a route added with a class-based view, so the linker can read its methods.
@@ -38,7 +39,7 @@ pub(super) fn call(
     let (line, column) = position(node);
     match attr {
         "register_blueprint" => {
-            let child = keyword(args, "blueprint", source).or_else(|| positional(args, 0));
+            let child = find_argument_value(args, "blueprint", 0, source);
             out.mounts.push(MountDecl {
                 parent: object.to_owned(),
                 child: child.and_then(|c| dotted(c, source)),
@@ -49,8 +50,8 @@ pub(super) fn call(
             });
         }
         "add_url_rule" => {
-            let rule = keyword(args, "rule", source).or_else(|| positional(args, 0));
-            let view = keyword(args, "view_func", source).or_else(|| positional(args, 2));
+            let rule = find_argument_value(args, "rule", 0, source);
+            let view = find_argument_value(args, "view_func", 2, source);
             let (handler, class_based) = match view {
                 Some(v) => view_function(v, source),
                 None => (None, false),

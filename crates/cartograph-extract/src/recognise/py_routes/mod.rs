@@ -29,14 +29,15 @@ use serde::{Deserialize, Serialize};
 use tree_sitter::Node;
 
 use self::expr::{
-    callee_attribute, dotted, field_default, in_class_body, is_module_level, is_stringish, keyword,
-    method_list, methods_keyword, path_expr, positional, prefix_keyword,
+    field_default, in_class_body, is_module_level, is_stringish, method_list, methods_keyword,
+    path_expr, prefix_keyword,
 };
 use super::registry::Recogniser;
 use super::{Context, Family};
 use crate::syntax::FieldExt;
+use crate::syntax::python::{callee_attribute, dotted, find_argument_value};
 use crate::syntax::{position, text};
-use crate::{FileFacts, Grammar};
+use crate::{FileFacts, Syntax};
 
 /// This family's recognisers, one per file of this folder.
 pub const RECOGNISERS: &[Recogniser] = &[
@@ -338,7 +339,10 @@ impl Family for PyRoutes {
     }
 
     fn wants(&self, cx: &Context<'_>) -> bool {
-        cx.grammar == Grammar::Python && MARKERS.iter().any(|m| cx.source.contains(m))
+        match cx.syntax {
+            Syntax::Python => MARKERS.iter().any(|m| cx.source.contains(m)),
+            Syntax::JavaScript => false,
+        }
     }
 
     fn visit(&mut self, node: Node<'_>, kind: &str, cx: &Context<'_>, facts: &mut FileFacts) {
@@ -394,8 +398,7 @@ fn decorated(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
                 None => continue,
             },
         };
-        let path = keyword(args, "path", source)
-            .or_else(|| positional(args, 0))
+        let path = find_argument_value(args, "path", 0, source)
             .map_or_else(|| PathExpr { parts: vec![PathPart::Computed] }, |p| path_expr(p, source));
         let (line, column) = position(decorator);
         out.routes.push(RouteDecl {

@@ -28,7 +28,7 @@ use super::registry::Recogniser;
 use super::{Context, Family};
 use crate::syntax::FieldExt;
 use crate::syntax::{literal_string, position, text};
-use crate::{FileFacts, Grammar};
+use crate::{FileFacts, Syntax};
 
 /// This family's recognisers, one per file of this folder.
 pub const RECOGNISERS: &[Recogniser] = &[
@@ -387,11 +387,9 @@ impl Family for Tables {
     }
 
     fn visit(&mut self, node: Node<'_>, kind: &str, cx: &Context<'_>, facts: &mut FileFacts) {
-        match cx.grammar {
-            Grammar::Python => self.visit_python(node, kind, cx, facts),
-            Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => {
-                self.visit_js(node, kind, cx, facts);
-            }
+        match cx.syntax {
+            Syntax::Python => self.visit_python(node, kind, cx, facts),
+            Syntax::JavaScript => self.visit_js(node, kind, cx, facts),
         }
     }
 
@@ -515,16 +513,6 @@ pub(super) fn positional_args(call: Node<'_>) -> Vec<Node<'_>> {
             )
         })
         .collect()
-}
-
-/// The value of a keyword argument `name=...` of a Python call.
-pub(super) fn keyword_arg<'t>(call: Node<'t>, name: &str, source: &str) -> Option<Node<'t>> {
-    let args = call.field("arguments")?;
-    let mut cursor = args.walk();
-    args.named_children(&mut cursor)
-        .filter(|a| a.kind() == "keyword_argument")
-        .find(|a| a.field("name").is_some_and(|n| text(n, source) == name))
-        .and_then(|a| a.field("value"))
 }
 
 /// The method calls chained onto `call`: for `q(...).filter(...).delete()` seen from `q(...)`,

@@ -48,11 +48,12 @@ use tree_sitter::Node;
 
 use super::{
     Access, MappedAttributes, ModelFact, ModelTable, Origin, Scopes, chained_methods, dotted_name,
-    keyword_arg, literal, model_use, positional_args,
+    literal, model_use, positional_args,
 };
 use crate::FileFacts;
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
+use crate::syntax::python::keyword_argument;
 use crate::syntax::{position, text};
 
 const FRAMEWORK: &str = "sqlalchemy";
@@ -201,7 +202,10 @@ pub(super) fn table_assignment(node: Node<'_>, cx: &Context<'_>, facts: &mut Fil
         refuse_computed(cx, call, &format!("the table name of {variable} is computed"), facts);
         return;
     };
-    let schema = keyword_arg(call, "schema", cx.source).and_then(|s| literal(s, cx.source));
+    let schema = call
+        .field("arguments")
+        .and_then(|args| keyword_argument(args, "schema", cx.source))
+        .and_then(|s| literal(s, cx.source));
     let (line, column) = position(call);
     facts.tables.models.push(ModelFact {
         name: variable.to_owned(),

@@ -54,7 +54,7 @@ fn text_static(node: Node<'_>, cx: &Context<'_>) -> &'static str {
 fn decorator_path(arg: Option<Node<'_>>, cx: &Context<'_>) -> PathValue {
     match arg {
         None => PathValue::Literal(String::new()),
-        Some(a) if a.kind() == "object" => match object_property(a, "path", cx) {
+        Some(a) if a.kind() == "object" => match object_property(a, "path", cx.source) {
             Some(p) => path_value(p, cx),
             None => PathValue::Literal(String::new()),
         },

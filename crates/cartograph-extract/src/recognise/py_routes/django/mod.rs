@@ -29,9 +29,10 @@ use tree_sitter::Node;
 
 use super::{
     PathExpr, PathPart, PyRouteFacts, Registration, UrlEntry, UrlFunction, UrlTarget,
-    ViewSetAction, dotted, keyword, method_list, path_expr, positional,
+    ViewSetAction, method_list, path_expr,
 };
 use crate::syntax::FieldExt;
+use crate::syntax::python::{dotted, find_argument_value, keyword_argument, positional_argument};
 use crate::syntax::{literal_string, position, text};
 
 /// `urlpatterns += [...]` / `urlpatterns += router.urls`.
@@ -129,7 +130,7 @@ pub(super) fn append(
     if object.contains('.') {
         return;
     }
-    let Some(arg) = positional(args, 0) else { return };
+    let Some(arg) = positional_argument(args, 0) else { return };
     match attr {
         "append" => {
             if let Some(inline) = entry(arg, object, None, source, out) {
@@ -183,8 +184,8 @@ fn entry<'t>(
         _ => return None,
     };
     let args = item.field("arguments")?;
-    let route = keyword(args, "route", source).or_else(|| positional(args, 0))?;
-    let view = keyword(args, "view", source).or_else(|| positional(args, 1));
+    let route = find_argument_value(args, "route", 0, source)?;
+    let view = find_argument_value(args, "view", 1, source);
     let mut inline = None;
     let target = match view {
         Some(v) => {
@@ -212,7 +213,7 @@ fn entry<'t>(
 /// The methods of `ViewSet.as_view({"get": "list", "post": "create"})`.
 fn as_view_mapping(view: Node<'_>, source: &str) -> Vec<HttpMethod> {
     let Some(args) = view.field("arguments") else { return Vec::new() };
-    let Some(mapping) = positional(args, 0).filter(|m| m.kind() == "dictionary") else {
+    let Some(mapping) = positional_argument(args, 0).filter(|m| m.kind() == "dictionary") else {
         return Vec::new();
     };
     let mut methods = Vec::new();
@@ -257,7 +258,7 @@ fn view_target<'t>(view: Node<'t>, source: &str) -> (UrlTarget, Option<Node<'t>>
     let Some(args) = view.field("arguments").filter(|_| is_include) else {
         return (UrlTarget::Computed, None);
     };
-    let Some(mut first) = keyword(args, "arg", source).or_else(|| positional(args, 0)) else {
+    let Some(mut first) = find_argument_value(args, "arg", 0, source) else {
         return (UrlTarget::Computed, None);
     };
     // `include(("app.urls", "namespace"))` / `include((patterns, "app"))`.
@@ -289,13 +290,13 @@ pub(super) fn register(
     source: &str,
     out: &mut PyRouteFacts,
 ) {
-    let Some(prefix) = keyword(args, "prefix", source).or_else(|| positional(args, 0)) else {
+    let Some(prefix) = find_argument_value(args, "prefix", 0, source) else {
         return;
     };
     if !matches!(prefix.kind(), "string" | "concatenated_string" | "binary_operator") {
         return;
     }
-    let viewset = keyword(args, "viewset", source).or_else(|| positional(args, 1));
+    let viewset = find_argument_value(args, "viewset", 1, source);
     let (line, column) = position(node);
     out.registrations.push(Registration {
         router: object.to_owned(),
@@ -324,11 +325,11 @@ pub(super) fn restriction(expr: Node<'_>, source: &str) -> Option<Vec<HttpMethod
     let args = expr.field("arguments")?;
     match function.rsplit('.').next().unwrap_or(&function) {
         "require_http_methods" => {
-            let list = keyword(args, "request_method_list", source).or_else(|| positional(args, 0));
+            let list = find_argument_value(args, "request_method_list", 0, source);
             list.and_then(|l| method_list(l, source))
         }
         "api_view" => {
-            let list = keyword(args, "http_method_names", source).or_else(|| positional(args, 0));
+            let list = find_argument_value(args, "http_method_names", 0, source);
             match list {
                 // DRF's default is GET only.
                 None => Some(vec![HttpMethod::Get]),
@@ -355,16 +356,16 @@ pub(super) fn action(decorated: Node<'_>, method: &str, source: &str) -> Option<
         let Some(args) = call.field("arguments").filter(|_| is_action) else {
             continue;
         };
-        let detail = match keyword(args, "detail", source).map(|d| text(d, source)) {
+        let detail = match keyword_argument(args, "detail", source).map(|d| text(d, source)) {
             Some("True") => true,
             Some("False") => false,
             _ => return None,
         };
-        let methods = match keyword(args, "methods", source) {
+        let methods = match keyword_argument(args, "methods", source) {
             None => vec![HttpMethod::Get],
             Some(list) => method_list(list, source)?,
         };
-        let url_path = match keyword(args, "url_path", source) {
+        let url_path = match keyword_argument(args, "url_path", source) {
             None => method.to_owned(),
             Some(p) => {
                 let expr = path_expr(p, source);

@@ -1,5 +1,9 @@
 //! Shared tree helpers: positions, string literals, fields by name, and the count of syntax-error
-//! regions.
+//! regions; one vocabulary module per syntax family ([`python`], [`javascript`]) names the shapes
+//! that family's recognisers read.
+
+pub(crate) mod javascript;
+pub(crate) mod python;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
