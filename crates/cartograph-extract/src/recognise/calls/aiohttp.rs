@@ -25,7 +25,7 @@ mod tests {
 
     #[test]
     fn aiohttp_sessions() {
-        check(
+        check!(
             "svc/fetcher.py",
             r#"
 import aiohttp
@@ -37,14 +37,7 @@ async def run(base):
         await session.request("POST", "/api/jobs")
     async with aiohttp.ClientSession() as other:
         await other.get(base)
-"#,
-            &[
-                "GET [localhost:8080]/api/status (aiohttp session)",
-                "POST [localhost:8080]/api/jobs (aiohttp session)",
-                "GET computed (aiohttp other)",
-                "instance session aiohttp [localhost:8080]/",
-                "instance other aiohttp -",
-            ],
+"#
         );
     }
 }

@@ -55,7 +55,7 @@ mod tests {
 
     #[test]
     fn axios_library_calls() {
-        check(
+        check!(
             "web/src/orders.ts",
             r#"
 import axios from "axios";
@@ -67,22 +67,13 @@ axios("/api/ping");
 axios(someUrl);
 axios({ url: "/api/x", method: m });
 axios.isCancel(err);
-"#,
-            &[
-                "GET /api/orders (axios)",
-                "POST [baseUrl?]/api/orders (axios)",
-                "PATCH /api/orders/1 (axios)",
-                "GET /api/orders/2 (axios)",
-                "GET /api/ping (axios)",
-                "GET computed (axios)",
-                "? /api/x (axios)",
-            ],
+"#
         );
     }
 
     #[test]
     fn axios_instances() {
-        check(
+        check!(
             "web/src/client.ts",
             r#"
 import axios from "axios";
@@ -94,24 +85,13 @@ api.post("/orders", body);
 local.get(`/orders/${id}`);
 class Svc { client = axios.create({ baseURL: "https://api.stripe.com/v1" }); go() { return this.client.get("/charges"); } }
 export default local;
-"#,
-            &[
-                "POST [import.meta.env.VITE_API_URL?]/orders (axios api)",
-                "GET /api/orders/{id} (axios local)",
-                "GET https://api.stripe.com/v1/charges (axios this.client)",
-                "instance api axios [import.meta.env.VITE_API_URL?]/",
-                "instance local axios /api",
-                "instance fallback axios [import.meta.env.VITE_API_URL? ?? /api/v1]/",
-                "instance envOnly axios [a configured base?]/",
-                "instance this.client axios https://api.stripe.com/v1",
-                "instance default axios /api",
-            ],
+"#
         );
     }
 
     #[test]
     fn imported_instances_are_left_to_the_linker() {
-        check(
+        check!(
             "web/src/items.ts",
             r#"
 import { api } from "./client";
@@ -120,12 +100,7 @@ api.get("/items");
 const { data } = await api.get<Order[]>(`/orders/${id}`);
 http({ url: "/things", method: "DELETE" });
 const cache = new Map(); cache.get("/items");
-"#,
-            &[
-                "GET /items (imported api)",
-                "GET /orders/{id} (imported api)",
-                "DELETE /things (imported http)",
-            ],
+"#
         );
     }
 }

@@ -29,7 +29,7 @@ mod tests {
 
     #[test]
     fn module_constants_are_substituted() {
-        check(
+        check!(
             "web/src/c.ts",
             r#"
 const API = "/api/v1";
@@ -41,14 +41,13 @@ function f(id) {
   fetch(moving);
   fetch(local);
 }
-"#,
-            &["GET /api/v1/items/{id} (fetch)", "GET computed (fetch)", "GET computed (fetch)"],
+"#
         );
     }
 
     #[test]
     fn fetch_calls() {
-        check(
+        check!(
             "web/src/api.ts",
             r#"
 const API_URL = import.meta.env.VITE_API_URL;
@@ -64,19 +63,7 @@ export async function load(id: string, opts: RequestInit) {
   await fetch(`/items?page=${id}`);
   await fetch("http://localhost:8000/api/health");
 }
-"#,
-            &[
-                "GET /api/v1/items (fetch)",
-                "DELETE [API_URL?]/items/{id} (fetch)",
-                "POST [import.meta.env.VITE_API_URL?]/orders (fetch)",
-                "GET https://api.github.com/repos/{id} (fetch)",
-                "GET computed (fetch)",
-                "? /x (fetch)",
-                "? /y (fetch)",
-                "PUT /z (fetch)",
-                "GET /items (fetch)",
-                "GET [localhost:8000]/api/health (fetch)",
-            ],
+"#
         );
     }
 }

@@ -26,7 +26,7 @@ mod tests {
 
     #[test]
     fn httpx_calls_and_clients() {
-        check(
+        check!(
             "svc/http.py",
             r#"
 import httpx
@@ -45,16 +45,7 @@ class Remote:
             await ext.get("/v2/things")
 
 client.get("/items")
-"#,
-            &[
-                "GET /api/v1/ping (httpx)",
-                "PATCH [127.0.0.1:9000]/api/users/me (httpx self.http)",
-                "GET https://api.example.com/v2/things (httpx ext)",
-                "GET [settings.API_BASE?]/items (httpx client)",
-                "instance client httpx [settings.API_BASE?]/",
-                "instance self.http httpx [127.0.0.1:9000]/api",
-                "instance ext httpx https://api.example.com/",
-            ],
+"#
         );
     }
 }

@@ -40,7 +40,7 @@ mod tests {
 
     #[test]
     fn ky_calls_and_instances() {
-        check(
+        check!(
             "web/src/ky.ts",
             r#"
 import ky from "ky";
@@ -50,15 +50,7 @@ const api = ky.create({ prefixUrl: "/api/v2" });
 const admin = api.extend({ prefixUrl: "/admin" });
 api.delete("items/3");
 admin.get("users");
-"#,
-            &[
-                "GET /api/items (ky)",
-                "POST /api/items (ky)",
-                "DELETE /api/v2/items/3 (ky api)",
-                "GET /admin/users (ky admin)",
-                "instance api ky /api/v2",
-                "instance admin ky /admin",
-            ],
+"#
         );
     }
 }

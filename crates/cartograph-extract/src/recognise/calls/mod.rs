@@ -605,13 +605,24 @@ pub(crate) mod tests {
         }
     }
 
-    pub(crate) fn check(file: &str, source: &str, expected: &[&str]) {
-        assert_eq!(render(file, source), expected, "{source}");
+    /// The calls and client instances of one file, a line each.
+    pub(crate) fn described(file: &str, source: &str) -> String {
+        render(file, source).join("\n")
     }
+
+    /// Snapshots what [`described`] renders for the arguments (an insta snapshot in `snapshots/`,
+    /// named after the test): the calls and client instances of one file.
+    macro_rules! check {
+        ($($arg:expr),+ $(,)?) => {{
+            let facts = $crate::recognise::calls::tests::described($($arg),+);
+            insta::assert_snapshot!(facts)
+        }};
+    }
+    pub(crate) use check;
 
     #[test]
     fn traps_are_not_calls() {
-        check(
+        check!(
             "web/nav.tsx",
             r#"
 import { useNavigate, Link } from "react-router-dom";
@@ -623,10 +634,9 @@ router.navigate("/x"); router.push("/y"); navigate("/z"); history.push("/w");
 window.location.href = "/login";
 const el = <Link to="/items">x</Link>;
 fs.readFile("/etc/x");
-"#,
-            &[],
+"#
         );
-        check(
+        check!(
             "app/views.py",
             r#"
 from flask import Flask
@@ -635,8 +645,7 @@ app = Flask(__name__)
 def items(): return {}
 d = {}; d.get("/x")
 os.path.join("/tmp", "x")
-"#,
-            &[],
+"#
         );
     }
 }

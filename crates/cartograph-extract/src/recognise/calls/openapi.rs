@@ -89,7 +89,7 @@ mod tests {
 
     #[test]
     fn generated_clients() {
-        check(
+        check!(
             "web/src/client/services.gen.ts",
             r#"
 import { OpenAPI } from "./core/OpenAPI";
@@ -105,13 +105,7 @@ export class ItemsService {
 export const listUsers = (options) => (options?.client ?? client).get({ url: "/api/v1/users/", ...options });
 const { data } = await fetchClient.GET("/api/v1/things/{thing_id}", { params: { path: { thing_id: 1 } } });
 fastify.route({ method: "GET", url: "/served", handler: async () => ({}) });
-"#,
-            &[
-                "GET [OpenAPI.BASE?]/api/v1/items/{id} (openapi)",
-                "DELETE [OpenAPI.BASE?]/api/v1/items/{id} (openapi)",
-                "GET [the generated client's baseUrl?]/api/v1/users (openapi)",
-                "GET [the generated client's baseUrl?]/api/v1/things/{thing_id} (openapi)",
-            ],
+"#
         );
     }
 }

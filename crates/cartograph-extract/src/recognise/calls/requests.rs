@@ -34,7 +34,7 @@ mod tests {
 
     #[test]
     fn requests_calls() {
-        check(
+        check!(
             "svc/client.py",
             r#"
 import requests
@@ -50,23 +50,13 @@ def sync(item_id, url):
     s = requests.Session()
     s.put("/api/v1/things")
     {}.get("/not-a-call")
-"#,
-            &[
-                "GET [settings.API_URL?]/items/{item_id} (requests)",
-                "POST [localhost:8000]/api/v1/items (requests)",
-                "DELETE /api/v1/items/{} (requests)",
-                "GET [settings.BASE_URL?]/health (requests)",
-                "GET computed (requests)",
-                "GET https://api.github.com/repos/a/b (requests)",
-                "PUT /api/v1/things (requests s)",
-                "instance s requests -",
-            ],
+"#
         );
     }
 
     #[test]
     fn module_constants_are_substituted() {
-        check(
+        check!(
             "svc/billing.py",
             r#"
 import os
@@ -82,19 +72,13 @@ def charge(order_id):
     requests.get(f"{API_BASE}/orders/{order_id}")
     requests.get(PREFIX + "/orders")
     requests.get(TWICE)
-"#,
-            &[
-                "POST https://api.stripe.com/v1/charges (requests)",
-                "GET [API_BASE? ?? /api/v1]/orders/{order_id} (requests)",
-                "GET /api/v2/orders (requests)",
-                "GET computed (requests)",
-            ],
+"#
         );
     }
 
     #[test]
     fn imported_python_clients_are_left_to_the_linker() {
-        check(
+        check!(
             "svc/jobs.py",
             r#"
 import os
@@ -103,8 +87,7 @@ from app.http import client
 client.get("/api/v1/jobs")
 http.client.get("/api/v1/runs")
 os.environ.get("/not/a/call")
-"#,
-            &["GET /api/v1/jobs (imported client)", "GET /api/v1/runs (imported http.client)"],
+"#
         );
     }
 }

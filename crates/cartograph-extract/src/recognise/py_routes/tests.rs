@@ -9,8 +9,8 @@ fn facts(source: &str) -> PyRouteFacts {
     crate::Extractor::new().extract(&path, crate::Grammar::Python, source).py_routes
 }
 
-/// One-line descriptions of everything extracted, in a fixed order, compared to `expected`.
-fn check(source: &str, expected: &[&str]) {
+/// One-line descriptions of everything extracted, in a fixed order.
+fn described(source: &str) -> String {
     let f = facts(source);
     let mut got = Vec::new();
     let show = |p: &PathExpr| {
@@ -102,13 +102,21 @@ fn check(source: &str, expected: &[&str]) {
     for v in &f.views {
         got.push(format!("view {} {:?}", v.function, v.methods));
     }
-    let expected: Vec<String> = expected.iter().map(|s| (*s).to_owned()).collect();
-    assert_eq!(got, expected);
+    got.join("\n")
+}
+
+/// Snapshots what [`described`] renders for the arguments (an insta snapshot in `snapshots/`,
+/// named after the test): everything extracted from one file.
+macro_rules! check {
+    ($($arg:expr),+ $(,)?) => {{
+        let facts = described($($arg),+);
+        insta::assert_snapshot!(facts)
+    }};
 }
 
 #[test]
 fn fastapi_routers_routes_and_mounts() {
-    check(
+    check!(
         r#"
 from fastapi import APIRouter, FastAPI
 from app.core.config import settings
@@ -132,27 +140,13 @@ app.include_router(router, **options)
 extra = APIRouter(**router_options)
 app.mount("/sub", subapp)
 router.add_api_route("/added", added, methods=["DELETE"])
-"#,
-        &[
-            "instance app = FastAPI [] @5",
-            "instance router = APIRouter ['/items'] @6",
-            "instance extra = APIRouter [?] @21",
-            "route router.get '/{id}' Fixed(Get) -> read_item @8",
-            "route router.api_route '/both' Listed([Get, Post]) -> both @11",
-            "route router.api_route '/dflt' Default -> dflt @14",
-            "route router.add_api_route '/added' Listed([Delete]) -> added @23",
-            "mount IncludeRouter app <- router [settings.API_V1_STR]",
-            "mount IncludeRouter app <- items.router [settings.API_V1_STR+'/x']",
-            "mount IncludeRouter app <- ? []",
-            "mount IncludeRouter app <- router [?]",
-            "mount Mount app <- subapp ['/sub']",
-        ],
+"#
     );
 }
 
 #[test]
 fn settings_classes_constants_and_computed_paths() {
-    check(
+    check!(
         r#"
 class Settings(BaseSettings):
     API_V1_STR: str = "/api/v1"
@@ -171,21 +165,13 @@ def computed(): ...
 
 @app.route(PREFIX + "/lit", methods=METHODS)
 def refs(): ...
-"#,
-        &[
-            "instance settings = Settings [] @10",
-            "class Settings(BaseSettings) methods=helper attrs=API_V1_STR='/api/v1',NAME='x'+SUFFIX,ROOT='/root' actions=",
-            "const PREFIX = '/p'",
-            "const JOINED = PREFIX+'/q'",
-            "route app.get ? Fixed(Get) -> computed @14",
-            "route app.route PREFIX+'/lit' Computed -> refs @17",
-        ],
+"#
     );
 }
 
 #[test]
 fn flask_blueprints_and_rules() {
-    check(
+    check!(
         r#"
 from flask import Blueprint, Flask
 
@@ -203,23 +189,13 @@ def create_app():
     app.add_url_rule("/items", view_func=ItemView.as_view("items"))
     app.add_url_rule("/ping", "ping", ping)
     return app
-"#,
-        &[
-            "instance bp = Blueprint ['/shop'] @4",
-            "instance app = Flask [] @13",
-            "return app from create_app",
-            "route bp.route '/cart' Listed([Post]) -> cart @6",
-            "route bp.route '/list' Default -> listing @9",
-            "route app.add_url_rule:as_view '/items' Default -> ItemView @15",
-            "route app.add_url_rule '/ping' Default -> ping @16",
-            "mount RegisterBlueprint app <- bp ['/api']",
-        ],
+"#
     );
 }
 
 #[test]
 fn django_url_confs() {
-    check(
+    check!(
         r#"
 from django.urls import include, path, re_path
 from . import views
@@ -237,26 +213,13 @@ urlpatterns = [
     static("x"),
 ] + router.urls
 urlpatterns += [path("late/", views.late)]
-"#,
-        &[
-            r#"url#0 extraNone Path 'more/' -> View { handler: "views.more", class_based: false }"#,
-            r#"url#1 urlpatternsNone Path '' -> IncludeObject("router.urls")"#,
-            r#"url#2 urlpatternsNone Path 'items/<int:id>/' -> View { handler: "views.item_detail", class_based: false }"#,
-            r#"url#3 urlpatternsNone RePath '^old/(?P<pk>\d+)/$' -> View { handler: "views.old", class_based: false }"#,
-            r#"url#4 urlpatternsNone Path 'api/' -> IncludeModule("shop.api.urls")"#,
-            r#"url#5 urlpatternsNone Path 'v1/' -> IncludeObject("router.urls")"#,
-            r#"url#6 urlpatternsNone Path 'cbv/' -> View { handler: "views.ItemView", class_based: true }"#,
-            r#"url#7 urlpatternsNone Path 'extra/' -> IncludeList("extra")"#,
-            r#"url#8 urlpatternsNone Path 'inline/' -> Inline"#,
-            r#"url#9 Some(8) Path 'a/' -> View { handler: "views.a", class_based: false }"#,
-            r#"url#10 urlpatternsNone Path 'late/' -> View { handler: "views.late", class_based: false }"#,
-        ],
+"#
     );
 }
 
 #[test]
 fn django_tuples_splats_appends_and_viewset_mappings() {
-    check(
+    check!(
         r#"
 _patterns = (
     path("a/", views.a),
@@ -270,23 +233,13 @@ urlpatterns = [
 ]
 urlpatterns += i18n_patterns(path("about/", views.about), prefix_default_language=False)
 items.append(compute(x))
-"#,
-        &[
-            r#"url#0 _patternsNone Path 'a/' -> View { handler: "views.a", class_based: false }"#,
-            r#"url#1 _patternsNone Path 'dbg/' -> IncludeObject("debug_toolbar.urls")"#,
-            r#"url#2 _patternsNone Path 'b/' -> View { handler: "views.b", class_based: false }"#,
-            r#"url#3 urlpatternsNone Path settings.BASE_PATH -> IncludeList("_patterns")"#,
-            r#"url#4 urlpatternsNone Path 'devices/' -> View { handler: "views.DeviceViewSet", class_based: true } [Get, Post]"#,
-            r#"url#5 urlpatternsNone Path '' -> IncludeObject("router.urls")"#,
-            r#"url#6 urlpatternsNone Path '<language>/' -> Inline"#,
-            r#"url#7 Some(6) Path 'about/' -> View { handler: "views.about", class_based: false }"#,
-        ],
+"#
     );
 }
 
 #[test]
 fn drf_routers_viewsets_and_restricted_views() {
-    check(
+    check!(
         r#"
 from rest_framework.routers import DefaultRouter
 
@@ -311,21 +264,13 @@ def remove(request): ...
 
 @require_safe
 def safe(request): ...
-"#,
-        &[
-            "instance router = DefaultRouter [] @4",
-            "class ItemViewSet(viewsets.ModelViewSet) methods=set_price,recent attrs=lookup_field='slug' actions=set_price:true:[Post]:set-price,recent:false:[Get]:recent",
-            "register router 'items' ItemViewSet",
-            "view listing [Get, Post]",
-            "view remove [Delete]",
-            "view safe [Get, Head]",
-        ],
+"#
     );
 }
 
 #[test]
 fn annotated_parameters_aliases_and_factories() {
-    check(
+    check!(
         r#"
 from fastapi import FastAPI
 
@@ -342,19 +287,7 @@ def create_app():
     app.mount("/execution", sub)
     api = app
     return api
-"#,
-        &[
-            "instance app = FastAPI [] @5",
-            "parameter app = FastAPI [] @8",
-            "parameter bp = Blueprint [] @8",
-            "instance app = FastAPI [] @12",
-            "alias sub = create_execution_app()",
-            "alias api = app",
-            "return app from create_execution_app",
-            "return api from create_app",
-            "mount IncludeRouter app <- public_router []",
-            "mount Mount app <- sub ['/execution']",
-        ],
+"#
     );
 }
 
