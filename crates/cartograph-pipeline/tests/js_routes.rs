@@ -43,11 +43,21 @@ fn analyse(files: &[(&str, &str)]) -> (Vec<String>, Vec<String>, Vec<String>) {
     (serves, evidence, refusals)
 }
 
-fn check(files: &[(&str, &str)], serves: &[&str], refusals: &[&str]) -> Vec<String> {
-    let (got_serves, evidence, got_refusals) = analyse(files);
-    assert_eq!(got_serves, serves, "serves edges");
-    assert_eq!(got_refusals, refusals, "refusals");
-    evidence
+/// The serves edges and refusals of a tree, and the evidence of its serves edges.
+fn described(files: &[(&str, &str)]) -> (String, Vec<String>) {
+    let (serves, evidence, refusals) = analyse(files);
+    let text = format!("serves:\n{}\n\nrefusals:\n{}", serves.join("\n"), refusals.join("\n"));
+    (text, evidence)
+}
+
+/// Snapshots what [`described`] renders for the arguments (an insta snapshot in `snapshots/`,
+/// named after the test) and returns what the test reads further.
+macro_rules! check {
+    ($($arg:expr),+ $(,)?) => {{
+        let (facts, value) = described($($arg),+);
+        insta::assert_snapshot!(facts);
+        value
+    }};
 }
 
 const SERVER_JS: &str = r#"
@@ -132,33 +142,16 @@ export function go() {
 
 #[test]
 fn express_bff_with_routers_mounted_across_modules() {
-    let evidence = check(
-        &[
-            ("bff/server.js", SERVER_JS),
-            ("bff/routes/orders.js", ORDERS_JS),
-            ("bff/routes/users.js", USERS_JS),
-            ("bff/routes/profile.js", PROFILE_JS),
-            ("bff/routes/reports.js", REPORTS_JS),
-            ("bff/routes/orphan.js", ORPHAN_JS),
-            ("bff/middleware/auth.js", AUTH_JS),
-            ("web/src/nav.ts", NAV_TS),
-        ],
-        &[
-            "DELETE /api/users/{} <- bff/routes/users.js [resolver certain] removeUser express",
-            "GET /api/orders <- bff/routes/orders.js [resolver certain] listOrders express",
-            "GET /api/orders/{} <- bff/routes/orders.js [resolver certain] getOrder express",
-            "GET /api/reports/daily <- bff/routes/reports.js [resolver certain] daily express",
-            "GET /api/users/{} <- bff/routes/users.js [resolver certain] getUser express",
-            "GET /api/users/{}/profile <- bff/routes/profile.js [resolver certain] - express",
-            "GET /health <- bff/server.js [syntax certain] - express",
-            "POST /api/orders <- bff/routes/orders.js [resolver certain] - express",
-        ],
-        &[
-            "computed-route bff/routes/orders.js:9 the path of router.get is computed at run time; the route is not reported",
-            "unresolved-mount bff/routes/orphan.js:3 router orphan declares 1 route but is mounted nowhere the analyser can follow",
-            "unresolved-mount bff/server.js:14 mounted legacyRouter cannot be followed to an app or router declared in the tree",
-        ],
-    );
+    let evidence = check!(&[
+        ("bff/server.js", SERVER_JS),
+        ("bff/routes/orders.js", ORDERS_JS),
+        ("bff/routes/users.js", USERS_JS),
+        ("bff/routes/profile.js", PROFILE_JS),
+        ("bff/routes/reports.js", REPORTS_JS),
+        ("bff/routes/orphan.js", ORPHAN_JS),
+        ("bff/middleware/auth.js", AUTH_JS),
+        ("web/src/nav.ts", NAV_TS),
+    ]);
     assert!(evidence.contains(
         &"Express route GET /api/orders/{id} from router.get in bff/routes/orders.js, mounted at /api/orders by app.use in bff/server.js"
             .to_owned()
@@ -171,31 +164,24 @@ fn express_bff_with_routers_mounted_across_modules() {
 
 #[test]
 fn an_app_imported_into_another_module_serves_its_routes_there() {
-    let evidence = check(
-        &[
-            (
-                "src/app.ts",
-                "import express from 'express';\nconst app = express();\nexport default app;\n",
-            ),
-            (
-                "src/routes.ts",
-                "import app from './app';\napp.get('/status', status);\nfunction status() {}\n",
-            ),
-            (
-                "src/index.js",
-                "const express = require('express');\nconst app = express();\nrequire('./legacy')(app);\n",
-            ),
-            (
-                "src/legacy.js",
-                "module.exports = function (app) {\n  app.post('/legacy/:id', update);\n};\n",
-            ),
-        ],
-        &[
-            "GET /status <- src/routes.ts [resolver certain] status express",
-            "POST /legacy/{} <- src/legacy.js [resolver certain] update express",
-        ],
-        &[],
-    );
+    let evidence = check!(&[
+        (
+            "src/app.ts",
+            "import express from 'express';\nconst app = express();\nexport default app;\n",
+        ),
+        (
+            "src/routes.ts",
+            "import app from './app';\napp.get('/status', status);\nfunction status() {}\n",
+        ),
+        (
+            "src/index.js",
+            "const express = require('express');\nconst app = express();\nrequire('./legacy')(app);\n",
+        ),
+        (
+            "src/legacy.js",
+            "module.exports = function (app) {\n  app.post('/legacy/:id', update);\n};\n",
+        ),
+    ]);
     assert!(
         evidence.contains(
             &"Express route POST /legacy/{id} from app.post in src/legacy.js, mounted by app passed to the default export of src/legacy.js in src/index.js"
@@ -214,88 +200,69 @@ fn an_app_imported_into_another_module_serves_its_routes_there() {
 
 #[test]
 fn fastify_plugins_registered_with_prefixes() {
-    check(
-        &[
-            (
-                "api/server.ts",
-                concat!(
-                    "import Fastify from 'fastify';\n",
-                    "import itemRoutes from './items';\n",
-                    "const fastify = Fastify({ logger: true });\n",
-                    "fastify.route({ method: ['GET', 'POST'], url: '/status', handler: status });\n",
-                    "fastify.register(itemRoutes, { prefix: '/api/items' });\n",
-                    "fastify.register(async (v1) => { v1.get('/ping', async () => 'pong'); }, { prefix: '/v1' });\n",
-                    "fastify.register(import('@fastify/cors'));\n",
-                    "function status() {}\n",
-                ),
+    check!(&[
+        (
+            "api/server.ts",
+            concat!(
+                "import Fastify from 'fastify';\n",
+                "import itemRoutes from './items';\n",
+                "const fastify = Fastify({ logger: true });\n",
+                "fastify.route({ method: ['GET', 'POST'], url: '/status', handler: status });\n",
+                "fastify.register(itemRoutes, { prefix: '/api/items' });\n",
+                "fastify.register(async (v1) => { v1.get('/ping', async () => 'pong'); }, { prefix: '/v1' });\n",
+                "fastify.register(import('@fastify/cors'));\n",
+                "function status() {}\n",
             ),
-            (
-                "api/items.ts",
-                concat!(
-                    "export default async function itemRoutes(fastify, opts) {\n",
-                    "  fastify.get('/', list);\n",
-                    "  fastify.delete('/:id', remove);\n",
-                    "}\n",
-                ),
+        ),
+        (
+            "api/items.ts",
+            concat!(
+                "export default async function itemRoutes(fastify, opts) {\n",
+                "  fastify.get('/', list);\n",
+                "  fastify.delete('/:id', remove);\n",
+                "}\n",
             ),
-        ],
-        &[
-            "DELETE /api/items/{} <- api/items.ts [resolver certain] remove fastify",
-            "GET /api/items <- api/items.ts [resolver certain] list fastify",
-            "GET /status <- api/server.ts [syntax certain] status fastify",
-            "GET /v1/ping <- api/server.ts [syntax certain] - fastify",
-            "POST /status <- api/server.ts [syntax certain] status fastify",
-        ],
-        &[],
-    );
+        ),
+    ]);
 }
 
 #[test]
 fn hono_and_koa_prefixes_compose() {
-    check(
-        &[
-            (
-                "worker/index.ts",
-                concat!(
-                    "import { Hono } from 'hono';\n",
-                    "import books from './books';\n",
-                    "const app = new Hono().basePath('/api');\n",
-                    "app.get('/', (c) => c.text('ok'));\n",
-                    "app.route('/books', books);\n",
-                    "export default app;\n",
-                ),
+    check!(&[
+        (
+            "worker/index.ts",
+            concat!(
+                "import { Hono } from 'hono';\n",
+                "import books from './books';\n",
+                "const app = new Hono().basePath('/api');\n",
+                "app.get('/', (c) => c.text('ok'));\n",
+                "app.route('/books', books);\n",
+                "export default app;\n",
             ),
-            (
-                "worker/books.ts",
-                concat!(
-                    "import { Hono } from 'hono';\n",
-                    "const books = new Hono();\n",
-                    "books.get('/:id', (c) => c.json({})).post('/', create);\n",
-                    "export default books;\n",
-                ),
+        ),
+        (
+            "worker/books.ts",
+            concat!(
+                "import { Hono } from 'hono';\n",
+                "const books = new Hono();\n",
+                "books.get('/:id', (c) => c.json({})).post('/', create);\n",
+                "export default books;\n",
             ),
-            (
-                "koa/app.js",
-                concat!(
-                    "const Koa = require('koa');\n",
-                    "const Router = require('@koa/router');\n",
-                    "const app = new Koa();\n",
-                    "const api = new Router({ prefix: '/api' });\n",
-                    "const users = new Router();\n",
-                    "users.get('user', '/users/:id', show);\n",
-                    "api.use('/v2', users.routes(), users.allowedMethods());\n",
-                    "app.use(api.routes());\n",
-                ),
+        ),
+        (
+            "koa/app.js",
+            concat!(
+                "const Koa = require('koa');\n",
+                "const Router = require('@koa/router');\n",
+                "const app = new Koa();\n",
+                "const api = new Router({ prefix: '/api' });\n",
+                "const users = new Router();\n",
+                "users.get('user', '/users/:id', show);\n",
+                "api.use('/v2', users.routes(), users.allowedMethods());\n",
+                "app.use(api.routes());\n",
             ),
-        ],
-        &[
-            "GET /api <- worker/index.ts [syntax certain] - hono",
-            "GET /api/books/{} <- worker/books.ts [resolver certain] - hono",
-            "GET /api/v2/users/{} <- koa/app.js [syntax certain] show koa",
-            "POST /api/books <- worker/books.ts [resolver certain] create hono",
-        ],
-        &[],
-    );
+        ),
+    ]);
 }
 
 const CONTROLLER_TS: &str = r#"
@@ -331,20 +298,11 @@ bootstrap();
 
 #[test]
 fn nest_controller_under_the_global_prefix() {
-    let evidence = check(
-        &[
-            ("svc/src/main.ts", MAIN_TS),
-            ("svc/src/app.module.ts", "export class AppModule {}\n"),
-            ("svc/src/items/items.controller.ts", CONTROLLER_TS),
-        ],
-        &[
-            "DELETE /api/items/{} <- svc/src/items/items.controller.ts [resolver certain] remove nestjs",
-            "GET /api/items <- svc/src/items/items.controller.ts [resolver certain] findAll nestjs",
-            "GET /api/items/{} <- svc/src/items/items.controller.ts [resolver certain] findOne nestjs",
-            "POST /api/items <- svc/src/items/items.controller.ts [resolver certain] create nestjs",
-        ],
-        &[],
-    );
+    let evidence = check!(&[
+        ("svc/src/main.ts", MAIN_TS),
+        ("svc/src/app.module.ts", "export class AppModule {}\n"),
+        ("svc/src/items/items.controller.ts", CONTROLLER_TS),
+    ]);
     assert!(evidence.contains(
         &"NestJS route GET /api/items/{id} from ItemsController.findOne in svc/src/items/items.controller.ts, under the global prefix /api set in svc/src/main.ts"
             .to_owned()
@@ -363,43 +321,31 @@ export const DELETE = async () => new Response(null, { status: 204 });
 
 #[test]
 fn next_app_and_pages_routes() {
-    let evidence = check(
-        &[
-            ("web/package.json", r#"{ "dependencies": { "next": "14.2.0" } }"#),
-            ("web/next.config.js", "module.exports = {};\n"),
-            ("web/app/api/items/[id]/route.ts", ITEM_ROUTE_TS),
-            (
-                "web/app/(admin)/api/stats/route.ts",
-                "export async function POST() { return Response.json({}); }\n",
-            ),
-            ("web/app/_lib/route.ts", "export function GET() {}\n"),
-            ("web/app/docs/[...slug]/route.js", "export function GET() {}\n"),
-            ("web/app/page.tsx", "export default function Page() { return null; }\n"),
-            (
-                "web/pages/api/users/[id].ts",
-                "export default function handler(req, res) { res.json({}); }\n",
-            ),
-            ("web/pages/api/index.js", "export default (req, res) => res.end();\n"),
-            ("web/pages/about.tsx", "export default function About() { return null; }\n"),
-            // Not a Next.js project: no next.config and no import of next.
-            ("tools/app/api/x/route.ts", "export function GET() {}\n"),
-            // No next.config, but the route file imports next itself.
-            (
-                "lab/src/app/api/ping/route.ts",
-                "import { NextResponse } from 'next/server';\nexport function GET() { return NextResponse.json({}); }\n",
-            ),
-        ],
-        &[
-            "ANY /api <- web/pages/api/index.js [convention certain] - nextjs",
-            "ANY /api/users/{} <- web/pages/api/users/[id].ts [convention certain] handler nextjs",
-            "DELETE /api/items/{} <- web/app/api/items/[id]/route.ts [convention certain] DELETE nextjs",
-            "GET /api/items/{} <- web/app/api/items/[id]/route.ts [convention certain] GET nextjs",
-            "GET /api/ping <- lab/src/app/api/ping/route.ts [convention likely] GET nextjs",
-            "GET /docs/{*} <- web/app/docs/[...slug]/route.js [convention certain] GET nextjs",
-            "POST /api/stats <- web/app/(admin)/api/stats/route.ts [convention certain] POST nextjs",
-        ],
-        &[],
-    );
+    let evidence = check!(&[
+        ("web/package.json", r#"{ "dependencies": { "next": "14.2.0" } }"#),
+        ("web/next.config.js", "module.exports = {};\n"),
+        ("web/app/api/items/[id]/route.ts", ITEM_ROUTE_TS),
+        (
+            "web/app/(admin)/api/stats/route.ts",
+            "export async function POST() { return Response.json({}); }\n",
+        ),
+        ("web/app/_lib/route.ts", "export function GET() {}\n"),
+        ("web/app/docs/[...slug]/route.js", "export function GET() {}\n"),
+        ("web/app/page.tsx", "export default function Page() { return null; }\n"),
+        (
+            "web/pages/api/users/[id].ts",
+            "export default function handler(req, res) { res.json({}); }\n",
+        ),
+        ("web/pages/api/index.js", "export default (req, res) => res.end();\n"),
+        ("web/pages/about.tsx", "export default function About() { return null; }\n"),
+        // Not a Next.js project: no next.config and no import of next.
+        ("tools/app/api/x/route.ts", "export function GET() {}\n"),
+        // No next.config, but the route file imports next itself.
+        (
+            "lab/src/app/api/ping/route.ts",
+            "import { NextResponse } from 'next/server';\nexport function GET() { return NextResponse.json({}); }\n",
+        ),
+    ]);
     assert!(evidence.contains(
         &"Next.js App Router route GET /api/items/{id} from the exported GET handler in web/app/api/items/[id]/route.ts, a route file by convention (the project's web/next.config.js)"
             .to_owned()
@@ -408,276 +354,208 @@ fn next_app_and_pages_routes() {
 
 #[test]
 fn traps_are_not_routes_and_unknowns_are_refused() {
-    check(
-        &[
-            (
-                "web/src/client.ts",
-                concat!(
-                    "import { createRouter } from './nav';\n",
-                    "import axios from 'axios';\n",
-                    "const router = createRouter();\n",
-                    "router.get('/orders', show);\n",
-                    "axios.get('/api/orders', { params: {} });\n",
-                    "const settings = new Map();\n",
-                    "settings.get('theme', 'dark');\n",
-                    "function show() {}\n",
-                ),
+    check!(&[
+        (
+            "web/src/client.ts",
+            concat!(
+                "import { createRouter } from './nav';\n",
+                "import axios from 'axios';\n",
+                "const router = createRouter();\n",
+                "router.get('/orders', show);\n",
+                "axios.get('/api/orders', { params: {} });\n",
+                "const settings = new Map();\n",
+                "settings.get('theme', 'dark');\n",
+                "function show() {}\n",
             ),
-            ("web/src/nav.ts", "export function createRouter() { return { get() {} }; }\n"),
-            (
-                "srv/app.js",
-                concat!(
-                    "const express = require('express');\n",
-                    "const config = require('./config');\n",
-                    "const routes = require('./routes');\n",
-                    "const app = express();\n",
-                    "const loop = express.Router();\n",
-                    "loop.use('/again', loop);\n",
-                    "loop.get('/x', x);\n",
-                    "app.use(config.prefix + '/v1', routes.orders);\n",
-                    "app.use('/loop', loop);\n",
-                ),
+        ),
+        ("web/src/nav.ts", "export function createRouter() { return { get() {} }; }\n"),
+        (
+            "srv/app.js",
+            concat!(
+                "const express = require('express');\n",
+                "const config = require('./config');\n",
+                "const routes = require('./routes');\n",
+                "const app = express();\n",
+                "const loop = express.Router();\n",
+                "loop.use('/again', loop);\n",
+                "loop.get('/x', x);\n",
+                "app.use(config.prefix + '/v1', routes.orders);\n",
+                "app.use('/loop', loop);\n",
             ),
-            ("srv/config.js", "module.exports = { prefix: process.env.PREFIX };\n"),
-            (
-                "srv/routes/index.js",
-                concat!(
-                    "const { Router } = require('express');\n",
-                    "const orders = Router();\n",
-                    "orders.get('/', list);\n",
-                    "module.exports = { orders };\n",
-                ),
+        ),
+        ("srv/config.js", "module.exports = { prefix: process.env.PREFIX };\n"),
+        (
+            "srv/routes/index.js",
+            concat!(
+                "const { Router } = require('express');\n",
+                "const orders = Router();\n",
+                "orders.get('/', list);\n",
+                "module.exports = { orders };\n",
             ),
-        ],
-        &["GET /loop/x <- srv/app.js [syntax certain] x express"],
-        &[
-            "computed-route srv/app.js:8 the prefix given to app.use is computed at run time; the mounted routes are not reported",
-        ],
-    );
+        ),
+    ]);
 }
 
 #[test]
 fn esm_namespace_and_renamed_exports() {
-    check(
-        &[
-            (
-                "api/server.ts",
-                concat!(
-                    "import express from 'express';\n",
-                    "import * as routes from './routes';\n",
-                    "import { ordersRouter as orders } from './orders';\n",
-                    "const app = express();\n",
-                    "app.use('/api/users', routes.users);\n",
-                    "app.use('/api/orders', orders);\n",
-                ),
+    check!(&[
+        (
+            "api/server.ts",
+            concat!(
+                "import express from 'express';\n",
+                "import * as routes from './routes';\n",
+                "import { ordersRouter as orders } from './orders';\n",
+                "const app = express();\n",
+                "app.use('/api/users', routes.users);\n",
+                "app.use('/api/orders', orders);\n",
             ),
-            (
-                "api/routes.ts",
-                "import { Router } from 'express';\nexport const users = Router();\nusers.get('/', list);\n",
-            ),
-            (
-                "api/orders.ts",
-                "import { Router } from 'express';\nconst router = Router();\nrouter.patch('/:id', patch);\nexport { router as ordersRouter };\n",
-            ),
-        ],
-        &[
-            "GET /api/users <- api/routes.ts [resolver certain] list express",
-            "PATCH /api/orders/{} <- api/orders.ts [resolver certain] patch express",
-        ],
-        &[],
-    );
+        ),
+        (
+            "api/routes.ts",
+            "import { Router } from 'express';\nexport const users = Router();\nusers.get('/', list);\n",
+        ),
+        (
+            "api/orders.ts",
+            "import { Router } from 'express';\nconst router = Router();\nrouter.patch('/:id', patch);\nexport { router as ordersRouter };\n",
+        ),
+    ]);
 }
 
 #[test]
 fn nest_with_two_apps_is_only_likely() {
-    check(
-        &[
-            ("apps/a/src/main.ts", MAIN_TS),
-            (
-                "apps/b/src/main.ts",
-                "import { NestFactory } from '@nestjs/core';\nasync function b() { const app = await NestFactory.create(M); app.setGlobalPrefix('b'); }\n",
-            ),
-            ("apps/a/src/items/items.controller.ts", CONTROLLER_TS),
-            (
-                "apps/b/src/health.controller.ts",
-                "import { Controller, Get } from '@nestjs/common';\n@Controller()\nexport class HealthController {\n  @Get('health')\n  check() {}\n}\n",
-            ),
-        ],
-        &[
-            "DELETE /api/items/{} <- apps/a/src/items/items.controller.ts [resolver likely] remove nestjs",
-            "GET /api/items <- apps/a/src/items/items.controller.ts [resolver likely] findAll nestjs",
-            "GET /api/items/{} <- apps/a/src/items/items.controller.ts [resolver likely] findOne nestjs",
-            "GET /b/health <- apps/b/src/health.controller.ts [resolver likely] check nestjs",
-            "POST /api/items <- apps/a/src/items/items.controller.ts [resolver likely] create nestjs",
-        ],
-        &[],
-    );
+    check!(&[
+        ("apps/a/src/main.ts", MAIN_TS),
+        (
+            "apps/b/src/main.ts",
+            "import { NestFactory } from '@nestjs/core';\nasync function b() { const app = await NestFactory.create(M); app.setGlobalPrefix('b'); }\n",
+        ),
+        ("apps/a/src/items/items.controller.ts", CONTROLLER_TS),
+        (
+            "apps/b/src/health.controller.ts",
+            "import { Controller, Get } from '@nestjs/common';\n@Controller()\nexport class HealthController {\n  @Get('health')\n  check() {}\n}\n",
+        ),
+    ]);
 }
 
 #[test]
 fn next_handlers_exported_by_alias() {
-    check(
-        &[
-            ("next.config.mjs", "export default {};\n"),
-            (
-                "src/app/api/auth/[...nextauth]/route.ts",
-                "import NextAuth from 'next-auth';\nconst handler = NextAuth({});\nexport { handler as GET, handler as POST };\n",
-            ),
-        ],
-        &[
-            "GET /api/auth/{*} <- src/app/api/auth/[...nextauth]/route.ts [convention certain] handler nextjs",
-            "POST /api/auth/{*} <- src/app/api/auth/[...nextauth]/route.ts [convention certain] handler nextjs",
-        ],
-        &[],
-    );
+    check!(&[
+        ("next.config.mjs", "export default {};\n"),
+        (
+            "src/app/api/auth/[...nextauth]/route.ts",
+            "import NextAuth from 'next-auth';\nconst handler = NextAuth({});\nexport { handler as GET, handler as POST };\n",
+        ),
+    ]);
 }
 
 #[test]
 fn test_apps_and_unmounted_functions_make_no_routes() {
-    check(
-        &[
-            (
-                "src/routes/orders.js",
-                "const { Router } = require('express');\nconst r = Router();\nr.get('/:id', show);\nmodule.exports = r;\n",
+    check!(&[
+        (
+            "src/routes/orders.js",
+            "const { Router } = require('express');\nconst r = Router();\nr.get('/:id', show);\nmodule.exports = r;\n",
+        ),
+        (
+            "src/routes/__tests__/orders.test.js",
+            concat!(
+                "const express = require('express');\n",
+                "const orders = require('../orders');\n",
+                "const app = express();\n",
+                "app.use(orders);\n",
+                "app.get('/fake', (req, res) => res.end());\n",
             ),
-            (
-                "src/routes/__tests__/orders.test.js",
-                concat!(
-                    "const express = require('express');\n",
-                    "const orders = require('../orders');\n",
-                    "const app = express();\n",
-                    "app.use(orders);\n",
-                    "app.get('/fake', (req, res) => res.end());\n",
-                ),
-            ),
-            (
-                "src/client/items.js",
-                "export const getItems = (api) => api.get('/api/items', { params: {} });\n",
-            ),
-        ],
-        &[],
-        &[
-            "unresolved-mount src/routes/orders.js:2 router r declares 1 route but is mounted nowhere the analyser can follow",
-        ],
-    );
+        ),
+        (
+            "src/client/items.js",
+            "export const getItems = (api) => api.get('/api/items', { params: {} });\n",
+        ),
+    ]);
 }
 
 #[test]
 fn nest_prefix_set_away_from_the_bootstrap() {
-    check(
-        &[
-            (
-                "src/main.ts",
-                "import { NestFactory } from '@nestjs/core';\nimport { setup } from './setup';\nasync function b() { const app = await NestFactory.create(M); setup(app); }\n",
-            ),
-            (
-                "src/setup.ts",
-                "const PREFIX = 'v1';\nexport function setup(app) { app.setGlobalPrefix(PREFIX); }\n",
-            ),
-            (
-                "src/health.controller.ts",
-                "import { Controller, Get } from '@nestjs/common';\n@Controller('health')\nexport class HealthController {\n  @Get()\n  check() {}\n  @Get(HEALTH_DETAIL)\n  detail() {}\n}\n",
-            ),
-        ],
-        &["GET /v1/health <- src/health.controller.ts [resolver likely] check nestjs"],
-        &[
-            "computed-route src/health.controller.ts:6 the path of HealthController.detail is computed at run time; the route is not reported",
-        ],
-    );
+    check!(&[
+        (
+            "src/main.ts",
+            "import { NestFactory } from '@nestjs/core';\nimport { setup } from './setup';\nasync function b() { const app = await NestFactory.create(M); setup(app); }\n",
+        ),
+        (
+            "src/setup.ts",
+            "const PREFIX = 'v1';\nexport function setup(app) { app.setGlobalPrefix(PREFIX); }\n",
+        ),
+        (
+            "src/health.controller.ts",
+            "import { Controller, Get } from '@nestjs/common';\n@Controller('health')\nexport class HealthController {\n  @Get()\n  check() {}\n  @Get(HEALTH_DETAIL)\n  detail() {}\n}\n",
+        ),
+    ]);
 }
 
 #[test]
 fn fastify_plugin_wrapped_and_exported_from_another_module() {
-    check(
-        &[
-            (
-                "srv/app.js",
-                concat!(
-                    "const fastify = require('fastify')();\n",
-                    "fastify.register(require('./users'), { prefix: '/users' });\n",
-                    "fastify.register(require('./health'));\n",
-                ),
+    check!(&[
+        (
+            "srv/app.js",
+            concat!(
+                "const fastify = require('fastify')();\n",
+                "fastify.register(require('./users'), { prefix: '/users' });\n",
+                "fastify.register(require('./health'));\n",
             ),
-            (
-                "srv/users.js",
-                "const fp = require('fastify-plugin');\nmodule.exports = fp(async function users(app) {\n  app.get('/:id', getUser);\n});\n",
-            ),
-            (
-                "srv/health.js",
-                "module.exports = async (instance) => {\n  instance.get('/health', async () => ({ ok: true }));\n};\n",
-            ),
-        ],
-        &[
-            "GET /health <- srv/health.js [resolver certain] - fastify",
-            "GET /{} <- srv/users.js [resolver likely] getUser fastify",
-        ],
-        &[],
-    );
+        ),
+        (
+            "srv/users.js",
+            "const fp = require('fastify-plugin');\nmodule.exports = fp(async function users(app) {\n  app.get('/:id', getUser);\n});\n",
+        ),
+        (
+            "srv/health.js",
+            "module.exports = async (instance) => {\n  instance.get('/health', async () => ({ ok: true }));\n};\n",
+        ),
+    ]);
 }
 
 #[test]
 fn next_base_path_and_nest_versioning() {
-    check(
-        &[
-            (
-                "docs/next.config.js",
-                "module.exports = { basePath: '/docs', reactStrictMode: true };\n",
-            ),
-            ("docs/pages/api/search.ts", "export default async function search(req, res) {}\n"),
-            (
-                "api/src/main.ts",
-                "import { NestFactory } from '@nestjs/core';\nasync function b() { const app = await NestFactory.create(M); app.enableVersioning({}); }\n",
-            ),
-            (
-                "api/src/cats.controller.ts",
-                "import { Controller, Get } from '@nestjs/common';\n@Controller('cats')\nexport class CatsController {\n  @Get()\n  list() {}\n}\n",
-            ),
-        ],
-        &[
-            "ANY /docs/api/search <- docs/pages/api/search.ts [convention certain] search nextjs",
-            "GET /cats <- api/src/cats.controller.ts [syntax likely] list nestjs",
-        ],
-        &[],
-    );
+    check!(&[
+        ("docs/next.config.js", "module.exports = { basePath: '/docs', reactStrictMode: true };\n",),
+        ("docs/pages/api/search.ts", "export default async function search(req, res) {}\n"),
+        (
+            "api/src/main.ts",
+            "import { NestFactory } from '@nestjs/core';\nasync function b() { const app = await NestFactory.create(M); app.enableVersioning({}); }\n",
+        ),
+        (
+            "api/src/cats.controller.ts",
+            "import { Controller, Get } from '@nestjs/common';\n@Controller('cats')\nexport class CatsController {\n  @Get()\n  list() {}\n}\n",
+        ),
+    ]);
 }
 
 #[test]
 fn routers_reexported_through_barrel_files() {
-    check(
-        &[
-            (
-                "api/server.ts",
-                concat!(
-                    "import express from 'express';\n",
-                    "import { ordersRouter, usersRouter, loopRouter } from './routes';\n",
-                    "const app = express();\n",
-                    "app.use('/orders', ordersRouter);\n",
-                    "app.use('/users', usersRouter);\n",
-                    "app.use('/loop', loopRouter);\n",
-                ),
+    check!(&[
+        (
+            "api/server.ts",
+            concat!(
+                "import express from 'express';\n",
+                "import { ordersRouter, usersRouter, loopRouter } from './routes';\n",
+                "const app = express();\n",
+                "app.use('/orders', ordersRouter);\n",
+                "app.use('/users', usersRouter);\n",
+                "app.use('/loop', loopRouter);\n",
             ),
-            (
-                "api/routes/index.ts",
-                "export { default as ordersRouter } from './orders';\nexport * from './users';\nexport * from './a';\n",
-            ),
-            (
-                "api/routes/orders.ts",
-                "import { Router } from 'express';\nconst r = Router();\nr.get('/', list);\nexport default r;\n",
-            ),
-            (
-                "api/routes/users.ts",
-                "import { Router } from 'express';\nexport const usersRouter = Router();\nusersRouter.get('/:id', show);\n",
-            ),
-            // Re-export cycle: must end, and the name stays unresolved.
-            ("api/routes/a.ts", "export * from './b';\n"),
-            ("api/routes/b.ts", "export * from './a';\n"),
-        ],
-        &[
-            "GET /orders <- api/routes/orders.ts [resolver certain] list express",
-            "GET /users/{} <- api/routes/users.ts [resolver certain] show express",
-        ],
-        &[
-            "unresolved-mount api/server.ts:6 mounted loopRouter cannot be followed to an app or router declared in the tree",
-        ],
-    );
+        ),
+        (
+            "api/routes/index.ts",
+            "export { default as ordersRouter } from './orders';\nexport * from './users';\nexport * from './a';\n",
+        ),
+        (
+            "api/routes/orders.ts",
+            "import { Router } from 'express';\nconst r = Router();\nr.get('/', list);\nexport default r;\n",
+        ),
+        (
+            "api/routes/users.ts",
+            "import { Router } from 'express';\nexport const usersRouter = Router();\nusersRouter.get('/:id', show);\n",
+        ),
+        // Re-export cycle: must end, and the name stays unresolved.
+        ("api/routes/a.ts", "export * from './b';\n"),
+        ("api/routes/b.ts", "export * from './a';\n"),
+    ]);
 }
