@@ -94,7 +94,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             }
             let cwd = std::env::current_dir()
                 .map_err(|e| anyhow!("cannot read the current directory ({})", e.kind()))?;
-            let grant = cartograph_pipeline::grant::Grant::new(&grant, &trees, &cwd)
+            let grant = cartograph_mcp::grant::Grant::new(&grant, &trees, &cwd)
                 .map_err(|e| anyhow!("{e}"))?;
             let options = AnalysisOptions { threads, ..AnalysisOptions::default() };
             if let Err(message) = cartograph_mcp::serve_stdio(grant, options) {

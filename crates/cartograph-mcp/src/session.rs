@@ -14,12 +14,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 use cartograph_core::RepoPath;
 use cartograph_graph::Analysis;
 use cartograph_pipeline::discover::{DiscoverError, Inventory};
-use cartograph_pipeline::grant::{AuthorizedTree, Grant, OpenedTree};
 use cartograph_pipeline::{
     AnalysisOptions, DiscoveryOptions, FactCache, FileSource, analyse::AnalyseError,
 };
 use cartograph_report::diff::TreeDoc;
 
+use crate::grant::{AuthorizedTree, Grant, OpenedTree};
 use crate::tools::Reply;
 
 /// Answers kept at most; the cache is emptied when full (answers are cheap to recompute from the

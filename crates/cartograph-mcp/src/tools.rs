@@ -10,7 +10,6 @@
 
 use cartograph_core::NodeKey;
 use cartograph_graph::{BlastOptions, GraphView, MapOptions, TraceOptions};
-use cartograph_pipeline::grant::AuthorizedTree;
 use cartograph_report::blast::BlastDocument;
 use cartograph_report::diff::{DiffDocument, DiffEdgeDoc};
 use cartograph_report::map::MapDocument;
@@ -18,6 +17,7 @@ use cartograph_report::trace::TraceDocument;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::grant::AuthorizedTree;
 use crate::session::{LoadedTree, Session};
 
 /// Default number of entries of each raw diff list (and of non-high findings).

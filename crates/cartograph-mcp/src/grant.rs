@@ -21,9 +21,8 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use crate::discover::{DiscoverError, DiscoveryOptions};
-use crate::git::GitRevisionSource;
-use crate::source::{DirectorySource, FileSource};
+use cartograph_pipeline::discover::{DiscoverError, DiscoveryOptions};
+use cartograph_pipeline::{DirectorySource, FileSource, GitRevisionSource};
 
 /// The one repository identity of a session: an opaque token whose meaning belongs to whoever
 /// launched the session. It is compared, never interpreted, and never shown in a response.
