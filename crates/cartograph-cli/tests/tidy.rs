@@ -43,11 +43,19 @@ fn dependency_rules_of_the_spec_hold() {
         "cartograph-graph",
         "cartograph-pipeline",
         "cartograph-report",
+        "cartograph-query",
     ];
     graph.assert_unreachable(&analysis, &["tokio"]);
 
     // The reports and ASK do not reach the analyser: the analysis model lives below them.
     dependency_graph::assert_reports_and_ask_do_not_reach_the_analyser(&graph);
+
+    // The query layer the CLI and the MCP server share sits below both front ends and apart from
+    // ASK (and, above, is synchronous and offline like every analysis crate).
+    graph.assert_unreachable(
+        &["cartograph-query"],
+        &["cartograph-ask", "cartograph-cli", "cartograph-mcp"],
+    );
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
