@@ -1,26 +1,22 @@
 //! One function per subcommand.
 
-use std::collections::BTreeSet;
 use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Result, anyhow, bail};
-use cartograph_core::{Confidence, Edge, EdgeKind, NodeKey, Provenance};
-use cartograph_graph::{Analysis, BlastOptions, FindingKind, GraphView, MapOptions, TraceOptions};
-use cartograph_pipeline::{AnalysisOptions, DiscoveryOptions, FactCache};
-use cartograph_report::blast::{self, BlastDocument};
+use cartograph_graph::{Analysis, BlastOptions, MapOptions, TraceOptions};
+use cartograph_pipeline::{AnalysisOptions, ComponentRule, DiscoveryOptions, FactCache};
+use cartograph_query::{FailOn, shown};
 use cartograph_report::diff::DiffDocument;
 use cartograph_report::diff_markdown::{self, DiffMarkdownOptions};
-use cartograph_report::map::{self, MapDocument};
 use cartograph_report::snapshot::SnapshotDocument;
 use cartograph_report::summary::SummaryDocument;
-use cartograph_report::trace::{self, TraceDocument};
-use cartograph_report::{markdown, schema, to_json};
+use cartograph_report::{blast, map, markdown, schema, to_json, trace};
 
 use crate::args::{AnalysisArgs, CacheArgs, Cli, Command, OutputArgs};
-use crate::output::{shown, write_output};
+use crate::output::write_output;
 use crate::trees::{load_pair, load_tree};
 
 pub fn run(cli: Cli) -> Result<ExitCode> {
@@ -58,34 +54,26 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             let cache = open_cache(&cache)?;
             let tree = load_tree(&tree, &analysis, cache.as_ref())?;
             finish_cache(cache);
-            let view = tree.analysis.view();
-            let keys = resolve_targets(view, &targets)?;
             let options = BlastOptions { max_depth: depth, max_nodes: limit };
-            let result = cartograph_graph::blast(view, &keys, &options);
-            let doc = BlastDocument::from_blast(&result);
+            let doc = cartograph_query::blast_document(tree.analysis.view(), &targets, &options)
+                .map_err(|e| anyhow!("{e}"))?;
             write_reports(&outputs, &to_json(&doc), || blast::render_blast(&doc))?;
         }
         Command::Trace { from, to, tree, depth, max_paths, outputs, cache, analysis } => {
             let cache = open_cache(&cache)?;
             let tree = load_tree(&tree, &analysis, cache.as_ref())?;
             finish_cache(cache);
-            let view = tree.analysis.view();
-            let from = resolve_targets(view, std::slice::from_ref(&from))?;
-            let to = match &to {
-                Some(to) => Some(resolve_targets(view, std::slice::from_ref(to))?),
-                None => None,
-            };
             let options = TraceOptions { max_depth: depth, max_paths, ..TraceOptions::default() };
-            let result = cartograph_graph::trace(view, &from, to.as_deref(), &options);
-            let doc = TraceDocument::from_trace(&result);
+            let view = tree.analysis.view();
+            let doc = cartograph_query::trace_document(view, &from, to.as_deref(), &options)
+                .map_err(|e| anyhow!("{e}"))?;
             write_reports(&outputs, &to_json(&doc), || trace::render_trace(&doc))?;
         }
         Command::Map { tree, outputs, cache, analysis } => {
             let cache = open_cache(&cache)?;
             let tree = load_tree(&tree, &analysis, cache.as_ref())?;
             finish_cache(cache);
-            let result = cartograph_graph::map(tree.analysis.view(), &MapOptions::default());
-            let doc = MapDocument::from_map(&result);
+            let doc = cartograph_query::map_document(tree.analysis.view(), &MapOptions::default());
             write_reports(&outputs, &to_json(&doc), || map::render_map(&doc))?;
         }
         Command::Mcp { grant, trees, threads } => {
@@ -94,7 +82,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             }
             let cwd = std::env::current_dir()
                 .map_err(|e| anyhow!("cannot read the current directory ({})", e.kind()))?;
-            let grant = cartograph_pipeline::grant::Grant::new(&grant, &trees, &cwd)
+            let grant = cartograph_mcp::grant::Grant::new(&grant, &trees, &cwd)
                 .map_err(|e| anyhow!("{e}"))?;
             let options = AnalysisOptions { threads, ..AnalysisOptions::default() };
             if let Err(message) = cartograph_mcp::serve_stdio(grant, options) {
@@ -135,7 +123,7 @@ fn diff(
     analysis: &AnalysisArgs,
 ) -> Result<ExitCode> {
     let DiffReports { outputs, fail_on, blast_depth, snapshots } = *reports;
-    let gate = parse_fail_on(fail_on)?;
+    let gate = FailOn::parse(fail_on).map_err(|e| anyhow!("--fail-on {e}"))?;
     // Whatever the cache, a file unchanged between the trees is extracted once.
     let cache = open_cache(cache)?;
     let started = std::time::Instant::now();
@@ -143,34 +131,18 @@ fn diff(
     tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "trees analysed");
     finish_cache(cache);
     tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "cache finished");
-    let result = cartograph_graph::diff(base.analysis.view(), head.analysis.view());
+    let doc = cartograph_query::diff_document(&base, &head);
     tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "diffed");
-    let doc = DiffDocument::from_diff(&result, base.doc(), head.doc());
     // The blast radius of the changed files appears in the Markdown report only.
-    let render = || {
-        let changed = changed_modules(&base.analysis, &head.analysis);
-        let blast_options = BlastOptions { max_depth: blast_depth, ..BlastOptions::default() };
-        let blast = cartograph_graph::blast(head.analysis.view(), &changed, &blast_options);
-        let blast_doc = BlastDocument::from_blast(&blast);
-        let section = blast::render_blast_section(&blast_doc, BLAST_SECTION_CHARS);
-        diff_markdown::render_diff_with_blast(&doc, &DiffMarkdownOptions::default(), Some(&section))
-    };
+    let render =
+        || cartograph_query::diff_markdown(&doc, &base.analysis, &head.analysis, blast_depth);
     write_reports(outputs, &doc.to_json(), render)?;
     if let Some(dir) = snapshots {
         write_snapshots(dir, &base.analysis, &head.analysis)?;
     }
     tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "reports written");
-    let met: Vec<&str> =
-        doc.findings.iter().filter(|f| gate.matches(&f.kind)).map(|f| f.kind.as_str()).collect();
-    if !met.is_empty() {
-        let kinds: BTreeSet<&str> = met.iter().copied().collect();
-        let kinds: Vec<&str> = kinds.into_iter().collect();
-        eprintln!(
-            "cartograph: --fail-on met: {} finding{} of kind {}",
-            met.len(),
-            if met.len() == 1 { "" } else { "s" },
-            kinds.join(", ")
-        );
+    if let Some(met) = gate.met(&doc) {
+        eprintln!("cartograph: --fail-on met: {met}");
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
@@ -202,79 +174,6 @@ fn render(report: &Path, outputs: &OutputArgs) -> Result<()> {
     write_reports(outputs, &doc.to_json(), || {
         diff_markdown::render_diff(&doc, &DiffMarkdownOptions::default())
     })
-}
-
-/// The budget for the blast-radius section inside the diff report.
-const BLAST_SECTION_CHARS: usize = 8_000;
-
-/// Modules whose file content differs between the trees, plus modules only in head. Without
-/// content versions (a side read from a snapshot), the modules an added, removed or changed edge
-/// starts from.
-fn changed_modules(base: &Analysis, head: &Analysis) -> Vec<NodeKey> {
-    let mut changed: Vec<NodeKey> =
-        if !base.file_versions.is_empty() && !head.file_versions.is_empty() {
-            head.file_versions
-                .iter()
-                .filter(|(path, version)| base.file_versions.get(*path) != Some(*version))
-                .map(|(path, _)| NodeKey::module(path))
-                .collect()
-        } else {
-            let before: BTreeSet<_> = base.edges.iter().map(edge_signature).collect();
-            let after: BTreeSet<_> = head.edges.iter().map(edge_signature).collect();
-            before
-                .symmetric_difference(&after)
-                .filter(|(_, from, ..)| from.kind() == cartograph_core::NodeKind::Module)
-                .map(|(_, from, ..)| (*from).clone())
-                .collect()
-        };
-    changed.sort();
-    changed.dedup();
-    changed.retain(|key| head.nodes.binary_search_by(|n| n.key.cmp(key)).is_ok());
-    changed
-}
-
-fn edge_signature(edge: &Edge) -> (EdgeKind, &NodeKey, &NodeKey, Confidence, Provenance) {
-    (edge.kind, &edge.from, &edge.to, edge.confidence, edge.provenance)
-}
-
-/// The finding kinds `--fail-on` names.
-struct Gate {
-    any: bool,
-    kinds: BTreeSet<String>,
-}
-
-impl Gate {
-    fn matches(&self, kind: &str) -> bool {
-        self.any || self.kinds.contains(kind)
-    }
-}
-
-fn parse_fail_on(values: &[String]) -> Result<Gate> {
-    let mut gate = Gate { any: false, kinds: BTreeSet::new() };
-    for value in values.iter().map(|v| v.trim()).filter(|v| !v.is_empty()) {
-        if value == "any" {
-            gate.any = true;
-        } else if FindingKind::parse(value).is_some() {
-            gate.kinds.insert(value.to_owned());
-        } else {
-            let known: Vec<&str> = FindingKind::ALL.iter().map(|k| k.as_str()).collect();
-            bail!(
-                "--fail-on `{value}` is not a finding kind; use `any` or one of: {}",
-                known.join(", ")
-            );
-        }
-    }
-    Ok(gate)
-}
-
-fn resolve_targets(view: GraphView<'_>, specs: &[String]) -> Result<Vec<NodeKey>> {
-    let mut keys = Vec::new();
-    for spec in specs {
-        keys.extend(cartograph_graph::resolve_target(view, spec).map_err(|e| anyhow!("{e}"))?);
-    }
-    keys.sort();
-    keys.dedup();
-    Ok(keys)
 }
 
 /// Writes the JSON and Markdown reports where asked; Markdown to stdout when neither is asked.
@@ -333,8 +232,8 @@ pub(crate) fn options(args: &AnalysisArgs) -> Result<AnalysisOptions> {
     })
 }
 
-fn component_rule(spec: &str) -> Result<cartograph_pipeline::ComponentRule> {
-    cartograph_pipeline::ComponentRule::parse(spec).ok_or_else(|| {
+fn component_rule(spec: &str) -> Result<ComponentRule> {
+    ComponentRule::parse(spec).ok_or_else(|| {
         anyhow!("--components `{spec}` is not a rule; use `roots`, `roots:N` or `depth:N`")
     })
 }

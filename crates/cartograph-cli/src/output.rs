@@ -1,9 +1,11 @@
-//! Writing results to stdout or a file, and naming user-given paths in messages safely.
+//! Writing results to stdout or a file (a file named in an error only as
+//! [`cartograph_query::shown`] names it: never by an absolute path).
 
 use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result};
+use cartograph_query::shown;
 
 /// Writes `text` to `target`: `-` is stdout, anything else a file path.
 pub fn write_output(target: &str, text: &str) -> Result<()> {
@@ -18,30 +20,5 @@ pub fn write_output(target: &str, text: &str) -> Result<()> {
         std::fs::write(target, text).map_err(|e| {
             anyhow::anyhow!("cannot write {} ({})", shown(Path::new(target)), e.kind())
         })
-    }
-}
-
-/// How a user-given path appears in a message: as typed when relative, otherwise only its final
-/// component, so no absolute machine path reaches an error.
-pub fn shown(path: &Path) -> String {
-    if path.is_absolute() || path.to_string_lossy().starts_with('~') {
-        match path.file_name() {
-            Some(name) => format!("`…/{}`", name.to_string_lossy()),
-            None => "the given path".to_owned(),
-        }
-    } else {
-        format!("`{}`", path.display())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn absolute_paths_are_never_shown_whole() {
-        assert_eq!(shown(Path::new("repo/x")), "`repo/x`");
-        assert_eq!(shown(Path::new("/home/me/repo")), "`…/repo`");
-        assert_eq!(shown(Path::new("/")), "the given path");
     }
 }

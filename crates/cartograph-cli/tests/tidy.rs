@@ -3,120 +3,60 @@
 //! indexed, and cited only by numbers and rules that exist.
 
 mod common;
+#[path = "../../../tests/support/dependency_graph.rs"]
+mod dependency_graph;
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
-use std::process::Command;
 
 use common::workspace;
-
-/// The host target triple, from `rustc -vV`.
-fn host_triple() -> String {
-    let output = Command::new("rustc").arg("-vV").output().expect("rustc runs");
-    String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .find_map(|l| l.strip_prefix("host: ").map(str::to_owned))
-        .expect("rustc -vV names the host")
-}
-
-/// Package name → names of its normal (non-dev, non-build) dependencies, over the resolved graph of
-/// the workspace for the host platform. (Resolving for every platform would need the manifests of
-/// Windows- and macOS-only crates, which an offline machine may not have; the rules are about the
-/// crates' own dependency lists, which are the same on every platform.)
-fn dependency_graph() -> (BTreeMap<String, BTreeSet<String>>, BTreeSet<String>) {
-    let output = Command::new(env!("CARGO"))
-        .args(["metadata", "--format-version", "1", "--locked", "--offline", "--filter-platform"])
-        .arg(host_triple())
-        .current_dir(workspace())
-        .output()
-        .expect("cargo metadata runs");
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let meta: serde_json::Value = serde_json::from_slice(&output.stdout).expect("metadata json");
-    let names: BTreeMap<String, String> = meta["packages"]
-        .as_array()
-        .expect("packages")
-        .iter()
-        .map(|p| {
-            (
-                p["id"].as_str().unwrap_or_default().to_owned(),
-                p["name"].as_str().unwrap_or_default().to_owned(),
-            )
-        })
-        .collect();
-    let members: BTreeSet<String> = meta["workspace_members"]
-        .as_array()
-        .expect("members")
-        .iter()
-        .filter_map(|m| names.get(m.as_str().unwrap_or_default()).cloned())
-        .collect();
-    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for node in meta["resolve"]["nodes"].as_array().expect("resolve") {
-        let name = names[node["id"].as_str().unwrap_or_default()].clone();
-        let deps = graph.entry(name).or_default();
-        for dep in node["deps"].as_array().expect("deps") {
-            let normal =
-                dep["dep_kinds"].as_array().expect("dep kinds").iter().any(|k| k["kind"].is_null());
-            if normal {
-                deps.insert(names[dep["pkg"].as_str().unwrap_or_default()].clone());
-            }
-        }
-    }
-    (graph, members)
-}
-
-fn reachable(graph: &BTreeMap<String, BTreeSet<String>>, from: &str) -> BTreeSet<String> {
-    let mut seen = BTreeSet::new();
-    let mut stack = vec![from.to_owned()];
-    while let Some(name) = stack.pop() {
-        for dep in graph.get(&name).into_iter().flatten() {
-            if seen.insert(dep.clone()) {
-                stack.push(dep.clone());
-            }
-        }
-    }
-    seen
-}
+use dependency_graph::DependencyGraph;
 
 #[test]
 fn dependency_rules_of_the_spec_hold() {
-    let (graph, members) = dependency_graph();
-    let direct = |name: &str| graph.get(name).cloned().unwrap_or_default();
+    // The normal-dependency graph is shared with `cartograph-ask/tests/containment.rs`; a
+    // reachability rule that fails names the chain of crates that breaks it.
+    let graph = DependencyGraph::of_workspace();
+    let members = graph.members();
 
     // cartograph-core depends on no other Cartograph crate.
-    assert!(direct("cartograph-core").iter().all(|d| !members.contains(d)));
+    assert!(graph.direct("cartograph-core").iter().all(|d| !members.contains(d)));
 
     // petgraph is a (direct) dependency of cartograph-graph only.
-    for member in &members {
+    for member in members {
         if member != "cartograph-graph" {
-            assert!(!direct(member).contains("petgraph"), "{member} depends on petgraph");
+            assert!(!graph.direct(member).contains("petgraph"), "{member} depends on petgraph");
         }
     }
 
     // No HTTP client or TLS stack is reachable from anything but cartograph-ask.
     let network = ["ureq", "rustls", "reqwest", "hyper", "native-tls", "openssl", "curl", "isahc"];
-    for member in members.iter().filter(|m| *m != "cartograph-ask") {
-        let deps = reachable(&graph, member);
-        for crate_name in network {
-            assert!(!deps.contains(crate_name), "{member} can reach {crate_name}");
-        }
-    }
+    let others: Vec<&str> =
+        members.iter().map(String::as_str).filter(|m| *m != "cartograph-ask").collect();
+    graph.assert_unreachable(&others, &network);
 
     // The MCP server depends on neither the CLI nor ASK (and is a member, so this is not vacuous).
-    assert!(members.contains("cartograph-mcp"), "cartograph-mcp is missing from the workspace");
-    let mcp = reachable(&graph, "cartograph-mcp");
-    assert!(!mcp.contains("cartograph-cli") && !mcp.contains("cartograph-ask"));
+    graph.assert_unreachable(&["cartograph-mcp"], &["cartograph-cli", "cartograph-ask"]);
 
     // Analysis crates are synchronous: no tokio.
-    for member in [
+    let analysis = [
         "cartograph-core",
         "cartograph-extract",
         "cartograph-graph",
         "cartograph-pipeline",
         "cartograph-report",
-    ] {
-        assert!(members.contains(member), "{member} is missing from the workspace");
-        assert!(!reachable(&graph, member).contains("tokio"), "{member} can reach tokio");
-    }
+        "cartograph-query",
+    ];
+    graph.assert_unreachable(&analysis, &["tokio"]);
+
+    // The reports and ASK do not reach the analyser: the analysis model lives below them.
+    dependency_graph::assert_reports_and_ask_do_not_reach_the_analyser(&graph);
+
+    // The query layer the CLI and the MCP server share sits below both front ends and apart from
+    // ASK (and, above, is synchronous and offline like every analysis crate).
+    graph.assert_unreachable(
+        &["cartograph-query"],
+        &["cartograph-ask", "cartograph-cli", "cartograph-mcp"],
+    );
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
@@ -134,6 +74,7 @@ fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
 fn every_module_has_a_doc_comment_and_no_stub() {
     let mut files = Vec::new();
     rust_files(&workspace().join("crates"), &mut files);
+    rust_files(&workspace().join("tests/support"), &mut files);
     assert!(files.len() > 20);
     let mut undocumented = Vec::new();
     let mut stubs = Vec::new();

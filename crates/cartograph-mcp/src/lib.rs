@@ -3,22 +3,26 @@
 //!
 //! Layers, outermost first: [`server`] registers the tools with rmcp and runs each query on a
 //! blocking thread; [`tools`] answers a query — authorize every named tree through the session's
-//! [`cartograph_pipeline::grant::Grant`] first, then load the analyses, then build the same report
-//! documents as the CLI, bounded; [`session`] holds the grant and the session's caches (one
-//! content-addressed fact cache, and whole analyses per tree and content stamp) and counts every
-//! file read, so a test can prove a refused query read nothing.
+//! [`grant::Grant`] first, then load the analyses, then build the same report documents as the
+//! CLI through the query layer they share (`cartograph-query`), bounded; [`session`] holds the
+//! grant and the session's caches (one content-addressed fact cache, and whole analyses per tree
+//! and content stamp) and counts every file read, so a test can prove a refused query read
+//! nothing; [`grant`] is the session's authorization, and the query layer only ever sees sources
+//! the grant opened.
 
+pub mod grant;
 pub mod server;
 pub mod session;
 pub mod tools;
 
 pub use server::Cartograph;
-pub use session::{LoadedTree, Session};
+pub use session::{Session, SessionTree};
 
 use std::sync::Arc;
 
 use cartograph_pipeline::AnalysisOptions;
-use cartograph_pipeline::grant::Grant;
+
+use crate::grant::Grant;
 use rmcp::ServiceExt;
 
 /// Serves one session over stdin/stdout until stdin closes: the whole of `cartograph-mcp` (and of

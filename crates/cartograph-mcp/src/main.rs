@@ -7,8 +7,8 @@
 
 use std::process::ExitCode;
 
+use cartograph_mcp::grant::Grant;
 use cartograph_pipeline::AnalysisOptions;
-use cartograph_pipeline::grant::Grant;
 use clap::Parser;
 
 #[cfg(target_os = "linux")]

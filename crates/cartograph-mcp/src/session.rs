@@ -14,12 +14,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 use cartograph_core::RepoPath;
 use cartograph_graph::Analysis;
 use cartograph_pipeline::discover::{DiscoverError, Inventory};
-use cartograph_pipeline::grant::{AuthorizedTree, Grant, OpenedTree};
 use cartograph_pipeline::{
     AnalysisOptions, DiscoveryOptions, FactCache, FileSource, analyse::AnalyseError,
 };
-use cartograph_report::diff::TreeDoc;
+use cartograph_query::{LoadedTree, PairError, failure_sentence};
 
+use crate::grant::{AuthorizedTree, Grant, OpenedTree};
 use crate::tools::Reply;
 
 /// Answers kept at most; the cache is emptied when full (answers are cheap to recompute from the
@@ -33,29 +33,14 @@ pub const MAX_ANALYSES: usize = 8;
 /// Airflow-sized repository. Past it the cache sheds about half its entries.
 const MAX_FACTS: usize = 60_000;
 
-/// One analysed tree and how a report names it.
+/// One analysed tree the session holds: a directory or a revision (never a snapshot), labelled by
+/// a directory's name or `REV (commit)`, never a path.
 #[derive(Debug)]
-pub struct LoadedTree {
+pub struct SessionTree {
     /// Unique within the session: a new analysis (of new content) gets a new id, so an answer
     /// cached by the ids it was computed from stays valid as long as they are served.
     pub id: u64,
-    pub analysis: Analysis,
-    /// `directory` or `revision`.
-    pub kind: &'static str,
-    /// A directory's name or `REV (commit)`; never a path.
-    pub label: String,
-}
-
-impl LoadedTree {
-    /// The tree as a diff document describes it.
-    pub fn doc(&self) -> TreeDoc {
-        TreeDoc::from_view(
-            self.kind,
-            self.label.clone(),
-            self.analysis.stats.files_analysed,
-            self.analysis.view(),
-        )
-    }
+    pub tree: LoadedTree,
 }
 
 /// The state of one MCP session.
@@ -124,7 +109,7 @@ impl Session {
         &self,
         base: &AuthorizedTree,
         head: &AuthorizedTree,
-    ) -> Result<(Arc<LoadedTree>, Arc<LoadedTree>), String> {
+    ) -> Result<(Arc<SessionTree>, Arc<SessionTree>), String> {
         let (a, b) = std::thread::scope(|scope| {
             let a = scope.spawn(|| self.prepare(base));
             let b = self.prepare(head);
@@ -136,24 +121,23 @@ impl Session {
             (Prepared::Cached(a), Prepared::Fresh(b)) => Ok((a, self.analyse(head, b)?)),
             (Prepared::Fresh(a), Prepared::Cached(b)) => Ok((self.analyse(base, a)?, b)),
             (Prepared::Fresh(a), Prepared::Fresh(b)) => {
-                let sources = [
-                    CountingSource { inner: a.opened.source.as_ref(), reads: &self.files_read },
-                    CountingSource { inner: b.opened.source.as_ref(), reads: &self.files_read },
-                ];
-                let dyn_sources: Vec<&dyn FileSource> =
-                    sources.iter().map(|s| s as &dyn FileSource).collect();
+                let base_source =
+                    CountingSource { inner: a.opened.source.as_ref(), reads: &self.files_read };
+                let head_source =
+                    CountingSource { inner: b.opened.source.as_ref(), reads: &self.files_read };
                 self.analyses_run.fetch_add(2, Ordering::Relaxed);
-                let mut analyses = cartograph_pipeline::analyse_sources(
-                    &dyn_sources,
+                let analyses = cartograph_query::analyse_pair(
+                    &base_source,
+                    &head_source,
                     &self.options,
                     Some(&self.facts),
-                )
-                .map_err(|e| format!("the diff cannot be analysed: {e}"))?
-                .into_iter();
-                let (Some(base_analysis), Some(head_analysis)) = (analyses.next(), analyses.next())
-                else {
-                    return Err("the analysis stopped".to_owned());
-                };
+                );
+                let (base_analysis, head_analysis) = analyses.map_err(|e| match e {
+                    PairError::Tree { error, .. } => {
+                        format!("the diff cannot be analysed: {error}")
+                    }
+                    PairError::Incomplete => "the analysis stopped".to_owned(),
+                })?;
                 Ok((self.keep(a, base_analysis), self.keep(b, head_analysis)))
             }
         }
@@ -179,7 +163,7 @@ impl Session {
 
     /// The analysis of an authorized tree: cached when its content is unchanged, else analysed
     /// (files parsed before, in any tree of the session, are not parsed again).
-    pub fn load(&self, tree: &AuthorizedTree) -> Result<Arc<LoadedTree>, String> {
+    pub fn load(&self, tree: &AuthorizedTree) -> Result<Arc<SessionTree>, String> {
         match self.prepare(tree)? {
             Prepared::Cached(loaded) => Ok(loaded),
             Prepared::Fresh(fresh) => self.analyse(tree, fresh),
@@ -205,7 +189,7 @@ impl Session {
     }
 
     /// Analyses one tree that was not cached, and keeps the analysis.
-    fn analyse(&self, tree: &AuthorizedTree, fresh: Fresh) -> Result<Arc<LoadedTree>, String> {
+    fn analyse(&self, tree: &AuthorizedTree, fresh: Fresh) -> Result<Arc<SessionTree>, String> {
         let source =
             CountingSource { inner: fresh.opened.source.as_ref(), reads: &self.files_read };
         self.analyses_run.fetch_add(1, Ordering::Relaxed);
@@ -218,10 +202,11 @@ impl Session {
     /// Keeps an analysis under its tree's key, evicting the least recently used analysis when
     /// the session holds [`MAX_ANALYSES`] already (an agent walking back through many revisions
     /// must not grow the server without bound).
-    fn keep(&self, fresh: Fresh, analysis: Analysis) -> Arc<LoadedTree> {
+    fn keep(&self, fresh: Fresh, analysis: Analysis) -> Arc<SessionTree> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let Fresh { opened, stamp, key } = fresh;
-        let loaded = Arc::new(LoadedTree { id, analysis, kind: opened.kind, label: opened.label });
+        let tree = LoadedTree { analysis, source: opened.kind, label: opened.label };
+        let loaded = Arc::new(SessionTree { id, tree });
         let last_used = self.next_tick();
         let mut analyses = self.analyses.lock().unwrap_or_else(PoisonError::into_inner);
         if !analyses.contains_key(&key)
@@ -247,7 +232,7 @@ impl Session {
 
 /// A tree opened and stamped: its cached analysis, or what is needed to analyse it.
 enum Prepared {
-    Cached(Arc<LoadedTree>),
+    Cached(Arc<SessionTree>),
     Fresh(Fresh),
 }
 
@@ -260,22 +245,13 @@ struct Fresh {
 /// An analysis held by the session, with the content stamp it was made from.
 struct Cached {
     stamp: String,
-    loaded: Arc<LoadedTree>,
+    loaded: Arc<SessionTree>,
     last_used: u64,
 }
 
 /// One sentence about a tree that could not be analysed, naming it as the client did.
 fn tree_error(tree: &AuthorizedTree, error: &AnalyseError) -> String {
-    let named = tree.requested();
-    match error {
-        AnalyseError::Discover(DiscoverError::NotADirectory) => {
-            format!("tree `{named}` is not a directory")
-        }
-        AnalyseError::Discover(DiscoverError::Unreadable(kind)) => {
-            format!("tree `{named}` cannot be read ({kind})")
-        }
-        other => format!("tree `{named}` cannot be analysed: {other}"),
-    }
+    failure_sentence(error, &format!("tree `{}`", tree.requested()))
 }
 
 /// A source that counts the files read through it.

@@ -1,6 +1,7 @@
 //! The five queries, synchronous and transport-free: each authorizes every tree it names through
 //! the session's grant **before** anything is analysed or read, then loads the analyses (cached per
-//! tree and content), then answers with the same report documents as the CLI.
+//! tree and content), then answers with the same report documents as the CLI, built by
+//! `cartograph-query`.
 //!
 //! Every answer is one envelope (its schema: `schemas/mcp-answer.schema.json`), summary first: `tool`, a one-sentence `summary`, `truncated` (each
 //! list that was cut: its name, how many entries are shown, how many there were), then `document`.
@@ -8,17 +9,15 @@
 //! (findings first: every high-severity finding is kept, the other findings and each raw list are
 //! cut to `limit`, and each finding names at most a few edges).
 
-use cartograph_core::NodeKey;
-use cartograph_graph::{BlastOptions, GraphView, MapOptions, TraceOptions};
-use cartograph_pipeline::grant::AuthorizedTree;
-use cartograph_report::blast::BlastDocument;
+use cartograph_graph::{BlastOptions, MapOptions, TraceOptions};
+use cartograph_query::LoadedTree;
 use cartograph_report::diff::{DiffDocument, DiffEdgeDoc};
-use cartograph_report::map::MapDocument;
-use cartograph_report::trace::TraceDocument;
+use cartograph_report::words::plural;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::session::{LoadedTree, Session};
+use crate::grant::AuthorizedTree;
+use crate::session::Session;
 
 /// Default number of entries of each raw diff list (and of non-high findings).
 pub const DEFAULT_DIFF_LIMIT: usize = 10;
@@ -181,16 +180,6 @@ fn bounded(value: Option<usize>, default: usize, max: usize, name: &str) -> Resu
     }
 }
 
-fn resolve(view: GraphView<'_>, specs: &[String]) -> Result<Vec<NodeKey>, String> {
-    let mut keys = Vec::new();
-    for spec in specs {
-        keys.extend(cartograph_graph::resolve_target(view, spec).map_err(|e| e.to_string())?);
-    }
-    keys.sort();
-    keys.dedup();
-    Ok(keys)
-}
-
 /// `map`: what the system is — components and their dependencies, routes, tables, environment
 /// variables, external services and packages, each list bounded.
 pub fn map(session: &Session, args: &MapArgs) -> Result<Reply, String> {
@@ -198,7 +187,7 @@ pub fn map(session: &Session, args: &MapArgs) -> Result<Reply, String> {
     let limit = bounded(args.limit, DEFAULT_MAP_LIMIT, MAX_MAP_LIMIT, "limit")?;
     let loaded = session.load(&tree)?;
     let key = format!("map\u{0}{}\u{0}{limit}", loaded.id);
-    let reply = session.answer(key, || map_answer(&loaded, limit))?;
+    let reply = session.answer(key, || map_answer(&loaded.tree, limit))?;
     Ok(Reply::clone(&reply))
 }
 
@@ -212,8 +201,7 @@ fn map_answer(loaded: &LoadedTree, limit: usize) -> Result<Reply, String> {
         max_externals: limit,
         max_packages: limit,
     };
-    let result = cartograph_graph::map(loaded.analysis.view(), &options);
-    let doc = MapDocument::from_map(&result);
+    let doc = cartograph_query::map_document(loaded.analysis.view(), &options);
     let mut truncated = Vec::new();
     let mut section = |name: &str, total: u64, shown: u64| {
         if shown < total {
@@ -250,16 +238,12 @@ pub fn trace(session: &Session, args: &TraceArgs) -> Result<Reply, String> {
     let tree = authorize(session, &args.tree)?;
     let max_depth = bounded(args.depth, TraceOptions::default().max_depth, MAX_DEPTH, "depth")?;
     let max_paths = bounded(args.max_paths, DEFAULT_TRACE_PATHS, MAX_TRACE_PATHS, "max_paths")?;
-    let loaded = session.load(&tree)?;
-    let view = loaded.analysis.view();
-    let from = resolve(view, std::slice::from_ref(&args.from))?;
-    let to = match &args.to {
-        Some(to) => Some(resolve(view, std::slice::from_ref(to))?),
-        None => None,
-    };
+    let held = session.load(&tree)?;
+    let loaded = &held.tree;
     let options = TraceOptions { max_depth, max_paths, ..TraceOptions::default() };
-    let result = cartograph_graph::trace(view, &from, to.as_deref(), &options);
-    let doc = TraceDocument::from_trace(&result);
+    let view = loaded.analysis.view();
+    let doc = cartograph_query::trace_document(view, &args.from, args.to.as_deref(), &options)
+        .map_err(|e| e.to_string())?;
     let mut truncated = Vec::new();
     if doc.truncation.truncated {
         truncated.push(Truncation {
@@ -272,9 +256,9 @@ pub fn trace(session: &Session, args: &TraceArgs) -> Result<Reply, String> {
         "trace in {}: {} path{} from {} start node{}{}",
         loaded.label,
         doc.paths.len(),
-        if doc.paths.len() == 1 { "" } else { "s" },
+        plural(doc.paths.len()),
         doc.from.len(),
-        if doc.from.len() == 1 { "" } else { "s" },
+        plural(doc.from.len()),
         if doc.truncation.truncated { " (bounded: more paths exist)" } else { "" }
     );
     Reply::new(&Answer { tool: "trace", summary, truncated, document: doc })
@@ -288,11 +272,11 @@ pub fn blast(session: &Session, args: &BlastArgs) -> Result<Reply, String> {
     }
     let max_depth = bounded(args.depth, BlastOptions::default().max_depth, MAX_DEPTH, "depth")?;
     let max_nodes = bounded(args.limit, DEFAULT_BLAST_NODES, MAX_BLAST_NODES, "limit")?;
-    let loaded = session.load(&tree)?;
-    let view = loaded.analysis.view();
-    let keys = resolve(view, &args.targets)?;
-    let result = cartograph_graph::blast(view, &keys, &BlastOptions { max_depth, max_nodes });
-    let doc = BlastDocument::from_blast(&result);
+    let held = session.load(&tree)?;
+    let loaded = &held.tree;
+    let options = BlastOptions { max_depth, max_nodes };
+    let doc = cartograph_query::blast_document(loaded.analysis.view(), &args.targets, &options)
+        .map_err(|e| e.to_string())?;
     let mut truncated = Vec::new();
     if doc.truncation.truncated {
         truncated.push(Truncation {
@@ -305,9 +289,9 @@ pub fn blast(session: &Session, args: &BlastArgs) -> Result<Reply, String> {
         "blast radius in {}: {} node{} reachable from {} target{}, {} listed",
         loaded.label,
         doc.truncation.reachable,
-        if doc.truncation.reachable == 1 { "" } else { "s" },
+        plural(doc.truncation.reachable),
         doc.targets.len(),
-        if doc.targets.len() == 1 { "" } else { "s" },
+        plural(doc.targets.len()),
         doc.truncation.shown
     );
     Reply::new(&Answer { tool: "blast", summary, truncated, document: doc })
@@ -324,7 +308,7 @@ pub fn diff(session: &Session, args: &DiffArgs) -> Result<Reply, String> {
     };
     let (base, head) = session.load_pair(&base_tree, &head_tree)?;
     let key = format!("diff\u{0}{}\u{0}{}\u{0}{limit:?}", base.id, head.id);
-    let reply = session.answer(key, || diff_answer(&base, &head, limit))?;
+    let reply = session.answer(key, || diff_answer(&base.tree, &head.tree, limit))?;
     Ok(Reply::clone(&reply))
 }
 
@@ -348,8 +332,7 @@ fn diff_answer(
     head: &LoadedTree,
     limit: Option<usize>,
 ) -> Result<Reply, String> {
-    let result = cartograph_graph::diff(base.analysis.view(), head.analysis.view());
-    let full = DiffDocument::from_diff(&result, base.doc(), head.doc());
+    let full = cartograph_query::diff_document(base, head);
     let high = full.findings.iter().filter(|f| f.severity == "high").count();
     let summary = format!(
         "diff {} → {}: {}; {} finding{} ({high} high)",
@@ -357,7 +340,7 @@ fn diff_answer(
         head.label,
         full.verdict,
         full.findings.len(),
-        if full.findings.len() == 1 { "" } else { "s" },
+        plural(full.findings.len()),
     );
     let steps: Vec<(usize, usize)> = match limit {
         Some(limit) => vec![(limit, limit)],
@@ -440,7 +423,8 @@ pub fn evidence(session: &Session, args: &EvidenceArgs) -> Result<Reply, String>
     if kind.is_empty() || from.is_empty() || to.is_empty() {
         return Err("`kind`, `from` and `to` must each name something".to_owned());
     }
-    let loaded = session.load(&tree)?;
+    let held = session.load(&tree)?;
+    let loaded = &held.tree;
     let analysis = &loaded.analysis;
     let edges: Vec<DiffEdgeDoc> = analysis
         .edges
@@ -470,7 +454,7 @@ pub fn evidence(session: &Session, args: &EvidenceArgs) -> Result<Reply, String>
         "{} `{}` edge{} from {from} to {to} in {}: {}",
         edges.len(),
         kind,
-        if edges.len() == 1 { "" } else { "s" },
+        plural(edges.len()),
         loaded.label,
         edges.iter().map(|e| e.confidence.as_str()).collect::<Vec<_>>().join(", ")
     );

@@ -5,9 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use cartograph_mcp::grant::Grant;
 use cartograph_mcp::{Cartograph, Session};
 use cartograph_pipeline::AnalysisOptions;
-use cartograph_pipeline::grant::Grant;
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::{RoleClient, RunningService};

@@ -9,7 +9,6 @@ pub mod analyse;
 pub mod cache;
 pub mod discover;
 pub mod git;
-pub mod grant;
 pub mod resolve;
 pub mod source;
 

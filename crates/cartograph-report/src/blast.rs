@@ -10,6 +10,7 @@ use cartograph_graph::Blast;
 use serde::{Deserialize, Serialize};
 
 use crate::TOOL_VERSION;
+use crate::words::plural;
 
 mod section;
 
@@ -330,8 +331,4 @@ pub(crate) fn details_close() -> String {
 /// Text safe inside an HTML element.
 pub(crate) fn html_text(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
-}
-
-pub(crate) fn plural(n: u64) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }

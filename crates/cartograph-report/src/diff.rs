@@ -15,6 +15,7 @@ pub use crate::explain::{
     ExplanationsDoc, ProviderDoc, STATUS_EXPLAINED, STATUS_REFUSED, STATUS_UNAVAILABLE,
 };
 use crate::snapshot::{LocationDoc, NodeDoc, RefusalDoc};
+use crate::words::numbered;
 
 pub const SCHEMA_NAME: &str = "diff";
 /// 1.1 added the optional `explanations` section; 1.2 the optional `covered_by` of a finding.
@@ -527,7 +528,7 @@ pub fn verdict(diff: &GraphDiff) -> String {
     let phrases: Vec<String> = phrases.into_iter().map(|(_, p)| p).collect();
     format!(
         "{} ({}): {}.",
-        plural(counted.len(), "finding"),
+        numbered(counted.len(), "finding"),
         severities.join(", "),
         phrases.join(", ")
     )
@@ -641,10 +642,6 @@ fn kind_phrase(kind: FindingKind, findings: &[&Finding]) -> String {
     format!("{n} {phrase}")
 }
 
-fn plural(n: usize, noun: &str) -> String {
-    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
-}
-
 /// The non-zero change counts of a diff: `2 edges added`, `1 refusal removed`.
 fn change_counts(diff: &GraphDiff) -> Vec<String> {
     [
@@ -661,7 +658,7 @@ fn change_counts(diff: &GraphDiff) -> Vec<String> {
     ]
     .into_iter()
     .filter(|(n, _, _)| *n > 0)
-    .map(|(n, noun, verb)| format!("{} {verb}", plural(n, noun)))
+    .map(|(n, noun, verb)| format!("{} {verb}", numbered(n, noun)))
     .collect()
 }
 

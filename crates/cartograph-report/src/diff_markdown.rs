@@ -20,6 +20,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::diff::DiffDocument;
+use crate::words::plural;
 use escape::{code, text, thousands};
 use explanations::{ExplainPlan, PreparedExplanations};
 use findings::{PreparedFinding, prepare_findings};
@@ -425,10 +426,6 @@ fn severity_name(s: Severity) -> &'static str {
         Severity::Low => "low",
         Severity::Info => "info",
     }
-}
-
-pub(crate) fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
 
 /// The verdict, the two trees and the counts: never cut.

@@ -18,6 +18,7 @@ mod short_path;
 pub mod snapshot;
 pub mod summary;
 pub mod trace;
+pub mod words;
 
 use serde::Serialize;
 

@@ -11,8 +11,9 @@ use cartograph_graph::map::Bounded;
 use serde::{Deserialize, Serialize};
 
 use crate::TOOL_VERSION;
-use crate::blast::{code, details_close, details_open, plural};
+use crate::blast::{code, details_close, details_open};
 use crate::snapshot::HandlerDoc;
+use crate::words::plural;
 
 pub const SCHEMA_NAME: &str = "map";
 pub const SCHEMA_VERSION: &str = "1.0";

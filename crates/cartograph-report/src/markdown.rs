@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 
 use crate::summary::SummaryDocument;
+use crate::words::plural;
 
 /// Rows shown in a table before the rest is summarised.
 const MAX_ROWS: usize = 25;
@@ -141,10 +142,6 @@ fn more(out: &mut String, total: usize) {
             total - MAX_ROWS
         );
     }
-}
-
-fn plural(n: u64) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
 
 /// The recogniser registry as a Markdown table.

@@ -14,8 +14,9 @@ use cartograph_graph::Trace;
 use serde::{Deserialize, Serialize};
 
 use crate::TOOL_VERSION;
-use crate::blast::{code, details_close, details_open, plural};
+use crate::blast::{code, details_close, details_open};
 use crate::snapshot::LocationDoc;
+use crate::words::plural;
 
 pub const SCHEMA_NAME: &str = "trace";
 pub const SCHEMA_VERSION: &str = "1.0";

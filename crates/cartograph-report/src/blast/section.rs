@@ -19,8 +19,9 @@ use std::fmt::Write as _;
 
 use super::{AffectedDoc, BlastComponentDoc, BlastDocument};
 use crate::diff_markdown::escape::{code, code_wrapping, thousands};
-use crate::diff_markdown::{node_name, plural};
+use crate::diff_markdown::node_name;
 use crate::short_path::{PathShortener, Shortened};
+use crate::words::plural;
 
 /// The most components the table ranks.
 const MAX_COMPONENTS: usize = 10;

@@ -11,11 +11,12 @@ use std::fmt::Write as _;
 
 use super::escape::{code, prose, text, text_with_code, thousands};
 use super::rows::{bundle_edge_row, edge_phrase, place};
-use super::{Omitted, finding_label, node_name, plural};
+use super::{Omitted, finding_label, node_name};
 use crate::diff::{
     BundleEdgeDoc, CitationDoc, DiffDocument, ExplanationDoc, ExplanationsDoc, STATUS_EXPLAINED,
     STATUS_REFUSED,
 };
+use crate::words::plural;
 
 /// How much of the part a rendering shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

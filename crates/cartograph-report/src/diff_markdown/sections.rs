@@ -12,6 +12,7 @@ use super::rows::{
     refusal_row,
 };
 use crate::diff::DiffDocument;
+use crate::words::plural;
 
 pub(super) struct Section {
     pub(super) title: &'static str,
@@ -218,7 +219,7 @@ fn unplaced_routes(doc: &DiffDocument) -> (String, String) {
     if n == 0 {
         return Default::default();
     }
-    let lead = format!("{} new mount{} not followed", thousands(n), super::plural(n));
+    let lead = format!("{} new mount{} not followed", thousands(n), plural(n));
     let line = if n == 1 {
         format!(
             "⚠️ Cartograph could not tell where 1 new router or route is mounted, so its full \

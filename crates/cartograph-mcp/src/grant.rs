@@ -21,9 +21,9 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use crate::discover::{DiscoverError, DiscoveryOptions};
-use crate::git::GitRevisionSource;
-use crate::source::{DirectorySource, FileSource};
+use cartograph_pipeline::discover::{DiscoverError, DiscoveryOptions};
+use cartograph_pipeline::{DirectorySource, FileSource, GitRevisionSource};
+use cartograph_query::names::{directory_label, revision_label};
 
 /// The one repository identity of a session: an opaque token whose meaning belongs to whoever
 /// launched the session. It is compared, never interpreted, and never shown in a response.
@@ -338,8 +338,7 @@ impl AuthorizedTree {
                     GrantError::Revision { revision: shown(revision), reason: e.to_string() }
                 })?;
                 let commit = source.commit_hex().to_owned();
-                let label =
-                    format!("{} ({})", shown(revision), commit.get(..12).unwrap_or(&commit));
+                let label = revision_label(&shown(revision), &commit);
                 Ok(OpenedTree {
                     source: Box::new(source),
                     kind: "revision",
@@ -361,13 +360,6 @@ impl AuthorizedTree {
             }
         }
     }
-}
-
-/// A directory's last name, control characters replaced.
-fn directory_label(root: &Path) -> String {
-    let name =
-        root.file_name().map_or_else(|| ".".to_owned(), |n| n.to_string_lossy().into_owned());
-    name.chars().map(|c| if c.is_control() { '?' } else { c }).collect()
 }
 
 /// What the client sent, as an error may echo it: an absolute path only by its last name, control

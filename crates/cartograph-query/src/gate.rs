@@ -1,0 +1,116 @@
+//! The `--fail-on` gate of a diff: which finding kinds fail a CI run (exit code 1), and which
+//! findings of a diff met it. A policy over the diff's findings, so it lives here rather than in
+//! a front end; the front end only words the flag.
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use cartograph_graph::FindingKind;
+use cartograph_report::diff::DiffDocument;
+use cartograph_report::words::plural;
+
+/// The finding kinds a diff fails on: `any`, or a set of kinds.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FailOn {
+    any: bool,
+    kinds: BTreeSet<String>,
+}
+
+/// A value that is neither `any` nor a finding kind.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{value}` is not a finding kind; use `any` or one of: {}", known_kinds())]
+pub struct UnknownFindingKind {
+    pub value: String,
+}
+
+fn known_kinds() -> String {
+    let known: Vec<&str> = FindingKind::ALL.iter().map(|k| k.as_str()).collect();
+    known.join(", ")
+}
+
+impl FailOn {
+    /// Reads the values given, each `any` or a finding kind (trimmed; blank values are ignored).
+    /// No values is a gate nothing meets.
+    pub fn parse<S: AsRef<str>>(values: &[S]) -> Result<Self, UnknownFindingKind> {
+        let mut gate = Self::default();
+        for value in values.iter().map(|v| v.as_ref().trim()).filter(|v| !v.is_empty()) {
+            if value == "any" {
+                gate.any = true;
+            } else if FindingKind::parse(value).is_some() {
+                gate.kinds.insert(value.to_owned());
+            } else {
+                return Err(UnknownFindingKind { value: value.to_owned() });
+            }
+        }
+        Ok(gate)
+    }
+
+    /// Whether a finding of `kind` meets the gate.
+    pub fn matches(&self, kind: &str) -> bool {
+        self.any || self.kinds.contains(kind)
+    }
+
+    /// The findings of `doc` that meet the gate, or `None` when none does.
+    pub fn met(&self, doc: &DiffDocument) -> Option<GateMet> {
+        let met: Vec<&str> = doc
+            .findings
+            .iter()
+            .filter(|f| self.matches(&f.kind))
+            .map(|f| f.kind.as_str())
+            .collect();
+        if met.is_empty() {
+            return None;
+        }
+        let kinds: BTreeSet<&str> = met.iter().copied().collect();
+        Some(GateMet { findings: met.len(), kinds: kinds.into_iter().map(str::to_owned).collect() })
+    }
+}
+
+/// The findings that met a gate: `2 findings of kind route-removed`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GateMet {
+    pub findings: usize,
+    /// Their kinds, each once, in name order.
+    pub kinds: Vec<String>,
+}
+
+impl fmt::Display for GateMet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} finding{} of kind {}",
+            self.findings,
+            plural(self.findings),
+            self.kinds.join(", ")
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_any_or_finding_kinds() {
+        let gate = FailOn::parse(&[" route-removed ", "", "new-cycle"]).expect("kinds");
+        assert!(gate.matches("route-removed") && gate.matches("new-cycle"));
+        assert!(!gate.matches("new-table"));
+        assert!(FailOn::parse(&["any"]).expect("any").matches("new-table"));
+        assert!(!FailOn::parse::<&str>(&[]).expect("none").matches("new-table"));
+        let error = FailOn::parse(&["route-gone"]).expect_err("unknown");
+        let message = error.to_string();
+        assert!(message.starts_with("`route-gone` is not a finding kind; use `any` or one of: "));
+        assert!(message.contains("route-removed"), "{message}");
+    }
+
+    #[test]
+    fn what_met_the_gate_is_counted_with_its_kinds_once() {
+        let met = GateMet { findings: 1, kinds: vec!["new-cycle".to_owned()] };
+        assert_eq!(met.to_string(), "1 finding of kind new-cycle");
+        let met = GateMet {
+            findings: 3,
+            kinds: vec!["new-cycle".to_owned(), "route-removed".to_owned()],
+        };
+        assert_eq!(met.to_string(), "3 findings of kind new-cycle, route-removed");
+    }
+}
