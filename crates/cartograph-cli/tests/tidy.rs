@@ -6,6 +6,7 @@ mod common;
 #[path = "../../../tests/support/dependency_graph.rs"]
 mod dependency_graph;
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use common::workspace;
