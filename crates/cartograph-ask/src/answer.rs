@@ -215,10 +215,10 @@ fn check_citation(bundle: &EvidenceBundle, citation: &WireCitation) -> Result<()
     if citation.text.trim().is_empty() {
         return Err(CitationError::Empty);
     }
-    if !edge.evidence.contains(citation.text.as_str()) {
+    if !edge.claim.evidence.contains(citation.text.as_str()) {
         return Err(CitationError::NotVerbatim { edge: number });
     }
-    let min = MIN_QUOTE_BYTES.min(edge.evidence.len());
+    let min = MIN_QUOTE_BYTES.min(edge.claim.evidence.len());
     if citation.text.len() < min {
         return Err(CitationError::TooShort { edge: number, min });
     }

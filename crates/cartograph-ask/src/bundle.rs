@@ -113,7 +113,7 @@ impl EvidenceBundle {
     /// Whether the bundle may be sent: its changed edge's location is a plain repository-relative
     /// path. (Neighbours with any other location are never included.)
     pub fn is_sendable(&self) -> bool {
-        is_relative_path(&self.changed_edge().location.path)
+        is_relative_path(&self.changed_edge().claim.location.path)
     }
 
     /// `b-` plus 16 hex digits.
@@ -164,15 +164,15 @@ impl EvidenceBundle {
         for edge in &self.edges {
             out.push('\n');
             out.push_str(&format!("[{}]\n", edge.id));
-            out.push_str(&format!("kind: {}\n", edge.kind));
-            out.push_str(&format!("from: {}\n", edge.from));
-            out.push_str(&format!("to: {}\n", edge.to));
-            out.push_str(&format!("evidence: {}\n", edge.evidence));
-            out.push_str(&format!("provenance: {}\n", edge.provenance));
-            out.push_str(&format!("confidence: {}\n", edge.confidence));
+            out.push_str(&format!("kind: {}\n", edge.claim.kind));
+            out.push_str(&format!("from: {}\n", edge.claim.from));
+            out.push_str(&format!("to: {}\n", edge.claim.to));
+            out.push_str(&format!("evidence: {}\n", edge.claim.evidence));
+            out.push_str(&format!("provenance: {}\n", edge.claim.provenance));
+            out.push_str(&format!("confidence: {}\n", edge.claim.confidence));
             out.push_str(&format!(
                 "location: {}:{}:{}\n",
-                edge.location.path, edge.location.line, edge.location.column
+                edge.claim.location.path, edge.claim.location.line, edge.claim.location.column
             ));
         }
         if self.truncated {
@@ -186,16 +186,7 @@ impl EvidenceBundle {
 }
 
 fn bundle_edge(number: usize, facts: &EdgeFacts) -> BundleEdge {
-    BundleEdge {
-        id: format!("e{number}"),
-        kind: facts.kind.clone(),
-        from: facts.from.clone(),
-        to: facts.to.clone(),
-        evidence: facts.evidence.clone(),
-        provenance: facts.provenance.clone(),
-        confidence: facts.confidence.clone(),
-        location: facts.location.clone(),
-    }
+    BundleEdge { id: format!("e{number}"), claim: facts.clone() }
 }
 
 fn serialised_len(edge: &BundleEdge) -> usize {

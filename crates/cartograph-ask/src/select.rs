@@ -9,8 +9,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use cartograph_report::diff::{DiffDocument, DiffEdgeDoc, EdgeRefDoc};
-use cartograph_report::snapshot::{EdgeDoc, LocationDoc, SnapshotDocument};
+use cartograph_report::diff::{DiffDocument, EdgeRefDoc};
+use cartograph_report::snapshot::{EdgeClaimDoc, SnapshotDocument};
 
 /// The default `--max-edges`.
 pub const DEFAULT_MAX_EDGES: usize = 25;
@@ -44,58 +44,20 @@ impl Change {
     }
 }
 
-/// An edge's derived facts, exactly the fields a bundle may carry (decision 0001 rule 5).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EdgeFacts {
-    pub kind: String,
-    pub from: String,
-    pub to: String,
-    pub evidence: String,
-    pub provenance: String,
-    pub confidence: String,
-    pub location: LocationDoc,
-}
+/// An edge's derived facts, exactly the fields a bundle may carry (decision 0001 rule 5): the
+/// claim every edge document shares.
+pub type EdgeFacts = EdgeClaimDoc;
 
-impl EdgeFacts {
-    /// `(kind, from, to)`: an edge's identity within one graph.
-    pub fn identity(&self) -> (&str, &str, &str) {
-        (&self.kind, &self.from, &self.to)
-    }
-
-    fn from_diff_edge(edge: &DiffEdgeDoc) -> Self {
-        Self {
-            kind: edge.kind.clone(),
-            from: edge.from.clone(),
-            to: edge.to.clone(),
-            evidence: edge.evidence.clone(),
-            provenance: edge.provenance.clone(),
-            confidence: edge.confidence.clone(),
-            location: edge.location.clone(),
-        }
-    }
-
-    fn from_finding_edge(edge: &EdgeRefDoc, provenance: String) -> Self {
-        Self {
-            kind: edge.kind.clone(),
-            from: edge.from.clone(),
-            to: edge.to.clone(),
-            evidence: edge.evidence.clone(),
-            provenance,
-            confidence: edge.confidence.clone(),
-            location: edge.location.clone(),
-        }
-    }
-
-    fn from_snapshot_edge(edge: &EdgeDoc) -> Self {
-        Self {
-            kind: edge.kind.clone(),
-            from: edge.from.clone(),
-            to: edge.to.clone(),
-            evidence: edge.evidence.clone(),
-            provenance: edge.provenance.clone(),
-            confidence: edge.confidence.clone(),
-            location: edge.location.clone(),
-        }
+/// The facts of a finding's edge, whose provenance the finding gives separately.
+fn finding_facts(edge: &EdgeRefDoc, provenance: String) -> EdgeFacts {
+    EdgeFacts {
+        kind: edge.kind.clone(),
+        from: edge.from.clone(),
+        to: edge.to.clone(),
+        evidence: edge.evidence.clone(),
+        provenance,
+        confidence: edge.confidence.clone(),
+        location: edge.location.clone(),
     }
 }
 
@@ -140,13 +102,13 @@ pub fn select(doc: &DiffDocument, max_edges: usize) -> Selection {
         }
     };
     for edge in &doc.edges.added {
-        add(Change::Added, EdgeFacts::from_diff_edge(edge));
+        add(Change::Added, edge.claim.clone());
     }
     for edge in &doc.edges.removed {
-        add(Change::Removed, EdgeFacts::from_diff_edge(edge));
+        add(Change::Removed, edge.claim.clone());
     }
     for edge in &doc.edges.changed {
-        add(Change::Changed, EdgeFacts::from_diff_edge(&edge.after));
+        add(Change::Changed, edge.after.claim.clone());
     }
 
     // Finding kinds per edge, and the order findings name changed edges in.
@@ -211,14 +173,14 @@ impl EdgePool {
     ) -> Self {
         let mut pool = Self::default();
         for edge in &doc.edges.added {
-            pool.insert(Side::Head, Origin::Changed, EdgeFacts::from_diff_edge(edge));
+            pool.insert(Side::Head, Origin::Changed, edge.claim.clone());
         }
         for edge in &doc.edges.removed {
-            pool.insert(Side::Base, Origin::Changed, EdgeFacts::from_diff_edge(edge));
+            pool.insert(Side::Base, Origin::Changed, edge.claim.clone());
         }
         for edge in &doc.edges.changed {
-            pool.insert(Side::Head, Origin::Changed, EdgeFacts::from_diff_edge(&edge.after));
-            pool.insert(Side::Base, Origin::Changed, EdgeFacts::from_diff_edge(&edge.before));
+            pool.insert(Side::Head, Origin::Changed, edge.after.claim.clone());
+            pool.insert(Side::Base, Origin::Changed, edge.before.claim.clone());
         }
         let snapshot_provenance = |side: Side, edge: &EdgeRefDoc| -> Option<String> {
             let snapshot = match side {
@@ -228,8 +190,10 @@ impl EdgePool {
             snapshot
                 .edges
                 .iter()
-                .find(|e| e.kind == edge.kind && e.from == edge.from && e.to == edge.to)
-                .map(|e| e.provenance.clone())
+                .find(|e| {
+                    e.claim.kind == edge.kind && e.claim.from == edge.from && e.claim.to == edge.to
+                })
+                .map(|e| e.claim.provenance.clone())
         };
         for finding in &doc.findings {
             for edge in &finding.edges {
@@ -238,17 +202,13 @@ impl EdgePool {
                 // lists have the changed ones) is included only when a snapshot supplies it: a
                 // bundle edge's facts are never made up.
                 if let Some(provenance) = snapshot_provenance(side, edge) {
-                    pool.insert(
-                        side,
-                        Origin::Finding,
-                        EdgeFacts::from_finding_edge(edge, provenance),
-                    );
+                    pool.insert(side, Origin::Finding, finding_facts(edge, provenance));
                 }
             }
         }
         for (side, snapshot) in [(Side::Base, base), (Side::Head, head)] {
             for edge in snapshot.map(|s| s.edges.as_slice()).unwrap_or_default() {
-                pool.insert(side, Origin::Graph, EdgeFacts::from_snapshot_edge(edge));
+                pool.insert(side, Origin::Graph, edge.claim.clone());
             }
         }
         pool

@@ -17,7 +17,7 @@ use cartograph_ask::transport::TransportError;
 use cartograph_report::diff::{DiffDocument, STATUS_EXPLAINED, STATUS_REFUSED, STATUS_UNAVAILABLE};
 use cartograph_report::diff_markdown::{DiffMarkdownOptions, render_diff};
 use cartograph_report::schema;
-use cartograph_report::snapshot::{EdgeDoc, LocationDoc, SnapshotDocument};
+use cartograph_report::snapshot::{EdgeClaimDoc, EdgeDoc, LocationDoc, SnapshotDocument};
 use common::*;
 use serde_json::{Value, json};
 
@@ -85,14 +85,14 @@ fn bundles_are_deterministic_and_scoped() {
         assert!(a.scope().starts_with("b-") && a.scope().len() == 18);
         assert!(a.scope()[2..].bytes().all(|c| c.is_ascii_hexdigit()));
         assert_eq!(a.changed_edge().id, "e1");
-        assert_eq!(a.changed_edge().evidence, edge.facts.evidence);
+        assert_eq!(a.changed_edge().claim.evidence, edge.facts.evidence);
         for (i, e) in a.edges().iter().enumerate() {
             assert_eq!(e.id, format!("e{}", i + 1));
-            assert!(is_relative_path(&e.location.path));
+            assert!(is_relative_path(&e.claim.location.path));
             // Neighbours share an endpoint with the changed edge.
             if i > 0 {
                 let ends = [&edge.facts.from, &edge.facts.to];
-                assert!(ends.contains(&&e.from) || ends.contains(&&e.to));
+                assert!(ends.contains(&&e.claim.from) || ends.contains(&&e.claim.to));
             }
         }
         scopes.insert(a.scope().to_owned());
@@ -107,10 +107,11 @@ fn a_removed_edge_is_explained_in_the_base_graph() {
     let pool = EdgePool::new(&doc, None, None);
     let removed = selection.selected.iter().find(|e| e.change == Change::Removed).unwrap();
     let bundle = EvidenceBundle::build(removed, &pool, 6 * 1024);
-    let added: BTreeSet<_> = doc.edges.added.iter().map(|e| (&e.kind, &e.from, &e.to)).collect();
+    let added: BTreeSet<_> =
+        doc.edges.added.iter().map(|e| (&e.claim.kind, &e.claim.from, &e.claim.to)).collect();
     for edge in &bundle.edges()[1..] {
         assert!(
-            !added.contains(&(&edge.kind, &edge.from, &edge.to)),
+            !added.contains(&(&edge.claim.kind, &edge.claim.from, &edge.claim.to)),
             "a head-only edge in a base bundle"
         );
     }
@@ -157,13 +158,15 @@ fn snapshot_with(edges: Vec<EdgeDoc>) -> SnapshotDocument {
 fn edge_doc(id: &str, kind: &str, from: &str, to: &str, evidence: &str, path: &str) -> EdgeDoc {
     EdgeDoc {
         id: id.into(),
-        kind: kind.into(),
-        from: from.into(),
-        to: to.into(),
-        evidence: evidence.into(),
-        provenance: "syntactic".into(),
-        confidence: "certain".into(),
-        location: LocationDoc { path: path.into(), line: 1, column: 1 },
+        claim: EdgeClaimDoc {
+            kind: kind.into(),
+            from: from.into(),
+            to: to.into(),
+            evidence: evidence.into(),
+            provenance: "syntactic".into(),
+            confidence: "certain".into(),
+            location: LocationDoc { path: path.into(), line: 1, column: 1 },
+        },
         type_only: false,
         occurrences: 1,
     }
@@ -211,7 +214,7 @@ fn snapshots_add_unchanged_neighbours_and_unsafe_locations_are_left_out() {
     let with =
         EvidenceBundle::build(edge, &EdgePool::new(&doc, Some(&base), Some(&head)), 6 * 1024);
     let without = EvidenceBundle::build(edge, &EdgePool::new(&doc, None, None), 6 * 1024);
-    let evidence: Vec<&str> = with.edges().iter().map(|e| e.evidence.as_str()).collect();
+    let evidence: Vec<&str> = with.edges().iter().map(|e| e.claim.evidence.as_str()).collect();
     assert!(evidence.contains(&"main imports the items router module"));
     assert!(!evidence.contains(&"an unrelated import of another module"));
     assert!(
@@ -221,7 +224,7 @@ fn snapshots_add_unchanged_neighbours_and_unsafe_locations_are_left_out() {
     assert!(!evidence.contains(&"an import whose location is absolute"));
     assert_eq!(with.edges().len(), without.edges().len() + 1);
     // Unchanged graph edges rank after the diff's own edges.
-    assert_eq!(with.edges().last().unwrap().evidence, "main imports the items router module");
+    assert_eq!(with.edges().last().unwrap().claim.evidence, "main imports the items router module");
 }
 
 #[test]
@@ -306,12 +309,12 @@ fn one_non_verbatim_citation_among_valid_ones_refuses_that_edge_and_keeps_its_ev
         Some("citation 2 of item 2 is not verbatim evidence of edge e1")
     );
     assert!(refused.items.is_empty(), "nothing of the refused answer is kept");
-    assert_eq!(refused.bundle.edges[0].evidence, input.findings[0].edges[0].evidence);
+    assert_eq!(refused.bundle.edges[0].claim.evidence, input.findings[0].edges[0].evidence);
     for entry in ex.entries.iter().filter(|e| e.status == STATUS_EXPLAINED) {
         for item in &entry.items {
             for citation in &item.citations {
                 let edge = entry.bundle.edge(&citation.edge).unwrap();
-                assert!(edge.evidence.contains(&citation.text));
+                assert!(edge.claim.evidence.contains(&citation.text));
             }
         }
     }
@@ -427,7 +430,7 @@ fn max_edges_counts_the_rest_as_skipped() {
 #[test]
 fn a_changed_edge_with_an_absolute_location_is_never_sent() {
     let mut input = fixture_report();
-    input.edges.added[0].location.path = "/home/someone/app.py".into();
+    input.edges.added[0].claim.location.path = "/home/someone/app.py".into();
     input.findings.clear();
     let endpoint = groq();
     let transport = MockTransport::responding(|r| {

@@ -182,7 +182,7 @@ fn one_non_verbatim_citation_bar_through_the_binary() {
     let markdown = std::fs::read_to_string(dir.path().join("out.md")).unwrap();
     assert!(markdown.contains("explanation refused"), "{markdown}");
     // The raw evidence of the refused edge is shown; the refused answer's text is not.
-    let evidence = &refused.bundle.edges[0].evidence;
+    let evidence = &refused.bundle.edges[0].claim.evidence;
     let fragment = "FastAPI route DELETE";
     assert!(evidence.contains(fragment));
     assert!(markdown.contains(fragment), "{markdown}");

@@ -65,7 +65,7 @@ fn a_rerun_asks_only_about_new_or_changed_bundles() {
 
     // One edge's evidence changes: only the bundles that contain it are asked again.
     let mut changed = input;
-    changed.edges.added[0].evidence.push_str(" (reworded)");
+    changed.edges.added[0].claim.evidence.push_str(" (reworded)");
     let third = answering_transport();
     let provider = ChatProvider::new(endpoint.clone(), &third);
     let asker = Asker {
@@ -115,7 +115,7 @@ fn a_tampered_entry_is_ignored() {
     let path = dir.path().join(format!("{}.json", AnswerCache::key(&bundle, &endpoint)));
     let text = std::fs::read_to_string(&path).unwrap();
     // A quotation edited to say something the evidence does not.
-    let quoted = serde_json::to_string(&bundle.edges()[0].evidence).unwrap();
+    let quoted = serde_json::to_string(&bundle.edges()[0].claim.evidence).unwrap();
     assert!(text.contains(&quoted));
     std::fs::write(&path, text.replacen(&quoted, "\"an invented claim about this edge\"", 1))
         .unwrap();

@@ -104,7 +104,7 @@ fn all_errors() -> Vec<Box<dyn std::fmt::Debug>> {
 
 fn evidence_texts() -> Vec<String> {
     let doc = fixture_report();
-    doc.edges.added.iter().chain(&doc.edges.removed).map(|e| e.evidence.clone()).collect()
+    doc.edges.added.iter().chain(&doc.edges.removed).map(|e| e.claim.evidence.clone()).collect()
 }
 
 #[test]
@@ -165,7 +165,7 @@ fn no_debug_output_shows_the_key_the_body_or_the_evidence() {
     assert!(!shown.contains("/v1"), "no URL: {shown}");
     assert!(shown.contains("Bearer <redacted>"));
     for edge in bundle.edges() {
-        assert!(!shown.contains(&edge.evidence), "{shown}");
+        assert!(!shown.contains(&edge.claim.evidence), "{shown}");
     }
 }
 

@@ -144,7 +144,7 @@ fn the_user_message_is_the_question_and_the_rendered_bundle() {
     for edge in bundle.edges() {
         assert!(user.contains(&format!(
             "[{}]\nkind: {}\nfrom: {}\nto: {}\nevidence: {}\n",
-            edge.id, edge.kind, edge.from, edge.to, edge.evidence
+            edge.id, edge.claim.kind, edge.claim.from, edge.claim.to, edge.claim.evidence
         )));
     }
     let labels: std::collections::BTreeSet<&str> = user

@@ -53,7 +53,7 @@ fn answer(items: Vec<Value>) -> String {
 }
 
 fn evidence(bundle: &EvidenceBundle, n: usize) -> String {
-    bundle.edges()[n].evidence.clone()
+    bundle.edges()[n].claim.evidence.clone()
 }
 
 fn refused(result: Result<Answer, ProviderError>) -> AnswerError {

@@ -431,7 +431,7 @@ pub fn evidence(session: &Session, args: &EvidenceArgs) -> Result<Reply, String>
         .iter()
         .filter(|e| e.from.id() == from && e.to.id() == to)
         .map(DiffEdgeDoc::from_edge)
-        .filter(|doc| doc.kind == kind)
+        .filter(|doc| doc.claim.kind == kind)
         .collect();
     if edges.is_empty() {
         let known = |id: &str| analysis.nodes.iter().any(|n| n.key.id() == id);
@@ -456,7 +456,7 @@ pub fn evidence(session: &Session, args: &EvidenceArgs) -> Result<Reply, String>
         kind,
         plural(edges.len()),
         loaded.label,
-        edges.iter().map(|e| e.confidence.as_str()).collect::<Vec<_>>().join(", ")
+        edges.iter().map(|e| e.claim.confidence.as_str()).collect::<Vec<_>>().join(", ")
     );
     let document = EvidenceDoc {
         schema: "evidence",

@@ -14,7 +14,7 @@ pub use crate::explain::{
     BundleDoc, BundleEdgeDoc, CitationDoc, ExplainedEdgeDoc, ExplanationDoc, ExplanationItemDoc,
     ExplanationsDoc, ProviderDoc, STATUS_EXPLAINED, STATUS_REFUSED, STATUS_UNAVAILABLE,
 };
-use crate::snapshot::{LocationDoc, NodeDoc, RefusalDoc};
+use crate::snapshot::{EdgeClaimDoc, LocationDoc, NodeDoc, RefusalDoc};
 use crate::words::numbered;
 
 pub const SCHEMA_NAME: &str = "diff";
@@ -136,13 +136,8 @@ pub struct NodeChangeDoc {
 /// An edge without a document-local id: diffs compare edges by identity (kind, from, to).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct DiffEdgeDoc {
-    pub kind: String,
-    pub from: String,
-    pub to: String,
-    pub evidence: String,
-    pub provenance: String,
-    pub confidence: String,
-    pub location: LocationDoc,
+    #[serde(flatten)]
+    pub claim: EdgeClaimDoc,
     pub type_only: bool,
     pub occurrences: u32,
 }
@@ -426,13 +421,7 @@ impl NodeChangeDoc {
 impl DiffEdgeDoc {
     pub fn from_edge(edge: &Edge) -> Self {
         Self {
-            kind: edge.kind.as_str().to_owned(),
-            from: edge.from.id(),
-            to: edge.to.id(),
-            evidence: edge.evidence.as_str().to_owned(),
-            provenance: edge.provenance.as_str().to_owned(),
-            confidence: edge.confidence.as_str().to_owned(),
-            location: LocationDoc::from_location(&edge.location),
+            claim: EdgeClaimDoc::from_edge(edge),
             type_only: edge.type_only,
             occurrences: edge.occurrences,
         }

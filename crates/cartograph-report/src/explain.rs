@@ -11,7 +11,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::snapshot::LocationDoc;
+use crate::snapshot::EdgeClaimDoc;
 
 /// The entry's answer passed every citation check and is shown.
 pub const STATUS_EXPLAINED: &str = "explained";
@@ -104,14 +104,9 @@ pub struct BundleDoc {
 pub struct BundleEdgeDoc {
     /// Bundle-local: "e1", "e2", ….
     pub id: String,
-    pub kind: String,
-    pub from: String,
-    pub to: String,
-    /// The sentence citations quote; never source text.
-    pub evidence: String,
-    pub provenance: String,
-    pub confidence: String,
-    pub location: LocationDoc,
+    /// The edge; its `evidence` is the sentence citations quote, never source text.
+    #[serde(flatten)]
+    pub claim: EdgeClaimDoc,
 }
 
 /// One claim of an explanation, with the evidence it rests on.

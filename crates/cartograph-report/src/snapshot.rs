@@ -79,6 +79,16 @@ pub struct HandlerDoc {
 pub struct EdgeDoc {
     /// Local to this document: `e` plus the edge's position in identity order.
     pub id: String,
+    #[serde(flatten)]
+    pub claim: EdgeClaimDoc,
+    pub type_only: bool,
+    pub occurrences: u32,
+}
+
+/// What an edge claims: the fields every edge document shares (a snapshot's edges, a diff's, an
+/// evidence bundle's), serialised in this order wherever it is flattened into one.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct EdgeClaimDoc {
     pub kind: String,
     pub from: String,
     pub to: String,
@@ -86,8 +96,25 @@ pub struct EdgeDoc {
     pub provenance: String,
     pub confidence: String,
     pub location: LocationDoc,
-    pub type_only: bool,
-    pub occurrences: u32,
+}
+
+impl EdgeClaimDoc {
+    pub fn from_edge(edge: &Edge) -> Self {
+        Self {
+            kind: edge.kind.as_str().to_owned(),
+            from: edge.from.id(),
+            to: edge.to.id(),
+            evidence: edge.evidence.as_str().to_owned(),
+            provenance: edge.provenance.as_str().to_owned(),
+            confidence: edge.confidence.as_str().to_owned(),
+            location: LocationDoc::from_location(&edge.location),
+        }
+    }
+
+    /// `(kind, from, to)`: an edge's identity within one graph.
+    pub fn identity(&self) -> (&str, &str, &str) {
+        (&self.kind, &self.from, &self.to)
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
@@ -185,28 +212,11 @@ impl NodeDoc {
 
 impl EdgeDoc {
     pub fn from_edge(index: usize, edge: &Edge) -> Self {
-        let crate::diff::DiffEdgeDoc {
-            kind,
-            from,
-            to,
-            evidence,
-            provenance,
-            confidence,
-            location,
-            type_only,
-            occurrences,
-        } = crate::diff::DiffEdgeDoc::from_edge(edge);
         Self {
             id: format!("e{index}"),
-            kind,
-            from,
-            to,
-            evidence,
-            provenance,
-            confidence,
-            location,
-            type_only,
-            occurrences,
+            claim: EdgeClaimDoc::from_edge(edge),
+            type_only: edge.type_only,
+            occurrences: edge.occurrences,
         }
     }
 }
@@ -384,15 +394,16 @@ fn node_from_doc(doc: &NodeDoc) -> Result<Node, SnapshotError> {
 
 fn edge_from_doc(doc: &EdgeDoc) -> Result<Edge, SnapshotError> {
     Ok(Edge {
-        kind: EdgeKind::parse(&doc.kind).ok_or_else(|| invalid("edge kind", &doc.kind))?,
-        from: key_from_id(&doc.from)?,
-        to: key_from_id(&doc.to)?,
-        evidence: Evidence::new(doc.evidence.as_str()),
-        provenance: Provenance::parse(&doc.provenance)
-            .ok_or_else(|| invalid("provenance", &doc.provenance))?,
-        confidence: Confidence::parse(&doc.confidence)
-            .ok_or_else(|| invalid("confidence", &doc.confidence))?,
-        location: location_from_doc(&doc.location)?,
+        kind: EdgeKind::parse(&doc.claim.kind)
+            .ok_or_else(|| invalid("edge kind", &doc.claim.kind))?,
+        from: key_from_id(&doc.claim.from)?,
+        to: key_from_id(&doc.claim.to)?,
+        evidence: Evidence::new(doc.claim.evidence.as_str()),
+        provenance: Provenance::parse(&doc.claim.provenance)
+            .ok_or_else(|| invalid("provenance", &doc.claim.provenance))?,
+        confidence: Confidence::parse(&doc.claim.confidence)
+            .ok_or_else(|| invalid("confidence", &doc.claim.confidence))?,
+        location: location_from_doc(&doc.claim.location)?,
         type_only: doc.type_only,
         occurrences: doc.occurrences.max(1),
     })
@@ -448,7 +459,7 @@ mod tests {
             Err(SnapshotError::WrongDocument("summary".into()))
         );
         let mut doc = fixture_snapshot();
-        doc.edges[0].location.path = "/etc/passwd".into();
+        doc.edges[0].claim.location.path = "/etc/passwd".into();
         let error = doc.into_analysis().expect_err("absolute path refused");
         assert!(matches!(error, SnapshotError::Invalid { what: "location path", .. }));
     }

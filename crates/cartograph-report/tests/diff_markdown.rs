@@ -12,7 +12,7 @@ use cartograph_report::diff_markdown::{
     DEFAULT_BUDGET, DEFAULT_MARKER, DiffMarkdownOptions, GITHUB_COMMENT_LIMIT, render_diff,
     render_diff_with_blast,
 };
-use cartograph_report::snapshot::{HandlerDoc, LocationDoc, NodeDoc, RefusalDoc};
+use cartograph_report::snapshot::{EdgeClaimDoc, HandlerDoc, LocationDoc, NodeDoc, RefusalDoc};
 
 const SEVERITIES: [&str; 4] = ["high", "medium", "low", "info"];
 const FINDING_KINDS: [&str; 11] = [
@@ -62,13 +62,15 @@ fn node(id: &str) -> NodeDoc {
 fn edge(kind: &str, from: &str, to: &str, evidence: &str, line: u32) -> DiffEdgeDoc {
     let path = from.strip_prefix("module:").unwrap_or(from);
     DiffEdgeDoc {
-        kind: kind.into(),
-        from: from.into(),
-        to: to.into(),
-        evidence: evidence.into(),
-        provenance: "resolver".into(),
-        confidence: "certain".into(),
-        location: loc(path, line),
+        claim: EdgeClaimDoc {
+            kind: kind.into(),
+            from: from.into(),
+            to: to.into(),
+            evidence: evidence.into(),
+            provenance: "resolver".into(),
+            confidence: "certain".into(),
+            location: loc(path, line),
+        },
         type_only: false,
         occurrences: 1,
     }
@@ -77,12 +79,12 @@ fn edge(kind: &str, from: &str, to: &str, evidence: &str, line: u32) -> DiffEdge
 fn edge_ref(side: &str, e: &DiffEdgeDoc) -> EdgeRefDoc {
     EdgeRefDoc {
         side: side.into(),
-        kind: e.kind.clone(),
-        from: e.from.clone(),
-        to: e.to.clone(),
-        evidence: e.evidence.clone(),
-        confidence: e.confidence.clone(),
-        location: e.location.clone(),
+        kind: e.claim.kind.clone(),
+        from: e.claim.from.clone(),
+        to: e.claim.to.clone(),
+        evidence: e.claim.evidence.clone(),
+        confidence: e.claim.confidence.clone(),
+        location: e.claim.location.clone(),
     }
 }
 
@@ -242,8 +244,9 @@ pub fn sample() -> DiffDocument {
         "axios.get(`/api/v1/items/${id}`) matches route GET /api/v1/items/{id}",
         20,
     );
-    changed_before.confidence = "likely".into();
-    let changed_after = DiffEdgeDoc { confidence: "certain".into(), ..changed_before.clone() };
+    changed_before.claim.confidence = "likely".into();
+    let mut changed_after = changed_before.clone();
+    changed_after.claim.confidence = "certain".into();
 
     doc.edges.added = vec![
         calls_new.clone(),
@@ -411,7 +414,7 @@ fn huge() -> DiffDocument {
         doc.findings.push(finding(
             "new-cross-language-call",
             SEVERITIES[i * 4 / 3_000],
-            &e.to,
+            &e.claim.to,
             &format!("A new call number {i} across languages."),
             vec![edge_ref("head", e), edge_ref("head", &doc.edges.added[i * 5 + 1])],
         ));
@@ -482,8 +485,12 @@ fn a_small_document_is_complete_and_in_order() {
     assert!(at("call to removed route") < at("new table write"));
     // Every changed edge is listed with its evidence, confidence and place.
     for e in doc.edges.added.iter().chain(&doc.edges.removed) {
-        let line = format!("line {}", e.location.line);
-        assert!(out.lines().any(|l| l.contains(&line) && l.contains("certain")), "{}", e.evidence);
+        let line = format!("line {}", e.claim.location.line);
+        assert!(
+            out.lines().any(|l| l.contains(&line) && l.contains("certain")),
+            "{}",
+            e.claim.evidence
+        );
     }
     assert!(out.contains("confidence was likely"));
     assert!(out.contains("in base"));
@@ -589,8 +596,8 @@ fn hostile_names_cannot_break_tables_or_inject_html() {
     doc.findings[0].subject = evil.into();
     doc.findings[0].message =
         "oops | <img src=x onerror=alert(1)> `code` **bold** @octocat #12".into();
-    doc.edges.added[0].from = evil.into();
-    doc.edges.added[0].evidence = "evidence with | pipe and <b>tag</b> and ``` fence".into();
+    doc.edges.added[0].claim.from = evil.into();
+    doc.edges.added[0].claim.evidence = "evidence with | pipe and <b>tag</b> and ``` fence".into();
     doc.refusals.by_kind[0].kind = "kind|with|pipes".into();
     doc.base.label = "x` <i>y</i>".into();
     doc.verdict = "Verdict <script>x</script> | pipe".into();

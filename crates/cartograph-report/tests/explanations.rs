@@ -59,7 +59,7 @@ fn the_fixture_has_every_status_and_a_truncated_bundle_and_validates() {
         for item in &entry.items {
             for citation in &item.citations {
                 let edge = entry.bundle.edge(&citation.edge).expect("cited edge in the bundle");
-                assert!(edge.evidence.contains(&citation.text));
+                assert!(edge.claim.evidence.contains(&citation.text));
             }
         }
     }

@@ -123,7 +123,7 @@ fn hostile_text_in_an_item_and_a_quote_stays_text() {
     let mut doc = fixture();
     let x = doc.explanations.as_mut().expect("explanations");
     let entry = &mut x.entries[0];
-    entry.bundle.edges[0].evidence = format!("evidence says {hostile}");
+    entry.bundle.edges[0].claim.evidence = format!("evidence says {hostile}");
     entry.items[0].text = hostile.into();
     entry.items[0].citations[0].text = hostile.into();
     entry.items[0].citations.push(CitationDoc { edge: "e9<b>".into(), text: hostile.into() });
@@ -172,10 +172,11 @@ fn many_long(n: usize) -> DiffDocument {
         entry.findings = if i % 2 == 0 { vec![finding.kind.clone()] } else { Vec::new() };
         entry.edge.from = format!("module:backend/app/generated/module_{i:03}.py");
         let edges: Vec<BundleEdgeDoc> = (1..=3)
-            .map(|k| BundleEdgeDoc {
-                id: format!("e{k}"),
-                evidence: long_evidence(i * 10 + k),
-                ..template.bundle.edges[0].clone()
+            .map(|k| {
+                let mut edge = template.bundle.edges[0].clone();
+                edge.id = format!("e{k}");
+                edge.claim.evidence = long_evidence(i * 10 + k);
+                edge
             })
             .collect();
         entry.items = (0..3)
@@ -183,7 +184,7 @@ fn many_long(n: usize) -> DiffDocument {
                 text: format!("Item {j} of entry {i}: ") + &"a long explanation ".repeat(60),
                 citations: edges
                     .iter()
-                    .map(|e| CitationDoc { edge: e.id.clone(), text: e.evidence.clone() })
+                    .map(|e| CitationDoc { edge: e.id.clone(), text: e.claim.evidence.clone() })
                     .collect(),
             })
             .collect();

@@ -156,8 +156,8 @@ pub fn valid_answer(bundle: &EvidenceBundle) -> String {
         .take(3)
         .map(|e| {
             json!({
-                "text": format!("Edge {} is a {} edge.", e.id, e.kind),
-                "citations": [{ "bundle": bundle.scope(), "edge": e.id, "text": e.evidence }]
+                "text": format!("Edge {} is a {} edge.", e.id, e.claim.kind),
+                "citations": [{ "bundle": bundle.scope(), "edge": e.id, "text": e.claim.evidence }]
             })
         })
         .collect();

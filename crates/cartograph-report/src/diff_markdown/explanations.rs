@@ -264,9 +264,9 @@ fn quote(entry: &ExplanationDoc, citation: &CitationDoc) -> String {
         Some(edge) => format!(
             "<b>{}</b>: {} {} → {}",
             text(&edge.id),
-            text(&edge.kind),
-            code(node_name(&edge.from)),
-            code(node_name(&edge.to))
+            text(&edge.claim.kind),
+            code(node_name(&edge.claim.from)),
+            code(node_name(&edge.claim.to))
         ),
         None => format!("<b>{}</b>: not an edge of the bundle", text(&citation.edge)),
     };
@@ -278,11 +278,11 @@ fn quote(entry: &ExplanationDoc, citation: &CitationDoc) -> String {
 fn raw_evidence(doc: &DiffDocument, entry: &ExplanationDoc) -> (String, String) {
     if let Some(edge) = changed_edge(doc, entry) {
         return (
-            text(&edge.evidence),
+            text(&edge.claim.evidence),
             format!(
                 " <sub>({} · {})</sub>",
-                text(&edge.confidence),
-                place(&edge.location, &edge.from)
+                text(&edge.claim.confidence),
+                place(&edge.claim.location, &edge.claim.from)
             ),
         );
     }
@@ -305,7 +305,9 @@ fn raw_evidence_row(doc: &DiffDocument, entry: &ExplanationDoc) -> String {
 fn changed_edge(doc: &DiffDocument, entry: &ExplanationDoc) -> Option<BundleEdgeDoc> {
     let e = &entry.edge;
     let same = |kind: &str, from: &str, to: &str| kind == e.kind && from == e.from && to == e.to;
-    if let Some(first) = entry.bundle.edge("e1").filter(|b| same(&b.kind, &b.from, &b.to)) {
+    if let Some(first) =
+        entry.bundle.edge("e1").filter(|b| same(&b.claim.kind, &b.claim.from, &b.claim.to))
+    {
         return Some(first.clone());
     }
     let listed = doc
@@ -314,17 +316,8 @@ fn changed_edge(doc: &DiffDocument, entry: &ExplanationDoc) -> Option<BundleEdge
         .iter()
         .chain(&doc.edges.removed)
         .chain(doc.edges.changed.iter().map(|c| &c.after))
-        .find(|d| same(&d.kind, &d.from, &d.to))?;
-    Some(BundleEdgeDoc {
-        id: "e1".to_owned(),
-        kind: listed.kind.clone(),
-        from: listed.from.clone(),
-        to: listed.to.clone(),
-        evidence: listed.evidence.clone(),
-        provenance: listed.provenance.clone(),
-        confidence: listed.confidence.clone(),
-        location: listed.location.clone(),
-    })
+        .find(|d| same(&d.claim.kind, &d.claim.from, &d.claim.to))?;
+    Some(BundleEdgeDoc { id: "e1".to_owned(), claim: listed.claim.clone() })
 }
 
 fn to_usize(n: u64) -> usize {

@@ -127,8 +127,8 @@ impl DocumentPaths {
             add(&n.id);
         }
         for e in doc.edges.added.iter().chain(&doc.edges.removed) {
-            add(&e.from);
-            add(&e.to);
+            add(&e.claim.from);
+            add(&e.claim.to);
         }
         for f in &doc.findings {
             add(&f.subject);

@@ -77,8 +77,13 @@ pub(crate) fn candidates(doc: &DiffDocument) -> Vec<Candidate<'_>> {
         }
         *nth += 1;
     }
-    let added = doc.edges.added.iter().map(|e| (Change::Added, &e.kind, &e.from, &e.to));
-    let removed = doc.edges.removed.iter().map(|e| (Change::Removed, &e.kind, &e.from, &e.to));
+    let added =
+        doc.edges.added.iter().map(|e| (Change::Added, &e.claim.kind, &e.claim.from, &e.claim.to));
+    let removed = doc
+        .edges
+        .removed
+        .iter()
+        .map(|e| (Change::Removed, &e.claim.kind, &e.claim.from, &e.claim.to));
     let changed = doc.edges.changed.iter().map(|e| (Change::Changed, &e.kind, &e.from, &e.to));
     let mut all: Vec<Candidate<'_>> = added
         .chain(removed)

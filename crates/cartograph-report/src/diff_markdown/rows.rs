@@ -55,12 +55,12 @@ pub(super) fn edge_phrase(kind: &str, from: &str, to: &str) -> String {
 pub(super) fn bundle_edge_row(e: &BundleEdgeDoc) -> String {
     edge_line(
         &EdgeLine {
-            kind: &e.kind,
-            from: &e.from,
-            to: &e.to,
-            evidence: &e.evidence,
-            confidence: &e.confidence,
-            location: &e.location,
+            kind: &e.claim.kind,
+            from: &e.claim.from,
+            to: &e.claim.to,
+            evidence: &e.claim.evidence,
+            confidence: &e.claim.confidence,
+            location: &e.claim.location,
         },
         &[],
     )
@@ -91,12 +91,12 @@ pub(super) fn diff_edge_row(e: &DiffEdgeDoc) -> String {
     }
     edge_line(
         &EdgeLine {
-            kind: &e.kind,
-            from: &e.from,
-            to: &e.to,
-            evidence: &e.evidence,
-            confidence: &e.confidence,
-            location: &e.location,
+            kind: &e.claim.kind,
+            from: &e.claim.from,
+            to: &e.claim.to,
+            evidence: &e.claim.evidence,
+            confidence: &e.claim.confidence,
+            location: &e.claim.location,
         },
         &extra,
     )
@@ -108,8 +108,10 @@ pub(super) fn changed_edge_row(c: &EdgeChangeDoc) -> String {
     let mut extra = Vec::new();
     for field in &c.changed {
         let what = match field.as_str() {
-            "confidence" => format!("confidence was {}", text(&b.confidence)),
-            "provenance" => format!("provenance {} → {}", text(&b.provenance), text(&a.provenance)),
+            "confidence" => format!("confidence was {}", text(&b.claim.confidence)),
+            "provenance" => {
+                format!("provenance {} → {}", text(&b.claim.provenance), text(&a.claim.provenance))
+            }
             "type_only" => format!("type-only {} → {}", yes_no(b.type_only), yes_no(a.type_only)),
             other => format!("{} changed", text(other)),
         };
@@ -117,12 +119,12 @@ pub(super) fn changed_edge_row(c: &EdgeChangeDoc) -> String {
     }
     edge_line(
         &EdgeLine {
-            kind: &a.kind,
-            from: &a.from,
-            to: &a.to,
-            evidence: &a.evidence,
-            confidence: &a.confidence,
-            location: &a.location,
+            kind: &a.claim.kind,
+            from: &a.claim.from,
+            to: &a.claim.to,
+            evidence: &a.claim.evidence,
+            confidence: &a.claim.confidence,
+            location: &a.claim.location,
         },
         &extra,
     )

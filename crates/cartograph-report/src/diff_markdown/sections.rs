@@ -118,7 +118,7 @@ pub(super) fn sections(doc: &DiffDocument) -> Vec<Section> {
         add(key, 1, label, node_row(n));
     }
     for e in &doc.edges.added {
-        let key = section_of_edge(&e.kind, &e.to);
+        let key = section_of_edge(&e.claim.kind, &e.claim.to);
         let label = match key {
             SectionKey::Modules | SectionKey::Packages => "imports added",
             _ => "edges added",
@@ -126,7 +126,7 @@ pub(super) fn sections(doc: &DiffDocument) -> Vec<Section> {
         add(key, 2, label, diff_edge_row(e));
     }
     for e in &doc.edges.removed {
-        let key = section_of_edge(&e.kind, &e.to);
+        let key = section_of_edge(&e.claim.kind, &e.claim.to);
         let label = match key {
             SectionKey::Modules | SectionKey::Packages => "imports removed",
             _ => "edges removed",
