@@ -59,7 +59,7 @@ fn the_request_goes_to_chat_completions_with_a_bearer_header() {
 }
 
 #[test]
-fn the_body_has_exactly_the_fields_of_adr_0021_c5() {
+fn the_body_has_exactly_the_fields_the_ask_boundary_allows() {
     let (recorded, _) = send_one();
     let body: Value = serde_json::from_str(&recorded.body).unwrap();
     let keys: Vec<&str> = body.as_object().unwrap().keys().map(String::as_str).collect();

@@ -419,7 +419,7 @@ mod tests {
     }
 
     #[test]
-    fn diff_pairs_follow_adr_0020() {
+    fn diff_pairs_need_both_trees_granted() {
         let f = fixture();
         let g = grant(&f, &["a"]);
         assert!(g.authorize_pair("a", "a").is_ok(), "A + A allowed");

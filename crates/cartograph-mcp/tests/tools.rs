@@ -242,7 +242,7 @@ async fn diff_of_the_fixture_pair_names_the_high_findings_first() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn adr_0020_refusals_come_before_any_file_is_read() {
+async fn refusals_come_before_any_file_is_read() {
     let fixtures = workspace().join("tests/fixtures");
     // The session is granted A (diff/base) only; B (diff/head) is a readable tree beside it.
     let s = session(&["diff/base"], &fixtures);
