@@ -672,26 +672,22 @@ fn blast_section_is_an_extension_point() {
     assert!(out.contains("line") && out.contains("of the blast radius"));
 }
 
-/// The sample's report, kept beside the tests so a change to the layout shows in review and
-/// `scripts/render-markdown.sh` has a realistic page to render. `CARTOGRAPH_UPDATE_SAMPLES=1`
-/// rewrites it.
+/// The sample's report, kept beside the tests as an insta snapshot
+/// (`tests/diff_markdown/sample.snap.md`, byte for byte), so a change to the layout shows in
+/// review and there is a realistic page to render.
 #[test]
 fn sample_report_is_unchanged() {
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/diff_markdown/sample.md");
     let out = render_diff(
         &sample(),
         &DiffMarkdownOptions { marker: Some(DEFAULT_MARKER.into()), ..options() },
     );
-    if std::env::var_os("CARTOGRAPH_UPDATE_SAMPLES").is_some() {
-        std::fs::create_dir_all(path.parent().unwrap_or(&path)).unwrap_or_default();
-        std::fs::write(&path, &out).unwrap_or_default();
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        expected == out,
-        "the sample report changed; rerun with CARTOGRAPH_UPDATE_SAMPLES=1 and review tests/diff_markdown/sample.md"
-    );
+    insta::with_settings!({
+        snapshot_path => "diff_markdown",
+        prepend_module_to_snapshot => false,
+        omit_expression => true,
+    }, {
+        insta::assert_binary_snapshot!("sample.md", out.into_bytes());
+    });
 }
 
 #[test]
