@@ -196,7 +196,7 @@ fn parse_one(parsers: &mut Parsers, candidate: &Candidate) -> Outcome {
     if bytes[..bytes.len().min(BINARY_SNIFF_LEN)].contains(&0) {
         return Outcome::Skipped;
     }
-    if candidate.grammar == Grammar::JavaScript
+    if candidate.grammar.spec().skips_minified
         && bytes.len() > MINIFIED_LINE_LEN
         && bytes.split(|b| *b == b'\n').any(|line| line.len() > MINIFIED_LINE_LEN)
     {

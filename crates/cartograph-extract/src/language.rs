@@ -45,6 +45,9 @@ pub struct GrammarSpec {
     pub tree_sitter_language: fn() -> tree_sitter::Language,
     /// A small sound file in the grammar, for the tests that every record loads and parses.
     pub sample: &'static str,
+    /// Files of this grammar may be minified bundles (one line of many kilobytes), which
+    /// discovery skips with a `minified-bundle` refusal instead of parsing.
+    pub skips_minified: bool,
 }
 
 /// Every grammar, in the order of the [`Grammar`] variants: a grammar's position here is its slot
@@ -57,6 +60,7 @@ pub static GRAMMARS: [GrammarSpec; 4] = [
         extensions: &["py", "pyi"],
         tree_sitter_language: || tree_sitter_python::LANGUAGE.into(),
         sample: "import os\n\ndef f(x: int) -> str:\n    return os.environ[\"A\"]\n",
+        skips_minified: false,
     },
     GrammarSpec {
         grammar: Grammar::TypeScript,
@@ -65,6 +69,7 @@ pub static GRAMMARS: [GrammarSpec; 4] = [
         extensions: &["ts", "mts", "cts"],
         tree_sitter_language: || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
         sample: "import { a } from \"./a\";\nexport const f = (x: number): string => a(x);\n",
+        skips_minified: false,
     },
     GrammarSpec {
         grammar: Grammar::Tsx,
@@ -73,6 +78,7 @@ pub static GRAMMARS: [GrammarSpec; 4] = [
         extensions: &["tsx"],
         tree_sitter_language: || tree_sitter_typescript::LANGUAGE_TSX.into(),
         sample: "import { A } from \"./a\";\nexport const C = (p: P) => <A x={p.x} />;\n",
+        skips_minified: false,
     },
     GrammarSpec {
         grammar: Grammar::JavaScript,
@@ -81,6 +87,7 @@ pub static GRAMMARS: [GrammarSpec; 4] = [
         extensions: &["js", "jsx", "mjs", "cjs"],
         tree_sitter_language: || tree_sitter_javascript::LANGUAGE.into(),
         sample: "const a = require(\"./a\");\nmodule.exports = () => <div>{a()}</div>;\n",
+        skips_minified: true,
     },
 ];
 

@@ -374,7 +374,7 @@ pub fn classify_source(candidate: &SourceCandidate, bytes: Vec<u8>) -> SourceTex
             "file holds binary content and was not parsed",
         ));
     }
-    if candidate.grammar == Grammar::JavaScript
+    if candidate.grammar.spec().skips_minified
         && bytes.len() > MINIFIED_LINE_LEN
         && bytes.split(|b| *b == b'\n').any(|line| line.len() > MINIFIED_LINE_LEN)
     {
