@@ -2,6 +2,11 @@
 //! preference, ambiguity, unmatched and computed refusals, external hosts, imported client
 //! instances, and one run through `analyse_tree`.
 
+// Only the snapshot macro of the shared helpers is used here.
+#[allow(dead_code)]
+#[macro_use]
+mod common;
+
 use cartograph_core::{
     Confidence, EdgeKind, HttpMethod, Provenance, RefusalKind, RepoPath, RouteTemplate,
     SourceLocation,
@@ -109,16 +114,6 @@ fn render(linked: &Linked) -> Vec<String> {
 /// The call edges and refusals linked from `sources` against `routes`.
 fn described(sources: &[Source<'_>], routes: &[&str]) -> (String, ()) {
     (link(sources, routes).join("\n"), ())
-}
-
-/// Snapshots what [`described`] renders for the arguments (an insta snapshot in `snapshots/`,
-/// named after the test) and returns what the test reads further.
-macro_rules! check {
-    ($($arg:expr),+ $(,)?) => {{
-        let (facts, value) = described($($arg),+);
-        insta::assert_snapshot!(facts);
-        value
-    }};
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! End-to-end tests of the TS/JS route linkers: small trees written to a temporary folder, analysed
 //! with `analyse_tree`, and the `serves` edges and route refusals rendered one per line.
 
+#[macro_use]
 mod common;
 
 use cartograph_core::{EdgeKind, NodeKind, RefusalKind};
@@ -48,16 +49,6 @@ fn described(files: &[(&str, &str)]) -> (String, Vec<String>) {
     let (serves, evidence, refusals) = analyse(files);
     let text = format!("serves:\n{}\n\nrefusals:\n{}", serves.join("\n"), refusals.join("\n"));
     (text, evidence)
-}
-
-/// Snapshots what [`described`] renders for the arguments (an insta snapshot in `snapshots/`,
-/// named after the test) and returns what the test reads further.
-macro_rules! check {
-    ($($arg:expr),+ $(,)?) => {{
-        let (facts, value) = described($($arg),+);
-        insta::assert_snapshot!(facts);
-        value
-    }};
 }
 
 const SERVER_JS: &str = r#"

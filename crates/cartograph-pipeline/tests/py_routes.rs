@@ -5,6 +5,7 @@
 use cartograph_core::{EdgeKind, NodeKind};
 use cartograph_pipeline::Analysis;
 
+#[macro_use]
 mod common;
 
 use common::analyse_files as analyse;
@@ -54,16 +55,6 @@ fn described(files: &[(&str, &str)]) -> (String, Analysis) {
     let text =
         format!("routes:\n{}\n\nrefusals:\n{}", got.join("\n"), refusals(&analysis).join("\n"));
     (text, analysis)
-}
-
-/// Snapshots what [`described`] renders for the arguments (an insta snapshot in `snapshots/`,
-/// named after the test) and returns what the test reads further.
-macro_rules! check {
-    ($($arg:expr),+ $(,)?) => {{
-        let (facts, value) = described($($arg),+);
-        insta::assert_snapshot!(facts);
-        value
-    }};
 }
 
 fn evidence_of(analysis: &Analysis, route: &str) -> String {

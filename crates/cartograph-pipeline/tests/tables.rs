@@ -4,6 +4,7 @@
 use cartograph_core::{EdgeKind, NodeKind, RefusalKind};
 use cartograph_pipeline::Analysis;
 
+#[macro_use]
 mod common;
 
 use common::analyse_files as analyse;
@@ -31,16 +32,6 @@ fn table_edges(analysis: &Analysis) -> Vec<String> {
 fn described(files: &[(&str, &str)]) -> (String, Analysis) {
     let analysis = analyse(files);
     (table_edges(&analysis).join("\n"), analysis)
-}
-
-/// Snapshots what [`described`] renders for the arguments (an insta snapshot in `snapshots/`,
-/// named after the test) and returns what the test reads further.
-macro_rules! check {
-    ($($arg:expr),+ $(,)?) => {{
-        let (facts, value) = described($($arg),+);
-        insta::assert_snapshot!(facts);
-        value
-    }};
 }
 
 const MODELS: &str = r#"

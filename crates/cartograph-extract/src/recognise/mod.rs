@@ -10,6 +10,18 @@
 //! tables). A family is one folder; a framework is one file, or one folder holding its syntax
 //! half (`mod.rs`) and its link half (`link.rs`).
 
+/// The families' data-driven tests: `check!(args…)` snapshots what the test module's
+/// `described(args…)` renders, as an insta snapshot in the family's `snapshots/` folder named
+/// after the test (a helper function could not name it so: insta names a snapshot after the
+/// function that asserts it, and parallel tests would number the snapshots in any order).
+#[cfg(test)]
+macro_rules! check {
+    ($($arg:expr),+ $(,)?) => {{
+        let facts = described($($arg),+);
+        insta::assert_snapshot!(facts)
+    }};
+}
+
 pub mod calls;
 pub mod env;
 pub mod js_routes;

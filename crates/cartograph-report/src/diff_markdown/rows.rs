@@ -4,7 +4,7 @@
 use super::escape::{code, text};
 use super::node_name;
 use crate::diff::{BundleEdgeDoc, DiffEdgeDoc, EdgeChangeDoc, EdgeRefDoc, NodeChangeDoc};
-use crate::snapshot::{HandlerDoc, LocationDoc, NodeDoc, RefusalDoc};
+use crate::snapshot::{EdgeClaimDoc, HandlerDoc, LocationDoc, NodeDoc, RefusalDoc};
 
 /// An edge kind as a verb between its endpoints.
 fn verb(kind: &str) -> String {
@@ -35,6 +35,20 @@ struct EdgeLine<'a> {
     location: &'a LocationDoc,
 }
 
+impl<'a> EdgeLine<'a> {
+    /// The line of an edge document's claim (snapshot, diff and bundle edges share it).
+    fn of(claim: &'a EdgeClaimDoc) -> Self {
+        Self {
+            kind: &claim.kind,
+            from: &claim.from,
+            to: &claim.to,
+            evidence: &claim.evidence,
+            confidence: &claim.confidence,
+            location: &claim.location,
+        }
+    }
+}
+
 fn edge_line(e: &EdgeLine<'_>, extra: &[String]) -> String {
     let mut notes = vec![text(e.confidence), place(e.location, e.from)];
     notes.extend(extra.iter().cloned());
@@ -53,17 +67,7 @@ pub(super) fn edge_phrase(kind: &str, from: &str, to: &str) -> String {
 
 /// One edge of an evidence bundle, as a row like every other edge's.
 pub(super) fn bundle_edge_row(e: &BundleEdgeDoc) -> String {
-    edge_line(
-        &EdgeLine {
-            kind: &e.claim.kind,
-            from: &e.claim.from,
-            to: &e.claim.to,
-            evidence: &e.claim.evidence,
-            confidence: &e.claim.confidence,
-            location: &e.claim.location,
-        },
-        &[],
-    )
+    edge_line(&EdgeLine::of(&e.claim), &[])
 }
 
 pub(super) fn evidence_row(e: &EdgeRefDoc) -> String {
@@ -89,17 +93,7 @@ pub(super) fn diff_edge_row(e: &DiffEdgeDoc) -> String {
     if e.occurrences > 1 {
         extra.push(format!("{} occurrences", e.occurrences));
     }
-    edge_line(
-        &EdgeLine {
-            kind: &e.claim.kind,
-            from: &e.claim.from,
-            to: &e.claim.to,
-            evidence: &e.claim.evidence,
-            confidence: &e.claim.confidence,
-            location: &e.claim.location,
-        },
-        &extra,
-    )
+    edge_line(&EdgeLine::of(&e.claim), &extra)
 }
 
 pub(super) fn changed_edge_row(c: &EdgeChangeDoc) -> String {
@@ -117,17 +111,7 @@ pub(super) fn changed_edge_row(c: &EdgeChangeDoc) -> String {
         };
         extra.push(what);
     }
-    edge_line(
-        &EdgeLine {
-            kind: &a.claim.kind,
-            from: &a.claim.from,
-            to: &a.claim.to,
-            evidence: &a.claim.evidence,
-            confidence: &a.claim.confidence,
-            location: &a.claim.location,
-        },
-        &extra,
-    )
+    edge_line(&EdgeLine::of(&a.claim), &extra)
 }
 
 pub(super) fn node_row(n: &NodeDoc) -> String {

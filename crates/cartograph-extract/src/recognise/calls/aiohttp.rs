@@ -21,7 +21,7 @@ pub(super) fn base(args: &Args) -> Option<CallUrl> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::check;
+    use super::super::tests::described;
 
     #[test]
     fn aiohttp_sessions() {

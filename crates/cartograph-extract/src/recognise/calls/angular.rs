@@ -93,7 +93,7 @@ pub(super) fn interpret(verb: Option<&str>, args: &Args) -> Option<(Option<HttpM
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::check;
+    use super::super::tests::described;
 
     #[test]
     fn http_client_receivers() {

@@ -25,7 +25,7 @@ pub(super) fn interpret(args: &Args) -> Option<(Option<HttpMethod>, CallUrl)> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::check;
+    use super::super::tests::described;
 
     #[test]
     fn module_constants_are_substituted() {

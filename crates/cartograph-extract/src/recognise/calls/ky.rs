@@ -36,7 +36,7 @@ pub(super) fn interpret(verb: Option<&str>, args: &Args) -> Option<(Option<HttpM
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::check;
+    use super::super::tests::described;
 
     #[test]
     fn ky_calls_and_instances() {

@@ -610,16 +610,6 @@ pub(crate) mod tests {
         render(file, source).join("\n")
     }
 
-    /// Snapshots what [`described`] renders for the arguments (an insta snapshot in `snapshots/`,
-    /// named after the test): the calls and client instances of one file.
-    macro_rules! check {
-        ($($arg:expr),+ $(,)?) => {{
-            let facts = $crate::recognise::calls::tests::described($($arg),+);
-            insta::assert_snapshot!(facts)
-        }};
-    }
-    pub(crate) use check;
-
     #[test]
     fn traps_are_not_calls() {
         check!(

@@ -85,7 +85,7 @@ fn with_base(url: CallUrl, description: &str) -> CallUrl {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::check;
+    use super::super::tests::described;
 
     #[test]
     fn generated_clients() {

@@ -38,15 +38,6 @@ fn described(path: &str, grammar: Grammar, source: &str) -> String {
     got.join("\n")
 }
 
-/// Snapshots what [`described`] renders for the arguments (an insta snapshot in `snapshots/`,
-/// named after the test): the reads and refusals of one file.
-macro_rules! check {
-    ($($arg:expr),+ $(,)?) => {{
-        let facts = described($($arg),+);
-        insta::assert_snapshot!(facts)
-    }};
-}
-
 #[test]
 fn python_os_reads_in_every_form() {
     let source = r#"

@@ -117,15 +117,6 @@ fn described(path: &str, source: &str) -> String {
     render(&facts(path, source)).join("\n")
 }
 
-/// Snapshots what [`described`] renders for the arguments (an insta snapshot in `snapshots/`,
-/// named after the test): the route facts of one file.
-macro_rules! check {
-    ($($arg:expr),+ $(,)?) => {{
-        let facts = described($($arg),+);
-        insta::assert_snapshot!(facts)
-    }};
-}
-
 #[test]
 fn express_app_and_routers() {
     check!(

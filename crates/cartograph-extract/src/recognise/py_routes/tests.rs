@@ -105,15 +105,6 @@ fn described(source: &str) -> String {
     got.join("\n")
 }
 
-/// Snapshots what [`described`] renders for the arguments (an insta snapshot in `snapshots/`,
-/// named after the test): everything extracted from one file.
-macro_rules! check {
-    ($($arg:expr),+ $(,)?) => {{
-        let facts = described($($arg),+);
-        insta::assert_snapshot!(facts)
-    }};
-}
-
 #[test]
 fn fastapi_routers_routes_and_mounts() {
     check!(

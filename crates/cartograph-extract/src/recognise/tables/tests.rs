@@ -60,15 +60,6 @@ fn described(path: &str, grammar: Grammar, source: &str) -> String {
     render(path, grammar, source).join("\n")
 }
 
-/// Snapshots what [`described`] renders for the arguments (an insta snapshot in `snapshots/`,
-/// named after the test): the models, tables and accesses of one file.
-macro_rules! check {
-    ($($arg:expr),+ $(,)?) => {{
-        let facts = described($($arg),+);
-        insta::assert_snapshot!(facts)
-    }};
-}
-
 #[test]
 fn sqlmodel_models_of_the_fastapi_template() {
     let source = r#"

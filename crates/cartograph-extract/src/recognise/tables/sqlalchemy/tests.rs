@@ -33,15 +33,6 @@ fn described(source: &str) -> String {
     writes(source).join("\n")
 }
 
-/// Snapshots what [`described`] renders for the arguments (an insta snapshot in `snapshots/`,
-/// named after the test): the writes of one source.
-macro_rules! check {
-    ($($arg:expr),+ $(,)?) => {{
-        let facts = described($($arg),+);
-        insta::assert_snapshot!(facts)
-    }};
-}
-
 #[test]
 fn attribute_assignment_on_an_instance_loaded_by_session_get() {
     check!(
