@@ -1,0 +1,378 @@
+#!/usr/bin/env python3
+"""Scores a cartograph build on the open evaluation set (see README.md beside this file).
+
+For every application under apps/: checks out the pinned commit from a bare mirror with
+`git archive` into a scratch directory, runs `cartograph snapshot` on it, and compares the calls
+edges and route nodes with the hand-written labels. Prints one Markdown table per category.
+Exits non-zero only when it cannot run (missing binary, mirror or commit), never on a low score.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+APPS = HERE / "apps"
+CALL_REFUSALS = {"computed-url", "unmatched-call"}
+
+
+# --- paths and globs ------------------------------------------------------------------------
+
+
+def glob_regex(pattern: str) -> re.Pattern[str]:
+    """A repository-relative glob: `**` any depth, `*` within a segment, `?` one character."""
+    out, i = [], 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out) + r"\Z")
+
+
+class Scope:
+    def __init__(self, patterns: list[str]):
+        self.patterns = [glob_regex(p.strip("/")) for p in patterns]
+
+    def __contains__(self, path: str) -> bool:
+        return any(p.match(path) for p in self.patterns)
+
+
+def segment(raw: str) -> str:
+    """One path segment in Cartograph's identity form: every parameter `{}`, catch-alls `{*}`."""
+    s = raw.strip()
+    if s in ("*", "**") or re.fullmatch(r"\[\[?\.\.\..*\]\]?", s):
+        return "{*}"
+    braces = re.fullmatch(r"\{([^{}]*)\}", s)
+    if braces:  # `{id}`, `{id:int}`, Starlette `{rest:path}`, `{*rest}`
+        body = braces.group(1)
+        converter = body.partition(":")[2].strip()
+        return "{*}" if body.startswith("*") or converter == "path" else "{}"
+    angles = re.fullmatch(r"<([^<>]*)>", s)
+    if angles:  # Flask / Django `<id>`, `<int:id>`, `<path:rest>`
+        converter = angles.group(1).partition(":")[0].strip() if ":" in angles.group(1) else ""
+        return "{*}" if converter == "path" else "{}"
+    if re.fullmatch(r"\$\{[^}]*\}|\[[^\]]+\]|:[A-Za-z_].*", s):
+        return "{}"
+    return s
+
+
+def identity(path: str) -> str:
+    path = re.split(r"[?#]", path, maxsplit=1)[0]
+    parts = [segment(p) for p in path.split("/") if p.strip()]
+    return "/" + "/".join(parts)
+
+
+# --- labels ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Site:
+    path: str
+    line: int
+    method: str
+    route: str | None  # identity; None for "no route"
+    note: str
+
+
+@dataclass
+class App:
+    name: str
+    repo: str
+    commit: str
+    backend: str
+    frontend: str
+    call_scope: Scope
+    route_scope: Scope
+    has_route_scope: bool
+    sites: list[Site]
+    routes: dict[tuple[str, str], str] = field(default_factory=dict)  # (method, identity) -> handler
+
+
+def rows(path: Path) -> list[dict[str, str]]:
+    if not path.exists():
+        return []
+    lines = [l for l in path.read_text().splitlines() if l.strip() and not l.startswith("#")]
+    return list(csv.DictReader(lines, delimiter="\t"))
+
+
+def load_app(folder: Path) -> App:
+    meta = tomllib.loads((folder / "app.toml").read_text())
+    sites = []
+    for row in rows(folder / "calls.tsv"):
+        path, _, line = row["site"].rpartition(":")
+        route = (row.get("route") or "-").strip()
+        sites.append(
+            Site(
+                path=path.strip(),
+                line=int(line),
+                method=row["method"].strip().upper(),
+                route=None if route == "-" else identity(route),
+                note=(row.get("note") or "").strip(),
+            )
+        )
+    routes = {}
+    for row in rows(folder / "routes.tsv"):
+        routes[(row["method"].strip().upper(), identity(row["path"]))] = (row.get("handler") or "").strip()
+    return App(
+        name=folder.name,
+        repo=meta["repo"],
+        commit=meta["commit"],
+        backend=meta.get("backend", ""),
+        frontend=meta.get("frontend", ""),
+        call_scope=Scope(meta.get("call_scope", [])),
+        route_scope=Scope(meta.get("route_scope", [])),
+        has_route_scope=bool(meta.get("route_scope")),
+        sites=sites,
+        routes=routes,
+    )
+
+
+# --- running cartograph ---------------------------------------------------------------------
+
+
+def mirror_of(mirrors: Path, repo: str) -> Path | None:
+    """The bare git directory of `owner/name` under the fetch tool's mirror folder."""
+    owner, name = repo.split("/")
+    for candidate in sorted(mirrors.glob(f"{owner}+{name}*")):
+        for git_dir in [candidate, *sorted(candidate.rglob("*.git")), *sorted(candidate.iterdir())]:
+            if git_dir.is_dir() and (git_dir / "objects").is_dir() and (git_dir / "HEAD").exists():
+                return git_dir
+    return None
+
+
+def checkout(app: App, mirrors: Path, work: Path, given: dict[str, Path]) -> Path:
+    if app.name in given:
+        return given[app.name]
+    tree = work / f"{app.name}-{app.commit[:12]}"
+    if (tree / ".complete").exists():
+        return tree
+    git_dir = mirror_of(mirrors, app.repo)
+    if git_dir is None:
+        sys.exit(f"score: no mirror of {app.repo} under {mirrors}; fetch it first (README.md)")
+    shutil.rmtree(tree, ignore_errors=True)
+    tree.mkdir(parents=True)
+    archive = subprocess.Popen(
+        ["git", f"--git-dir={git_dir}", "archive", app.commit], stdout=subprocess.PIPE
+    )
+    with tarfile.open(fileobj=archive.stdout, mode="r|") as tar:
+        tar.extractall(tree, filter="data")
+    if archive.wait() != 0:
+        sys.exit(f"score: commit {app.commit} of {app.repo} is not in the mirror")
+    (tree / ".complete").write_text("")
+    return tree
+
+
+def snapshot(binary: Path, tree: Path, out: Path) -> dict:
+    subprocess.run([str(binary), "snapshot", str(tree), "-o", str(out)], check=True)
+    return json.loads(out.read_text())
+
+
+# --- scoring --------------------------------------------------------------------------------
+
+
+def route_key(node_id: str) -> tuple[str, str] | None:
+    if not node_id.startswith("route:"):
+        return None
+    method, _, path = node_id[len("route:") :].partition(" ")
+    return method, path
+
+
+def explains(site: Site, target: tuple[str, str], app: App, path_only: bool) -> bool:
+    method, path = target
+    if site.route is None or path != site.route:
+        return False
+    if path_only or method == site.method:
+        return True
+    return method == "ANY" and ("ANY", path) in app.routes
+
+
+@dataclass
+class Score:
+    app: App
+    sites: int = 0
+    no_route_sites: int = 0
+    recalled: int = 0
+    recalled_path: int = 0
+    route_known: int = 0
+    edges: int = 0
+    correct_edges: int = 0
+    no_route_linked: int = 0
+    routes_labelled: int = 0
+    routes_found: int = 0
+    route_nodes: int = 0
+    route_nodes_right: int = 0
+    misses: list[str] = field(default_factory=list)
+    wrong: list[str] = field(default_factory=list)
+
+
+def score(app: App, snap: dict) -> Score:
+    s = Score(app)
+    calls: dict[str, list[dict]] = {}
+    for edge in snap["edges"]:
+        if edge["kind"] == "calls" and edge["to"].startswith("route:"):
+            calls.setdefault(edge["location"]["path"], []).append(edge)
+    refused = {
+        (r["location"]["path"], r["location"]["line"])
+        for r in snap["refusals"]
+        if r["kind"] in CALL_REFUSALS
+    }
+    route_nodes = {route_key(n["id"]): n for n in snap["nodes"] if n["kind"] == "route"}
+
+    by_file: dict[str, list[Site]] = {}
+    for site in app.sites:
+        by_file.setdefault(site.path, []).append(site)
+        if site.route is None:
+            s.no_route_sites += 1
+            if any(e["location"]["line"] == site.line for e in calls.get(site.path, [])):
+                s.no_route_linked += 1
+                s.wrong.append(f"{site.path}:{site.line} no-route site linked ({site.note})")
+            continue
+        s.sites += 1
+        if (site.method, site.route) in route_nodes or (
+            ("ANY", site.route) in route_nodes and ("ANY", site.route) in app.routes
+        ):
+            s.route_known += 1
+        edges = calls.get(site.path, [])
+        refused_here = (site.path, site.line) in refused
+
+        def found(path_only: bool) -> bool:
+            hits = [e for e in edges if explains(site, route_key(e["to"]), app, path_only)]
+            return any(e["location"]["line"] == site.line or not refused_here for e in hits)
+
+        if found(False):
+            s.recalled += 1
+        else:
+            s.misses.append(f"{site.path}:{site.line} {site.method} {site.route}")
+        if found(True):
+            s.recalled_path += 1
+
+    for path, edges in sorted(calls.items()):
+        if path not in app.call_scope:
+            continue
+        for edge in edges:
+            s.edges += 1
+            target = route_key(edge["to"])
+            if any(explains(site, target, app, False) for site in by_file.get(path, [])):
+                s.correct_edges += 1
+            else:
+                s.wrong.append(f"{path}:{edge['location']['line']} -> {edge['to']} ({edge['confidence']})")
+
+    if app.has_route_scope:
+        labelled = {
+            k for k, handler in app.routes.items() if handler.rpartition(":")[0] in app.route_scope
+        }
+        s.routes_labelled = len(labelled)
+        s.routes_found = sum(1 for k in labelled if k in route_nodes)
+        for key, node in route_nodes.items():
+            handler = (node.get("handler") or {}).get("module", "")
+            if handler in app.route_scope:
+                s.route_nodes += 1
+                s.route_nodes_right += key in app.routes
+    return s
+
+
+def pct(part: int, whole: int) -> str:
+    return "—" if whole == 0 else f"{100 * part / whole:.0f}%"
+
+
+def report(scores: list[Score]) -> str:
+    out = [
+        "| application | frameworks | call sites | recall | recall (path only) | route known | "
+        "precision | no-route sites linked |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for s in scores:
+        out.append(
+            f"| {s.app.name} | {s.app.backend} / {s.app.frontend} | {s.sites} + {s.no_route_sites} "
+            f"no-route | {pct(s.recalled, s.sites)} ({s.recalled}) | {pct(s.recalled_path, s.sites)} | "
+            f"{pct(s.route_known, s.sites)} | {pct(s.correct_edges, s.edges)} "
+            f"({s.correct_edges}/{s.edges}) | {s.no_route_linked} of {s.no_route_sites} |"
+        )
+    with_routes = [s for s in scores if s.app.has_route_scope]
+    if with_routes:
+        out += ["", "| application | routes labelled | route recall | route precision |", "|---|---:|---:|---:|"]
+        for s in with_routes:
+            out.append(
+                f"| {s.app.name} | {s.routes_labelled} | {pct(s.routes_found, s.routes_labelled)} | "
+                f"{pct(s.route_nodes_right, s.route_nodes)} ({s.route_nodes_right}/{s.route_nodes}) |"
+            )
+    return "\n".join(out)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bin", type=Path, required=True, help="the cartograph binary to score")
+    parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
+    parser.add_argument("--work", type=Path, default=Path("/tmp/cartograph-accuracy"))
+    parser.add_argument("--apps", type=Path, default=APPS, help="the labelled applications")
+    parser.add_argument("--app", action="append", help="score only these applications")
+    parser.add_argument(
+        "--checkout", action="append", default=[], metavar="NAME=DIR", help="use a work tree as is"
+    )
+    parser.add_argument("--misses", action="store_true", help="list missed sites and wrong edges")
+    parser.add_argument("--json", type=Path, help="also write the figures as JSON")
+    args = parser.parse_args()
+    if not args.bin.exists():
+        sys.exit(f"score: no binary at {args.bin}; build it with cargo build --release")
+    given = {k: Path(v) for k, _, v in (c.partition("=") for c in args.checkout)}
+    args.work.mkdir(parents=True, exist_ok=True)
+    scores = []
+    for folder in sorted(p for p in args.apps.iterdir() if (p / "app.toml").exists()):
+        if args.app and folder.name not in args.app:
+            continue
+        app = load_app(folder)
+        tree = checkout(app, args.mirrors, args.work, given)
+        snap = snapshot(args.bin, tree, args.work / f"{app.name}.snapshot.json")
+        scores.append(score(app, snap))
+    print(report(scores))
+    if args.misses:
+        for s in scores:
+            print(f"\n## {s.app.name}: {len(s.misses)} missed, {len(s.wrong)} wrong")
+            print("\n".join(["missed:"] + s.misses + ["wrong:"] + s.wrong))
+    if args.json:
+        doc = [
+            {
+                "app": s.app.name,
+                "commit": s.app.commit,
+                "call_sites": s.sites,
+                "no_route_sites": s.no_route_sites,
+                "recalled": s.recalled,
+                "recalled_path_only": s.recalled_path,
+                "route_known": s.route_known,
+                "edges": s.edges,
+                "correct_edges": s.correct_edges,
+                "no_route_linked": s.no_route_linked,
+                "routes_labelled": s.routes_labelled,
+                "routes_found": s.routes_found,
+                "route_nodes": s.route_nodes,
+                "route_nodes_right": s.route_nodes_right,
+            }
+            for s in scores
+        ]
+        args.json.write_text(json.dumps(doc, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

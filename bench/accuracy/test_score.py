@@ -1,0 +1,124 @@
+"""Tests of the evaluation-set scorer on a hand-made application and snapshot (no cartograph run)."""
+
+import tempfile
+import unittest
+from pathlib import Path
+
+import score
+
+APP_TOML = """
+repo = "example/shop"
+commit = "0123456789abcdef0123456789abcdef01234567"
+backend = "FastAPI"
+frontend = "React"
+call_scope = ["web/src/api/**"]
+route_scope = ["api/routes/**"]
+"""
+
+CALLS = """site\tmethod\troute\tnote
+# a comment line
+web/src/api/items.ts:3\tGET\t/api/items/{item_id}/\t
+web/src/api/items.ts:9\tPOST\t/api/items\t
+web/src/api/items.ts:12\tDELETE\t/api/items/{id}\tnever linked
+web/src/api/items.ts:20\tGET\t-\texternal: a CDN
+web/src/api/legacy.ts:4\tPUT\t/api/legacy\tANY route
+"""
+
+ROUTES = """method\tpath\thandler\tnote
+GET\t/api/items/{item_id}\tapi/routes/items.py:10\t
+POST\t/api/items/\tapi/routes/items.py:20\t
+DELETE\t/api/items/{item_id}\tapi/routes/items.py:30\t
+ANY\t/api/legacy\tapi/routes/legacy.py:5\t
+"""
+
+
+def edge(path, line, to, confidence="certain"):
+    return {
+        "kind": "calls",
+        "from": f"module:{path}",
+        "to": to,
+        "confidence": confidence,
+        "location": {"path": path, "line": line, "column": 1},
+    }
+
+
+def route(method, path, module):
+    return {"id": f"route:{method} {path}", "kind": "route", "handler": {"module": module}}
+
+
+SNAPSHOT = {
+    "nodes": [
+        route("GET", "/api/items/{}", "api/routes/items.py"),
+        route("POST", "/api/items", "api/routes/items.py"),
+        route("ANY", "/api/legacy", "api/routes/legacy.py"),
+        route("GET", "/api/stray", "api/routes/items.py"),
+    ],
+    "edges": [
+        edge("web/src/api/items.ts", 3, "route:GET /api/items/{}"),
+        # the POST site linked to the wrong method's route: right path, wrong method
+        edge("web/src/api/items.ts", 9, "route:GET /api/items", "possible"),
+        edge("web/src/api/items.ts", 20, "route:GET /api/stray"),
+        edge("web/src/api/legacy.ts", 4, "route:ANY /api/legacy"),
+        # outside the call scope: not scored for precision
+        edge("web/src/pages/x.ts", 1, "route:GET /api/stray"),
+        edge("web/src/api/items.ts", 5, "external:https://cdn.example.com"),
+    ],
+    "refusals": [
+        {"kind": "unmatched-call", "location": {"path": "web/src/api/items.ts", "line": 12}},
+    ],
+}
+
+
+class ScoreTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        folder = Path(self.dir.name) / "shop"
+        folder.mkdir()
+        (folder / "app.toml").write_text(APP_TOML)
+        (folder / "calls.tsv").write_text(CALLS)
+        (folder / "routes.tsv").write_text(ROUTES)
+        self.app = score.load_app(folder)
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def test_identity_matches_cartograph(self):
+        self.assertEqual(score.identity("/a/{id}/b/"), "/a/{}/b")
+        self.assertEqual(score.identity("/a/<int:id>"), "/a/{}")
+        self.assertEqual(score.identity("/f/<path:rest>"), "/f/{*}")
+        self.assertEqual(score.identity("/f/{rest:path}"), "/f/{*}")
+        self.assertEqual(score.identity("/u/:id(\\d+)"), "/u/{}")
+        self.assertEqual(score.identity("/n/[id]/[[...slug]]"), "/n/{}/{*}")
+        self.assertEqual(score.identity("//q//?x=1"), "/q")
+        self.assertEqual(score.identity(""), "/")
+
+    def test_scopes_are_globs(self):
+        scope = score.Scope(["web/src/api/**", "web/*.ts"])
+        self.assertIn("web/src/api/a/b.ts", scope)
+        self.assertIn("web/x.ts", scope)
+        self.assertNotIn("web/src/x.ts", scope)
+
+    def test_calls_are_scored_per_site_and_per_edge(self):
+        s = score.score(self.app, SNAPSHOT)
+        self.assertEqual((s.sites, s.no_route_sites), (4, 1))
+        # GET item and the ANY legacy route; POST has only a wrong-method edge; DELETE refused
+        self.assertEqual(s.recalled, 2)
+        self.assertEqual(s.recalled_path, 3)
+        self.assertEqual(s.route_known, 3)
+        # four edges in scope: GET item, POST->GET (wrong), the no-route site (wrong), legacy
+        self.assertEqual((s.correct_edges, s.edges), (2, 4))
+        self.assertEqual(s.no_route_linked, 1)
+        self.assertEqual(len(s.misses), 2)
+
+    def test_routes_are_scored_over_the_route_scope(self):
+        s = score.score(self.app, SNAPSHOT)
+        self.assertEqual((s.routes_found, s.routes_labelled), (3, 4))
+        self.assertEqual((s.route_nodes_right, s.route_nodes), (3, 4))
+
+    def test_report_has_a_row_per_application(self):
+        table = score.report([score.score(self.app, SNAPSHOT)])
+        self.assertIn("| shop | FastAPI / React | 4 + 1 no-route | 50% (2) |", table)
+
+
+if __name__ == "__main__":
+    unittest.main()
