@@ -156,7 +156,7 @@ def mirror_of(mirrors: Path, repo: str) -> Path | None:
     """The bare git directory of `owner/name` under the fetch tool's mirror folder."""
     owner, name = repo.split("/")
     for candidate in sorted(mirrors.glob(f"{owner}+{name}*")):
-        for git_dir in [candidate, *sorted(candidate.rglob("*.git")), *sorted(candidate.iterdir())]:
+        for git_dir in [candidate, *sorted(candidate.iterdir())]:
             if git_dir.is_dir() and (git_dir / "objects").is_dir() and (git_dir / "HEAD").exists():
                 return git_dir
     return None
@@ -174,14 +174,60 @@ def checkout(app: App, mirrors: Path, work: Path, given: dict[str, Path]) -> Pat
     shutil.rmtree(tree, ignore_errors=True)
     tree.mkdir(parents=True)
     archive = subprocess.Popen(
-        ["git", f"--git-dir={git_dir}", "archive", app.commit], stdout=subprocess.PIPE
+        ["git", f"--git-dir={git_dir}", "archive", app.commit],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
     )
-    with tarfile.open(fileobj=archive.stdout, mode="r|") as tar:
-        tar.extractall(tree, filter="data")
+    try:
+        with tarfile.open(fileobj=archive.stdout, mode="r|") as tar:
+            tar.extractall(tree, filter="data")
+    except tarfile.TarError:
+        pass
     if archive.wait() != 0:
-        sys.exit(f"score: commit {app.commit} of {app.repo} is not in the mirror")
+        # A mirror may lack some blobs (large binaries): take the files it has, one by one.
+        shutil.rmtree(tree)
+        tree.mkdir()
+        missing = extract_present(git_dir, app.commit, tree)
+        print(f"score: {app.name}: {missing} files absent from the mirror were skipped", file=sys.stderr)
     (tree / ".complete").write_text("")
     return tree
+
+
+def extract_present(git_dir: Path, commit: str, tree: Path) -> int:
+    """Writes every blob of `commit` the mirror holds under `tree`; returns how many it lacks."""
+    listing = subprocess.run(
+        ["git", f"--git-dir={git_dir}", "ls-tree", "-r", "-z", commit],
+        capture_output=True,
+        check=True,
+    ).stdout.split(b"\0")
+    entries = []
+    for entry in filter(None, listing):
+        meta, _, path = entry.partition(b"\t")
+        mode, kind, sha = meta.split()
+        if kind == b"blob" and mode != b"120000":
+            entries.append((sha, path.decode()))
+    batch = subprocess.run(
+        ["git", f"--git-dir={git_dir}", "cat-file", "--batch"],
+        input=b"".join(sha + b"\n" for sha, _ in entries),
+        capture_output=True,
+        check=True,
+    ).stdout
+    missing, at = 0, 0
+    for sha, path in entries:
+        header_end = batch.index(b"\n", at)
+        header = batch[at:header_end].split()
+        at = header_end + 1
+        if header[-1] == b"missing":
+            missing += 1
+            continue
+        size = int(header[2])
+        target = tree / path
+        if ".." in Path(path).parts:
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(batch[at : at + size])
+        at += size + 1
+    return missing
 
 
 def snapshot(binary: Path, tree: Path, out: Path) -> dict:
@@ -321,9 +367,25 @@ def report(scores: list[Score]) -> str:
     return "\n".join(out)
 
 
+def agreement(first: App, second: App) -> str:
+    """How two labellers' answers compare on the sites both labelled."""
+    def answers(app: App) -> dict[tuple[str, int], set[tuple[str, str | None]]]:
+        out: dict[tuple[str, int], set[tuple[str, str | None]]] = {}
+        for site in app.sites:
+            out.setdefault((site.path, site.line), set()).add((site.method, site.route))
+        return out
+
+    a, b = answers(first), answers(second)
+    shared = sorted(set(a) & set(b))
+    same = sum(1 for k in shared if a[k] == b[k])
+    lines = [f"| {first.name} | {len(a)} | {len(b)} | {len(shared)} | {pct(same, len(shared))} ({same}) |"]
+    differ = [f"  {p}:{l}: {sorted(a[(p, l)], key=str)} vs {sorted(b[(p, l)], key=str)}" for p, l in shared if a[(p, l)] != b[(p, l)]]
+    return "\n".join(lines), differ
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bin", type=Path, required=True, help="the cartograph binary to score")
+    parser.add_argument("--bin", type=Path, default=Path("target/release/cartograph"), help="the cartograph binary to score")
     parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
     parser.add_argument("--work", type=Path, default=Path("/tmp/cartograph-accuracy"))
     parser.add_argument("--apps", type=Path, default=APPS, help="the labelled applications")
@@ -333,7 +395,21 @@ def main() -> None:
     )
     parser.add_argument("--misses", action="store_true", help="list missed sites and wrong edges")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON")
+    parser.add_argument(
+        "--agreement", action="store_true", help="compare second-labeller/ with apps/ and stop"
+    )
     args = parser.parse_args()
+    if args.agreement:
+        print("| application | sites (first) | sites (second) | labelled by both | same answer |")
+        print("|---|---:|---:|---:|---:|")
+        differences = []
+        for folder in sorted(p for p in (HERE / "second-labeller").iterdir() if (p / "app.toml").exists()):
+            row, differ = agreement(load_app(args.apps / folder.name), load_app(folder))
+            print(row)
+            differences += [f"{folder.name}:"] + differ if differ else []
+        if args.misses:
+            print("\n".join(differences))
+        return
     if not args.bin.exists():
         sys.exit(f"score: no binary at {args.bin}; build it with cargo build --release")
     given = {k: Path(v) for k, _, v in (c.partition("=") for c in args.checkout)}
