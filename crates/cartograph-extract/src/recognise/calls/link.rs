@@ -257,7 +257,11 @@ fn emit(
         ));
         return;
     };
-    let unknown_base = stripped.as_ref().is_some_and(|s| !s.known_value && default.is_none());
+    // A relative URL of one segment (`items.json`) with no client base is not matched by its
+    // tail: too many routes end in one segment.
+    let unknown_base = stripped.as_ref().is_some_and(|s| {
+        !s.known_value && default.is_none() && !(s.relative && template.segments().len() < 2)
+    });
     let found = best_routes(index, method, &template, unknown_base);
     if found.is_empty() {
         linked.refusals.push(Refusal::new(

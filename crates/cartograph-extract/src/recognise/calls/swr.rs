@@ -1,9 +1,10 @@
 //! SWR: `useSWR(key, fetcher)` and `useSWRImmutable(key, fetcher)`, imported from `swr`, whose
 //! key is the URL the fetcher requests: a `GET` of that URL.
 //!
-//! Only a key written as a URL (a string, a template, a concatenation, or an array whose first
-//! element is one) with a fetcher given counts; a key that is `null` or a condition (`id ? url :
-//! null`) or a function is left out, since whether and what it fetches is decided at run time.
+//! Only a key written as a URL (a string, a template or a concatenation starting with `/`, a
+//! scheme or a base) with a fetcher given counts; a key that is `null` or a condition (`id ? url :
+//! null`), a function, or a plain cache key (`"INSTANCE_CONFIGURATIONS"`) is left out, since
+//! whether and what it fetches is decided by the fetcher at run time.
 //! `useSWRMutation(key, fetcher)` is left out too: its fetcher decides the method.
 //!
 //! Example: ``useSWR(`/api/teams/${teamId}/documents`, fetcher)`` → `GET
@@ -21,7 +22,10 @@ pub(super) const HOOKS: &[&str] = &["useSWR", "useSWRImmutable", "default"];
 pub(super) fn interpret(args: &Args) -> Option<(Option<HttpMethod>, CallUrl)> {
     let key = args.get(0)?;
     args.get(1)?;
-    if matches!(key.url, CallUrl::Computed { .. }) {
+    // A key that is not written as a URL is a cache key (`"INSTANCE_CONFIGURATIONS"`), whose
+    // fetcher decides what is requested.
+    let relative = matches!(&key.url, CallUrl::Path { stripped: Some(s), .. } if s.relative);
+    if relative || matches!(key.url, CallUrl::Computed { .. } | CallUrl::Deferred { .. }) {
         return None;
     }
     Some((Some(HttpMethod::Get), key.url.clone()))
@@ -44,6 +48,7 @@ export function useDocuments(teamId) {
   const me = useOnce("/api/me", fetcher);
   const maybe = useSWR(teamId ? `/api/teams/${teamId}` : null, fetcher);
   const bare = useSWR("/api/no-fetcher");
+  const keyed = useSWR("INSTANCE_CONFIGURATIONS", () => service.list());
   return data;
 }
 "#
