@@ -424,6 +424,33 @@ fn relative_urls_and_page_bases_resolve_by_their_tail() {
     );
 }
 
+#[test]
+fn python_helpers_and_clients_held_on_self() {
+    check!(
+        &[
+            src(
+                "worker/api.py",
+                "import os\nimport httpx\nimport requests\nBASE = os.environ.get(\"API\", \"http://localhost:8000\")\n\ndef get(path):\n    return requests.get(BASE + path)\n\ndef call(method, path, **kw):\n    return requests.request(method, f\"{BASE}{path}\", **kw)\n\nclass Client:\n    def __init__(self):\n        self.http = httpx.Client(base_url=\"http://localhost:8000/api/v1\")\n\n    def fetch(self, path):\n        return self.http.get(path)\n\n    def jobs(self):\n        return self.fetch(\"/jobs\")\n",
+            ),
+            Source {
+                path: "worker/tasks.py",
+                text: "from worker.api import get, call, Client\nget(\"/api/v1/orders\")\ncall(\"DELETE\", \"/api/v1/orders/1\")\nclient = Client()\nclient.fetch(\"/runs\")\n",
+                bindings: &[
+                    ("get", "worker/api.py", Some("get")),
+                    ("call", "worker/api.py", Some("call")),
+                    ("Client", "worker/api.py", Some("Client")),
+                ],
+            },
+        ],
+        &[
+            "GET /api/v1/orders",
+            "DELETE /api/v1/orders/{order_id}",
+            "GET /api/v1/jobs",
+            "GET /api/v1/runs"
+        ]
+    );
+}
+
 /// Runs the whole pipeline on a client-only tree: no route is served, so relative calls are
 /// refusals, external ones edges, and the imported instance is followed across files.
 #[test]

@@ -14,7 +14,8 @@
 //!   catch-all `/api/v2/pools/{*name}` over a fallback `/{*rest}`); then a route of the call's own
 //!   method over one that serves every method. When a base URL of unknown value was stripped and no route
 //!   matches the whole path, the base is taken to supply a literal prefix (`/api`) and routes
-//!   ending in the path match. One best route gives one edge; several equally good ones give an
+//!   ending in the path match (exactly or through a parameter of the call; a literal of the call
+//!   meeting a parameter of the route is no tail match). One best route gives one edge; several equally good ones give an
 //!   edge to each, `possible`, every candidate named. No match is an `unmatched-call` refusal —
 //!   never a nearest guess.
 //!
@@ -482,7 +483,9 @@ fn tail_match<'r>(call: &RouteTemplate, route: &'r ServedRoute) -> Option<Candid
         return None;
     }
     let tail = RouteTemplate::from_segments(tail.to_vec());
-    let quality = call.matches_route(&tail)?;
+    // The prefix is already the base's guess: a literal of the call meeting a parameter of the
+    // route on top of it (`/pages/{id}` against `/anchor/{anchor}/pages`) is no match.
+    let quality = call.matches_route(&tail).filter(|q| *q != TemplateMatch::LiteralMeetsParam)?;
     // Only the tail was matched; the head is whatever the base supplies.
     let specificity = specificity(&tail);
     let prefix = RouteTemplate::from_segments(head.to_vec()).display();

@@ -318,7 +318,9 @@ impl Family for Calls {
             "require(",
             "export",
         ];
-        const PY: &[&str] = &["requests", "httpx", "aiohttp", ".get", ".post", ".put", ".patch"];
+        // Helpers taking a path may be imported anywhere.
+        const PY: &[&str] =
+            &["requests", "httpx", "aiohttp", ".get", ".post", ".put", ".patch", "import"];
         let needles = match cx.syntax {
             Syntax::Python => PY,
             Syntax::JavaScript => JS,
@@ -605,8 +607,9 @@ impl Calls {
                 let (Some(object), Some(property)) = (object, property) else { return };
                 let receiver = text(object, cx.source);
                 let verb = text(property, cx.source);
-                let is_fetch =
-                    verb == "fetch" && matches!(receiver, "window" | "globalThis" | "self");
+                let is_fetch = verb == "fetch"
+                    && cx.syntax == Syntax::JavaScript
+                    && matches!(receiver, "window" | "globalThis" | "self");
                 let wanted = is_fetch || openapi::is_upper_verb(verb) || is_verb(verb);
                 let scope = if wanted { scope::enclosing(cx) } else { None };
                 if is_fetch {
