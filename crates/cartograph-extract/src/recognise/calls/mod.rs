@@ -594,7 +594,13 @@ impl Calls {
                         args,
                         scope,
                     });
-                } else if has_url_like_argument(arguments) || libs.importing.contains(name) {
+                } else if has_url_like_argument(arguments)
+                    || libs.importing.contains(name)
+                    // A function of this file may be a wrapper declared anywhere in it.
+                    || (cx.syntax == Syntax::JavaScript && arguments.named_child_count() > 0)
+                    || (cx.syntax == Syntax::JavaScript && self.is_generated(cx))
+                {
+                    let libs = self.libs.as_ref().expect("read above");
                     let importing = libs.importing.contains(name);
                     let scope = scope::enclosing(cx);
                     let args = self.read_args(arguments, cx, scope.as_ref());
@@ -636,7 +642,12 @@ impl Calls {
                     let importing = libs.importing.contains(head);
                     let on_self = matches!(head, "this" | "self" | "super");
                     let javascript = cx.syntax == Syntax::JavaScript;
-                    if !(on_self || has_url_like_argument(arguments) || (importing && javascript)) {
+                    let generated = javascript && self.is_generated(cx);
+                    if !(on_self
+                        || generated
+                        || has_url_like_argument(arguments)
+                        || (importing && javascript))
+                    {
                         return;
                     }
                     let scope = scope::enclosing(cx);
@@ -665,8 +676,11 @@ impl Calls {
         let args: Vec<InvocationArg> =
             args.positional.iter().take(6).map(InvocationArg::of).collect();
         let useful = args.iter().any(InvocationArg::useful);
+        let local_function = !callee.contains('.') && !args.is_empty();
         let keep = match syntax {
-            Syntax::JavaScript => useful || imported,
+            Syntax::JavaScript => {
+                useful || imported || local_function || self.generated == Some(true)
+            }
             Syntax::Python => useful,
         };
         if !keep {

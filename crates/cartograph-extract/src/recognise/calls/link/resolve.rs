@@ -67,15 +67,6 @@ pub fn invocation<'a>(
         .collect();
     let (wfile, wrapper) = find(input, file, &inv.callee, inv.class.as_deref(), 0)?;
     let mut resolved = apply(input, wfile, wrapper, &args, 1)?;
-    // A call inside a wrapper passing the wrapper's own parameters on is linked at the
-    // wrapper's callers; here it is no request of its own.
-    let forwards = inv
-        .args
-        .iter()
-        .any(|a| a.param.is_some() || a.parts.as_deref().is_some_and(url::glued_params));
-    if forwards && matches!(resolved.url, CallUrl::Computed { .. } | CallUrl::Deferred { .. }) {
-        return None;
-    }
     notes.append(&mut resolved.notes);
     resolved.notes = notes;
     Some(resolved)
@@ -123,11 +114,18 @@ fn apply<'a>(
                 other => other.clone(),
             };
             if let WrapperMethod::Param(k) | WrapperMethod::Options(k) = *method {
-                used |= args.get(usize::from(k)).is_some_and(|a| a.from_caller);
+                let given = args.get(usize::from(k));
+                // The method is a parameter of the outermost caller: linked at its callers.
+                if given.is_some_and(|a| a.param.is_some()) {
+                    return None;
+                }
+                used |= given.is_some_and(|a| a.from_caller);
             }
             // Only a request the caller's arguments flow into is the caller's, unless the
             // wrapper is generated client code, whose fixed request its callers make.
-            if !used && !wrapper.generated {
+            // A URL that cannot be read stays the caller's refusal.
+            let unread = matches!(own, CallUrl::Computed { .. } | CallUrl::Deferred { .. });
+            if !used && !wrapper.generated && !unread {
                 return None;
             }
             let method = match *method {
@@ -313,13 +311,27 @@ fn imports<'a>(
         }
         match imported_constant(input, file, &h.dotted) {
             Some((target, constant)) => {
+                let mut inner = Vec::new();
+                let parts = imports(input, target, constant.parts.clone(), &mut inner, depth + 1);
+                // The value as a path template, when it reads as one: the resolved URL, never
+                // the source text.
+                let value = match url::interpret(parts.clone(), Role::Call) {
+                    CallUrl::Path { path, stripped: None } => {
+                        format!(
+                            " = \"{}\"",
+                            cartograph_core::RouteTemplate::parse(&path).identity()
+                        )
+                    }
+                    _ => String::new(),
+                };
                 notes.push(format!(
-                    "URL from constant {} ({}:{})",
+                    "URL from constant {}{value} ({}:{})",
                     constant.name,
                     target.path.as_str(),
                     constant.line
                 ));
-                out.extend(imports(input, target, constant.parts.clone(), notes, depth + 1));
+                notes.append(&mut inner);
+                out.extend(parts);
             }
             None => out.push(part),
         }
