@@ -456,7 +456,7 @@ fn a_new_call_within_one_language_family_is_a_new_call_finding() {
     assert_eq!(added[0].severity, Severity::Info);
     assert_eq!(
         added[0].covered_by,
-        Some(CoveredBy { kind: FindingKind::NewCall, subject: Subject::Node(new_route.clone()) })
+        Some(CoveredBy { kind: FindingKind::NewCall, subject: Subject::Node(new_route) })
     );
     assert!(
         added[0].message.ends_with("Reported in full by the new-call finding for POST /api/items.")
