@@ -79,8 +79,8 @@ pub enum Command {
   cartograph diff main HEAD --json d.json --write-snapshots snapshots/
 
 Finding kinds for --fail-on: route-removed, call-to-removed-route, route-added,
-new-cross-language-call, new-table, new-table-write, new-env-var, new-external-service,
-new-package, new-cycle, new-component-dependency, or `any`.")]
+new-cross-language-call, new-call, new-table, new-table-write, new-env-var,
+new-external-service, new-package, new-cycle, new-component-dependency, or `any`.")]
     Diff {
         /// The tree before the change.
         #[arg(value_name = "BASE")]

@@ -27,21 +27,37 @@ fn comparable(doc: &serde_json::Value) -> serde_json::Value {
     doc
 }
 
+/// The kinds of the findings of a diff document.
+fn finding_kinds(doc: &serde_json::Value) -> BTreeSet<String> {
+    doc["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter_map(|f| f["kind"].as_str().map(str::to_owned))
+        .collect()
+}
+
 #[test]
-fn the_fixture_pair_produces_every_finding_kind() {
+fn the_fixture_pairs_produce_every_finding_kind() {
     let output = fixture_diff(&["--json", "-"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
     assert_no_absolute_paths(&text);
     let doc = valid_document(&text);
-    let kinds: BTreeSet<&str> = doc["findings"]
-        .as_array()
-        .expect("findings")
-        .iter()
-        .filter_map(|f| f["kind"].as_str())
-        .collect();
-    let every: BTreeSet<&str> =
-        cartograph_graph::FindingKind::ALL.iter().map(|k| k.as_str()).collect();
+    let same_language = run(&[
+        "diff",
+        "tests/fixtures/diff-same-language/base",
+        "tests/fixtures/diff-same-language/head",
+        "--json",
+        "-",
+    ]);
+    assert!(same_language.status.success(), "{}", stderr(&same_language));
+    let same_language = valid_document(&stdout(&same_language));
+    let mut kinds = finding_kinds(&doc);
+    assert!(!kinds.contains("new-call"), "Ledger's frontend and backend are two languages");
+    kinds.extend(finding_kinds(&same_language));
+    let every: BTreeSet<String> =
+        cartograph_graph::FindingKind::ALL.iter().map(|k| k.as_str().to_owned()).collect();
     assert_eq!(kinds, every, "finding kinds");
     for finding in doc["findings"].as_array().expect("findings") {
         assert!(
@@ -89,6 +105,54 @@ fn json_and_markdown_in_one_run_and_fail_on_gates_after_writing() {
         run(&["diff", "tests/fixtures/diff/base", "tests/fixtures/diff/base", "--fail-on", "any"]);
     assert_eq!(same.status.code(), Some(0), "{}", stderr(&same));
     assert!(stdout(&same).contains("No architectural change"), "{}", stdout(&same));
+}
+
+/// Express and Vue, both TypeScript: the component's new call to the new route is one `new-call`
+/// finding, which covers the route's `route-added`; `--fail-on new-call` trips on it.
+#[test]
+fn a_same_language_call_is_one_new_call_finding_and_gates() {
+    let pair = |extra: &[&str]| {
+        let mut args = vec![
+            "diff",
+            "tests/fixtures/diff-same-language/base",
+            "tests/fixtures/diff-same-language/head",
+        ];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let output = pair(&["--json", "-"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let doc = valid_document(&stdout(&output));
+    let findings: Vec<(String, String, String)> = doc["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| {
+            let text = |key: &str| f[key].as_str().unwrap_or_default().to_owned();
+            (text("kind"), text("severity"), text("subject"))
+        })
+        .collect();
+    assert_eq!(
+        findings,
+        [
+            ("new-call".to_owned(), "low".to_owned(), "route:POST /api/orders".to_owned()),
+            ("route-added".to_owned(), "info".to_owned(), "route:POST /api/orders".to_owned()),
+        ]
+    );
+    assert_eq!(doc["findings"][1]["covered_by"]["kind"], "new-call");
+    assert_eq!(doc["summary"]["findings_by_kind"]["new-call"], 1);
+    assert_eq!(doc["summary"]["findings_by_kind"]["new-cross-language-call"], 0);
+
+    let gated = pair(&["--json", "-", "--fail-on", "new-call"]);
+    assert_eq!(gated.status.code(), Some(1), "{}", stderr(&gated));
+    assert!(stderr(&gated).contains("new-call"), "{}", stderr(&gated));
+    let any = pair(&["--json", "-", "--fail-on", "any"]);
+    assert_eq!(any.status.code(), Some(1), "{}", stderr(&any));
+    let other = pair(&["--json", "-", "--fail-on", "new-cross-language-call"]);
+    assert_eq!(other.status.code(), Some(0), "{}", stderr(&other));
+    // Ledger's call crosses languages: a `new-call` gate does not trip on it.
+    let ledger = fixture_diff(&["--json", "-", "--fail-on", "new-call"]);
+    assert_eq!(ledger.status.code(), Some(0), "{}", stderr(&ledger));
 }
 
 #[test]

@@ -21,6 +21,14 @@ const CASES: &[(&str, &[&str])] = &[
     ("polyglot-summary-report.md", &["summary", "polyglot"]),
     ("diff.json", &["diff", "diff/base", "diff/head", "--json"]),
     ("diff-report.md", &["diff", "diff/base", "diff/head"]),
+    (
+        "diff-same-language.json",
+        &["diff", "diff-same-language/base", "diff-same-language/head", "--json"],
+    ),
+    (
+        "diff-same-language-report.md",
+        &["diff", "diff-same-language/base", "diff-same-language/head"],
+    ),
     ("diff-explained-report.md", &["render", "explained/diff.explained.json"]),
     ("fullstack-map.json", &["map", "fullstack", "--json"]),
     ("fullstack-map-report.md", &["map", "fullstack"]),

@@ -6,9 +6,14 @@
 //! Code that reads a tree branches on the record's [`Syntax`] with an exhaustive `match`, so a
 //! new syntax family makes the compiler list every site to handle; a grammar that shares a
 //! family (TSX with TypeScript and JavaScript) needs no branch at all.
+//!
+//! [`COMPONENTS`] lists the component formats (Vue, Svelte): markup files whose `<script>` blocks
+//! are read with one of the grammars (see `crate::component`).
 
 use cartograph_core::{Language, RepoPath};
 use tree_sitter::Parser;
+
+use crate::component::Component;
 
 /// A tree-sitter grammar. The order of the variants is the order of [`GRAMMARS`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -91,6 +96,37 @@ pub static GRAMMARS: [GrammarSpec; 4] = [
     },
 ];
 
+/// Everything Cartograph knows about one component format.
+pub struct ComponentSpec {
+    pub component: Component,
+    /// File extensions that select it, without the dot; unique across [`GRAMMARS`] and
+    /// [`COMPONENTS`].
+    pub extensions: &'static [&'static str],
+    /// A small component with a script block that parses without an error.
+    pub sample: &'static str,
+}
+
+/// Every component format. A component's script blocks are parsed with the TypeScript, TSX or
+/// JavaScript grammar as their `lang` says, which only its text tells: until it is read, a
+/// component file is listed under [`COMPONENT_GRAMMAR`].
+pub static COMPONENTS: [ComponentSpec; 2] = [
+    ComponentSpec {
+        component: Component::Vue,
+        extensions: &["vue"],
+        sample: "<template><p>{{ n }}</p></template>\n<script setup lang=\"ts\">\nimport { n } from \"./n\";\n</script>\n",
+    },
+    ComponentSpec {
+        component: Component::Svelte,
+        extensions: &["svelte"],
+        sample: "<script>\n  import { n } from \"./n\";\n</script>\n<p>{n}</p>\n",
+    },
+];
+
+/// The grammar a component file is listed under before its text is read: TypeScript, whose
+/// record does not skip minified files (a template may hold a long line, and a component is not
+/// a bundle). Its blocks are parsed with the grammar their `lang` names.
+pub const COMPONENT_GRAMMAR: Grammar = Grammar::TypeScript;
+
 // The slot of a grammar is its position in the list: checked when the crate compiles.
 const _: () = {
     let mut slot = 0;
@@ -130,10 +166,21 @@ impl Grammar {
     }
 }
 
-/// The grammar for a path, by extension; `None` for files Cartograph does not parse.
+/// The grammar for a path, by extension ([`COMPONENT_GRAMMAR`] for a component); `None` for files
+/// Cartograph does not parse.
 pub fn grammar_for(path: &RepoPath) -> Option<Grammar> {
     let extension = path.extension()?;
-    GRAMMARS.iter().find(|spec| spec.extensions.contains(&extension)).map(|spec| spec.grammar)
+    GRAMMARS
+        .iter()
+        .find(|spec| spec.extensions.contains(&extension))
+        .map(|spec| spec.grammar)
+        .or_else(|| component_for(path).map(|_| COMPONENT_GRAMMAR))
+}
+
+/// The component format of a path, by extension; `None` for any other file.
+pub fn component_for(path: &RepoPath) -> Option<Component> {
+    let extension = path.extension()?;
+    COMPONENTS.iter().find(|spec| spec.extensions.contains(&extension)).map(|spec| spec.component)
 }
 
 /// One parser per grammar, created lazily.
@@ -177,6 +224,8 @@ mod tests {
         for js in ["a.js", "a.jsx", "a.mjs", "a.cjs"] {
             assert_eq!(g(js), Some(Grammar::JavaScript));
         }
+        assert_eq!(g("a.vue"), Some(COMPONENT_GRAMMAR));
+        assert_eq!(g("a.svelte"), Some(COMPONENT_GRAMMAR));
         assert_eq!(g("a.json"), None);
         assert_eq!(g("Makefile"), None);
     }
@@ -201,7 +250,32 @@ mod tests {
                 assert!(seen.insert(*extension), "{extension} is in two records");
                 let path = RepoPath::new(&format!("a.{extension}")).unwrap();
                 assert_eq!(grammar_for(&path), Some(spec.grammar));
+                assert_eq!(component_for(&path), None);
             }
+        }
+        for spec in &COMPONENTS {
+            assert!(!spec.extensions.is_empty(), "{:?} has no extension", spec.component);
+            for extension in spec.extensions {
+                assert!(seen.insert(*extension), "{extension} is in two records");
+                let path = RepoPath::new(&format!("a.{extension}")).unwrap();
+                assert_eq!(component_for(&path), Some(spec.component));
+            }
+        }
+    }
+
+    /// Each component format's sample has a script block that parses without an error.
+    #[test]
+    fn every_component_sample_parses() {
+        let mut parsers = Parsers::new();
+        for spec in &COMPONENTS {
+            let scripts = crate::component::ScriptBlocks::of(spec.component, spec.sample);
+            assert_eq!(scripts.blocks, 1, "{:?}: the sample has one script block", spec.component);
+            let tree = parsers.get(scripts.grammar).parse(&scripts.masked, None).unwrap();
+            assert!(
+                !tree.root_node().has_error(),
+                "{:?}: the sample does not parse",
+                spec.component
+            );
         }
     }
 

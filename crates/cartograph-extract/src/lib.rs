@@ -8,6 +8,7 @@
 //! across files after resolution, live here beside their syntax halves, with the [`TreeIndex`]
 //! they probe.
 
+mod component;
 mod facts;
 mod incremental;
 mod interned;
@@ -18,10 +19,14 @@ mod syntax;
 pub mod tree;
 mod typescript;
 
+pub use component::Component;
 pub use facts::{
     Binding, FileFacts, ImportFact, ImportForm, ImportTarget, Imported, JsImport, PythonImport,
 };
-pub use language::{GRAMMARS, Grammar, GrammarSpec, Syntax, grammar_for};
+pub use language::{
+    COMPONENT_GRAMMAR, COMPONENTS, ComponentSpec, GRAMMARS, Grammar, GrammarSpec, Syntax,
+    component_for, grammar_for,
+};
 pub use recognise::tables::prisma::{PrismaModel, extract_prisma};
 pub use tree::TreeIndex;
 
@@ -55,8 +60,13 @@ impl Extractor {
         Self { parsers: language::Parsers::new(), recognisers: false }
     }
 
-    /// Extracts the facts of one file. `grammar` comes from [`grammar_for`].
+    /// Extracts the facts of one file. `grammar` comes from [`grammar_for`]. A component (a path
+    /// [`component_for`] names) is read through its script blocks, each parsed with the grammar its
+    /// `lang` names, whatever `grammar` says.
     pub fn extract(&mut self, path: &RepoPath, grammar: Grammar, text: &str) -> FileFacts {
+        if let Some(component) = component_for(path) {
+            return self.extract_component(path, component, text);
+        }
         let parser = self.parsers.get(grammar);
         let Some(tree) = parser.parse(text, None) else {
             // tree-sitter returns no tree only when parsing is cancelled; nothing is cancelled
@@ -64,6 +74,27 @@ impl Extractor {
             return FileFacts::unparsed(path, grammar);
         };
         self.facts_of(path, grammar, &tree, text)
+    }
+
+    /// The facts of a component's script blocks, at their places in the component.
+    fn extract_component(
+        &mut self,
+        path: &RepoPath,
+        component: Component,
+        text: &str,
+    ) -> FileFacts {
+        let scripts = component::ScriptBlocks::of(component, text);
+        let grammar = scripts.grammar;
+        let mut facts = if scripts.blocks == 0 {
+            FileFacts::new(grammar.language())
+        } else {
+            match self.parsers.get(grammar).parse(&scripts.masked, None) {
+                Some(tree) => self.facts_of(path, grammar, &tree, &scripts.masked),
+                None => FileFacts::unparsed(path, grammar),
+            }
+        };
+        scripts.add_to(path, &mut facts);
+        facts
     }
 
     /// The facts of one file from its syntax tree.

@@ -158,9 +158,12 @@ fn absolute_file(spec: &str) -> Option<String> {
     let bytes = path.as_bytes();
     let drive = bytes.len() > 2 && bytes[0].is_ascii_alphabetic() && &bytes[1..3] == b":/";
     let file = path.rsplit('/').next().unwrap_or_default();
-    let source_file = [".py", ".pyi", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"]
-        .iter()
-        .any(|ext| file.ends_with(ext));
+    let source_file = [
+        ".py", ".pyi", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".vue",
+        ".svelte",
+    ]
+    .iter()
+    .any(|ext| file.ends_with(ext));
     let absolute = drive || path.starts_with("~/") || (path.starts_with('/') && source_file);
     absolute.then(|| file.to_owned())
 }

@@ -78,9 +78,10 @@ impl Cartograph {
     }
 
     /// Architecture diff between two granted trees (or revisions of the granted repository):
-    /// findings first (removed routes, calls to removed routes, new cross-stack calls, new
-    /// cycles, new tables and env vars, ...; every high-severity finding is always listed), then
-    /// the added/removed/changed nodes, edges, refusals and cycles, each list cut to `limit`.
+    /// findings first (removed routes, calls to removed routes, new calls to routes across
+    /// stacks or within one, new cycles, new tables and env vars, ...; every high-severity
+    /// finding is always listed), then the added/removed/changed nodes, edges, refusals and
+    /// cycles, each list cut to `limit`.
     /// `truncated` says what was cut. The document is Cartograph's diff document.
     #[tool(annotations(read_only_hint = true))]
     async fn diff(&self, Parameters(args): Parameters<DiffArgs>) -> CallToolResult {

@@ -283,6 +283,174 @@ fn navigation_and_server_routes_are_not_calls() {
     );
 }
 
+#[test]
+fn wrapper_functions_are_followed_to_their_callers() {
+    check!(
+        &[
+            src(
+                "web/src/lib/http.ts",
+                "import config from \"./config\";\nexport async function getJSON(url: string) {\n  const res = await fetch(url);\n  return res.json();\n}\nexport default (url, options) => {\n  url = config.urlRoot + url;\n  return fetch(url, options);\n};\nexport const del = (path) => fetch(path, { method: \"DELETE\" });\n",
+            ),
+            Source {
+                path: "web/src/pages/items.ts",
+                text: "import { getJSON, del } from \"../lib/http\";\nimport send from \"../lib/http\";\ngetJSON(`/api/items/${id}`);\nsend(\"/api/items\", { method: \"POST\" });\nsend(\"/api/items\");\ndel(`/api/items/${id}`);\ngetJSON(someUrl);\ngetJSON(\"/api/nowhere\");\n",
+                bindings: &[
+                    ("getJSON", "web/src/lib/http.ts", Some("getJSON")),
+                    ("del", "web/src/lib/http.ts", Some("del")),
+                    ("send", "web/src/lib/http.ts", Some("default")),
+                ],
+            },
+        ],
+        &[
+            "GET /api/items/{item_id}",
+            "POST /api/items",
+            "GET /api/items",
+            "DELETE /api/items/{item_id}"
+        ]
+    );
+}
+
+#[test]
+fn methods_of_a_base_class_in_another_module_are_wrappers() {
+    check!(
+        &[
+            src(
+                "web/src/services/api.service.ts",
+                "import axios from \"axios\";\nexport abstract class APIService {\n  private axiosInstance;\n  constructor(baseURL: string) {\n    this.axiosInstance = axios.create({ baseURL, withCredentials: true });\n  }\n  get(url: string, params = {}) { return this.axiosInstance.get(url, { ...params }); }\n  post(url: string, data = {}) { return this.axiosInstance.post(url, data); }\n}\n",
+            ),
+            Source {
+                path: "web/src/services/project.service.ts",
+                text: "import { APIService } from \"./api.service\";\nexport class ProjectService extends APIService {\n  constructor() { super(API_BASE_URL); }\n  list(slug: string) { return this.get(`/api/workspaces/${slug}/projects/`); }\n  create(slug: string, data) { return this.post(`/api/workspaces/${slug}/projects/`, data); }\n}\nexport const projectService = new ProjectService();\n",
+                bindings: &[("APIService", "web/src/services/api.service.ts", Some("APIService"))],
+            },
+            Source {
+                path: "web/src/stores/project.ts",
+                text: "import { ProjectService } from \"../services/project.service\";\nconst service = new ProjectService();\nservice.list(slug);\n",
+                bindings: &[(
+                    "ProjectService",
+                    "web/src/services/project.service.ts",
+                    Some("ProjectService")
+                )],
+            },
+        ],
+        &["GET /api/workspaces/{slug}/projects/", "POST /api/workspaces/{slug}/projects/"]
+    );
+}
+
+#[test]
+fn an_exported_client_object_and_its_aliases() {
+    check!(
+        &[
+            src(
+                "web/src/utils/ApiClient.ts",
+                "class ApiClient {\n  baseUrl = \"/api\";\n  request = (path: string, method: string, data?: object) => fetch(`${this.baseUrl}${path}`, { method, body: JSON.stringify(data) });\n  post = (path: string, data?: object) => this.request(path, \"POST\", data);\n  get = (path: string) => this.request(path, \"GET\");\n}\nexport const client = new ApiClient();\n",
+            ),
+            Source {
+                path: "web/src/stores/documents.ts",
+                text: "import { client } from \"../utils/ApiClient\";\nclient.post(\"/documents.info\", { id });\nclient.get(\"/documents.list\");\n",
+                bindings: &[("client", "web/src/utils/ApiClient.ts", Some("client"))],
+            },
+            src(
+                "web/src/compat/fetch.js",
+                "import config from \"./config\";\nexport default (url, options) => fetch(config.urlRoot + url, options);\n",
+            ),
+            Source {
+                path: "web/src/compat/CTFd.js",
+                text: "import fetch from \"./fetch\";\nconst CTFd = { fetch };\nexport default CTFd;\n",
+                bindings: &[("fetch", "web/src/compat/fetch.js", Some("default"))],
+            },
+            Source {
+                path: "web/src/pages/challenge.js",
+                text: "import CTFd from \"../compat/CTFd\";\nCTFd.fetch(\"/api/v1/challenges/\" + id, { method: \"PATCH\" });\n",
+                bindings: &[("CTFd", "web/src/compat/CTFd.js", Some("default"))],
+            },
+        ],
+        &[
+            "POST /api/documents.info",
+            "POST /api/documents.list",
+            "PATCH /api/v1/challenges/{challenge_id}"
+        ]
+    );
+}
+
+#[test]
+fn imported_url_constants_are_read_from_their_module() {
+    check!(
+        &[
+            src(
+                "web/src/lib/routes.ts",
+                "const prefix = \"/api\";\nexport const routes = {\n  recipes: `${prefix}/recipes`,\n  recipe: (slug: string) => `${prefix}/recipes/${slug}`,\n};\nexport const TAGS = `${prefix}/tags`;\n",
+            ),
+            Source {
+                path: "web/src/lib/api.ts",
+                text: "import axios from \"axios\";\nimport { routes, TAGS } from \"./routes\";\nimport * as R from \"./routes\";\naxios.get(routes.recipes);\naxios.get(`${TAGS}/${id}`);\naxios.post(R.TAGS);\naxios.get(routes.unknown);\n",
+                bindings: &[
+                    ("routes", "web/src/lib/routes.ts", Some("routes")),
+                    ("TAGS", "web/src/lib/routes.ts", Some("TAGS")),
+                    ("R", "web/src/lib/routes.ts", None),
+                ],
+            },
+        ],
+        &["GET /api/recipes", "GET /api/tags/{id}", "POST /api/tags"]
+    );
+}
+
+#[test]
+fn generated_clients_are_attributed_to_their_callers() {
+    check!(
+        &[
+            src(
+                "web/src/client/sdk.gen.ts",
+                "// This file is auto-generated by @hey-api/openapi-ts\nimport { OpenAPI } from \"./core/OpenAPI\";\nimport { request as __request } from \"./core/request\";\nexport class UsersService {\n  public static createUser(data) {\n    return __request(OpenAPI, { method: \"POST\", url: \"/api/v1/users/\", body: data });\n  }\n}\n",
+            ),
+            Source {
+                path: "web/src/components/AddUser.tsx",
+                text: "import { UsersService } from \"../client/sdk.gen\";\nexport const add = (data) => UsersService.createUser({ requestBody: data });\n",
+                bindings: &[("UsersService", "web/src/client/sdk.gen.ts", Some("UsersService"))],
+            },
+        ],
+        &["POST /api/v1/users/"]
+    );
+}
+
+#[test]
+fn relative_urls_and_page_bases_resolve_by_their_tail() {
+    check!(
+        &[src(
+            "web/src/api.ts",
+            "fetch(\"api/queries/\" + id);\nfetch(new URL(\"api/jobs\", document.baseURI));\nfetch(`${environment.apiBaseUrl}documents/${id}/`);\n",
+        )],
+        &["GET /api/queries/{query_id}", "GET /api/jobs", "GET /api/documents/{id}/"]
+    );
+}
+
+#[test]
+fn python_helpers_and_clients_held_on_self() {
+    check!(
+        &[
+            src(
+                "worker/api.py",
+                "import os\nimport httpx\nimport requests\nBASE = os.environ.get(\"API\", \"http://localhost:8000\")\n\ndef get(path):\n    return requests.get(BASE + path)\n\ndef call(method, path, **kw):\n    return requests.request(method, f\"{BASE}{path}\", **kw)\n\nclass Client:\n    def __init__(self):\n        self.http = httpx.Client(base_url=\"http://localhost:8000/api/v1\")\n\n    def fetch(self, path):\n        return self.http.get(path)\n\n    def jobs(self):\n        return self.fetch(\"/jobs\")\n",
+            ),
+            Source {
+                path: "worker/tasks.py",
+                text: "from worker.api import get, call, Client\nget(\"/api/v1/orders\")\ncall(\"DELETE\", \"/api/v1/orders/1\")\nclient = Client()\nclient.fetch(\"/runs\")\n",
+                bindings: &[
+                    ("get", "worker/api.py", Some("get")),
+                    ("call", "worker/api.py", Some("call")),
+                    ("Client", "worker/api.py", Some("Client")),
+                ],
+            },
+        ],
+        &[
+            "GET /api/v1/orders",
+            "DELETE /api/v1/orders/{order_id}",
+            "GET /api/v1/jobs",
+            "GET /api/v1/runs"
+        ]
+    );
+}
+
 /// Runs the whole pipeline on a client-only tree: no route is served, so relative calls are
 /// refusals, external ones edges, and the imported instance is followed across files.
 #[test]
@@ -299,7 +467,7 @@ fn end_to_end_through_analyse_tree() {
     );
     write(
         "web/src/pay.ts",
-        "import { stripe } from \"./client\";\nexport const pay = () => stripe.post(\"/charges\");\nexport const items = () => fetch(\"/api/items\");\nexport const any = (u: string) => fetch(u);\n",
+        "import { stripe } from \"./client\";\nexport const pay = () => stripe.post(\"/charges\");\nexport const items = () => fetch(\"/api/items\");\nexport const any = (u: string[]) => u.map((x) => fetch(x));\n",
     );
     let analysis = analyse_tree(dir.path(), &AnalysisOptions::default()).unwrap();
     let calls: Vec<String> = analysis

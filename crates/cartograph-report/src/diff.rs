@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use cartograph_core::{Edge, EdgeKind, NodeKey};
-use cartograph_graph::diff::{EdgeChange, EdgeRef, NodeChange};
+use cartograph_graph::diff::{EdgeChange, EdgeRef, NodeChange, Subject};
 use cartograph_graph::{Finding, FindingKind, GraphDiff, GraphView, ImportCycle, Severity};
 use serde::{Deserialize, Serialize};
 
@@ -18,8 +18,9 @@ use crate::snapshot::{EdgeClaimDoc, LocationDoc, NodeDoc, RefusalDoc};
 use crate::words::numbered;
 
 pub const SCHEMA_NAME: &str = "diff";
-/// 1.1 added the optional `explanations` section; 1.2 the optional `covered_by` of a finding.
-pub const SCHEMA_VERSION: &str = "1.2";
+/// 1.1 added the optional `explanations` section; 1.2 the optional `covered_by` of a finding;
+/// 1.3 the finding kind `new-call`.
+pub const SCHEMA_VERSION: &str = "1.3";
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct DiffDocument {
@@ -77,7 +78,7 @@ pub struct DiffSummaryDoc {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct FindingDoc {
     /// `route-removed`, `call-to-removed-route`, `route-added`, `new-cross-language-call`,
-    /// `new-table`, `new-table-write`, `new-env-var`, `new-external-service`, `new-package`,
+    /// `new-call` (since 1.3), `new-table`, `new-table-write`, `new-env-var`, `new-external-service`, `new-package`,
     /// `new-cycle`, `new-component-dependency`.
     pub kind: String,
     /// `high`, `medium`, `low` or `info`.
@@ -476,13 +477,12 @@ pub fn verdict(diff: &GraphDiff) -> String {
         let mut told: Vec<&Finding> =
             findings.iter().copied().filter(|f| f.covered_by.is_none()).collect();
         let is_new = |f: &Finding| diff.nodes.added.iter().any(|n| n.key.id() == f.subject.id());
-        if kind == FindingKind::NewCrossLanguageCall {
+        if is_call_kind(kind) {
             told.retain(|f| !is_new(f));
         }
         if kind == FindingKind::RouteAdded {
             told.extend(diff.findings.iter().filter(|f| {
-                f.kind == FindingKind::NewCrossLanguageCall
-                    && findings.iter().any(|a| a.subject == f.subject)
+                is_call_kind(f.kind) && findings.iter().any(|a| a.subject == f.subject)
             }));
         }
         let severity = told.iter().map(|f| f.severity).min().unwrap_or(Severity::Info);
@@ -497,6 +497,14 @@ pub fn verdict(diff: &GraphDiff) -> String {
                     many => {
                         Some(format!("{} new cross-language calls to existing routes", many.len()))
                     }
+                }
+            }
+            FindingKind::NewCall => {
+                let to_old: Vec<&Finding> = findings.into_iter().filter(|f| !is_new(f)).collect();
+                match to_old.as_slice() {
+                    [] => None,
+                    [one] => Some(format!("new call to {}", one.subject.name())),
+                    many => Some(format!("{} new calls to existing routes", many.len())),
                 }
             }
             FindingKind::NewTableWrite => {
@@ -523,16 +531,25 @@ pub fn verdict(diff: &GraphDiff) -> String {
     )
 }
 
-/// `20 new routes (all called across languages by services.gen.ts)`, `new route POST /x`.
+/// True for the kinds that tell a new call to a route (and cover the route's `route-added`).
+fn is_call_kind(kind: FindingKind) -> bool {
+    matches!(kind, FindingKind::NewCrossLanguageCall | FindingKind::NewCall)
+}
+
+/// `20 new routes (all called across languages by services.gen.ts)`, `new route POST /x (called
+/// by page.tsx)`, `new route POST /x`. "Across languages" only when every such call crosses.
 fn new_routes_phrase(diff: &GraphDiff, added: &[&Finding]) -> Option<String> {
     let called: Vec<&Finding> = diff
         .findings
         .iter()
-        .filter(|f| {
-            f.kind == FindingKind::NewCrossLanguageCall
-                && added.iter().any(|a| a.subject == f.subject)
-        })
+        .filter(|f| is_call_kind(f.kind) && added.iter().any(|a| a.subject == f.subject))
         .collect();
+    let across = if called.iter().all(|f| f.kind == FindingKind::NewCrossLanguageCall) {
+        " across languages"
+    } else {
+        ""
+    };
+    let called_routes: BTreeSet<&Subject> = called.iter().map(|f| &f.subject).collect();
     let callers: BTreeSet<&str> = called
         .iter()
         .flat_map(|f| &f.edges)
@@ -544,11 +561,11 @@ fn new_routes_phrase(diff: &GraphDiff, added: &[&Finding]) -> Option<String> {
     if callers.len() > shown.len() {
         by.push_str(&format!(" and {} more", callers.len() - shown.len()));
     }
-    let how = match (called.len(), added.len()) {
+    let how = match (called_routes.len(), added.len()) {
         (0, _) => String::new(),
-        (c, n) if c == n && n > 1 => format!(" (all called across languages by {by})"),
-        (_, 1) => format!(" (called across languages by {by})"),
-        (c, _) => format!(" ({c} called across languages by {by})"),
+        (c, n) if c == n && n > 1 => format!(" (all called{across} by {by})"),
+        (_, 1) => format!(" (called{across} by {by})"),
+        (c, _) => format!(" ({c} called{across} by {by})"),
     };
     match added {
         [] => None,
@@ -620,6 +637,7 @@ fn kind_phrase(kind: FindingKind, findings: &[&Finding]) -> String {
         FindingKind::CallToRemovedRoute => "calls to removed routes",
         FindingKind::RouteAdded => "routes added",
         FindingKind::NewCrossLanguageCall => "new cross-language calls",
+        FindingKind::NewCall => "new calls to routes",
         FindingKind::NewTable => "new tables",
         FindingKind::NewTableWrite => "new table writes",
         FindingKind::NewEnvVar => "new env vars",

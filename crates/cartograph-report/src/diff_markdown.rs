@@ -570,6 +570,7 @@ pub(crate) fn finding_label(kind: &str) -> String {
         "call-to-removed-route" => "call to removed route".to_owned(),
         "route-added" => "route added".to_owned(),
         "new-cross-language-call" => "new cross-language call".to_owned(),
+        "new-call" => "new call to a route".to_owned(),
         "new-table" => "new table".to_owned(),
         "new-table-write" => "new table write".to_owned(),
         "new-env-var" => "new env var".to_owned(),

@@ -15,11 +15,12 @@ use cartograph_report::diff_markdown::{
 use cartograph_report::snapshot::{EdgeClaimDoc, HandlerDoc, LocationDoc, NodeDoc, RefusalDoc};
 
 const SEVERITIES: [&str; 4] = ["high", "medium", "low", "info"];
-const FINDING_KINDS: [&str; 11] = [
+const FINDING_KINDS: [&str; 12] = [
     "route-removed",
     "call-to-removed-route",
     "route-added",
     "new-cross-language-call",
+    "new-call",
     "new-table",
     "new-table-write",
     "new-env-var",

@@ -56,6 +56,13 @@ pub struct Context<'s> {
 }
 
 impl<'s> Context<'s> {
+    /// The nodes from the root down to the node being visited, that node last.
+    pub(crate) fn ancestry(&self) -> &[Node<'s>] {
+        self.ancestry
+    }
+}
+
+impl<'s> Context<'s> {
     fn new(path: &'s RepoPath, grammar: Grammar, source: &'s str) -> Self {
         Self { path, grammar, syntax: grammar.syntax(), source, ancestry: &[] }
     }

@@ -78,21 +78,24 @@ pub fn is_reserved_host(name: &str) -> bool {
 }
 
 /// Marks the findings another finding reports in full (see [`CoveredBy`]): a `route-added`
-/// finding whose route a `new-cross-language-call` finding names, and a `new-table-write`
+/// finding whose route a `new-cross-language-call` finding names (else a `new-call` finding
+/// does), and a `new-table-write`
 /// finding whose table a `new-table` finding names. A covered finding becomes `info` and its
 /// message says which finding reports it.
 pub(super) fn mark_covered(findings: &mut [Finding]) {
     let present: BTreeSet<(FindingKind, Subject)> =
         findings.iter().map(|f| (f.kind, f.subject.clone())).collect();
     for finding in findings.iter_mut() {
-        let by = match finding.kind {
-            FindingKind::RouteAdded => FindingKind::NewCrossLanguageCall,
-            FindingKind::NewTableWrite => FindingKind::NewTable,
+        let covering: &[FindingKind] = match finding.kind {
+            FindingKind::RouteAdded => &[FindingKind::NewCrossLanguageCall, FindingKind::NewCall],
+            FindingKind::NewTableWrite => &[FindingKind::NewTable],
             _ => continue,
         };
-        if !present.contains(&(by, finding.subject.clone())) {
+        let Some(&by) =
+            covering.iter().find(|by| present.contains(&(**by, finding.subject.clone())))
+        else {
             continue;
-        }
+        };
         finding.severity = Severity::Info;
         finding.message = format!(
             "{} Reported in full by the {} finding for {}.",
@@ -143,13 +146,13 @@ fn noise_reason(finding: &Finding, declaring: &BTreeSet<&str>) -> Option<&'stati
     if finding.kind == FindingKind::NewExternalService && is_reserved_host(finding.subject.name()) {
         return Some("its host is reserved for examples (RFC 2606/6761)");
     }
-    // The call is what a cross-language call finding is about; the serves edges only place it.
+    // The call is what a call finding is about; the serves edges only place it.
+    let is_call_finding =
+        matches!(finding.kind, FindingKind::NewCrossLanguageCall | FindingKind::NewCall);
     let justifying: Vec<&EdgeRef> = finding
         .edges
         .iter()
-        .filter(|e| {
-            finding.kind != FindingKind::NewCrossLanguageCall || e.edge.kind == EdgeKind::Calls
-        })
+        .filter(|e| !is_call_finding || e.edge.kind == EdgeKind::Calls)
         .collect();
     let mut kinds = BTreeSet::new();
     for edge in &justifying {

@@ -62,9 +62,10 @@ pub enum FindingKind {
     CallToRemovedRoute,
     /// Low. A route served in head and not in base. New API surface (authentication, input
     /// validation, clients) deserves a look, but it breaks nothing by itself. Subject: the route;
-    /// edges: its head `serves` edges. When a `new-cross-language-call` finding names the same
-    /// route, that finding reports the route too and this one is [covered](Finding::covered_by)
-    /// (severity `info`): it stays so that `--fail-on route-added` still trips.
+    /// edges: its head `serves` edges. When a `new-cross-language-call` or `new-call` finding
+    /// names the same route, that finding reports the route too and this one is
+    /// [covered](Finding::covered_by) (severity `info`, by the cross-language one when both
+    /// name it): it stays so that `--fail-on route-added` still trips.
     RouteAdded,
     /// Medium. `calls` edges new in head from modules to a route whose every serving module is
     /// written in another language family (Python, or JavaScript/TypeScript — one family, since
@@ -74,6 +75,14 @@ pub enum FindingKind {
     /// itself is new the message says so (and covers its `route-added` finding). Subject: the
     /// route; edges: the calls and the head `serves` edges that give the server's language.
     NewCrossLanguageCall,
+    /// Low. `calls` edges new in head from modules to a served route that are not
+    /// `new-cross-language-call`: the caller and a serving module are of one language family
+    /// (a Next.js page calling its own API route, an Angular service calling NestJS), or the
+    /// caller's or a server's language is unknown. Same rules otherwise: never for a stale call,
+    /// one finding per route naming every such caller, the message says when the route is new
+    /// (and covers its `route-added` finding). An edge makes one call finding, never both kinds.
+    /// Subject: the route; edges: the calls and the head `serves` edges.
+    NewCall,
     /// Medium. A table node new in head. Subject: the table; edges: its head `defines`, `reads`
     /// and `writes` edges.
     NewTable,
@@ -110,11 +119,12 @@ pub const MAX_CYCLE_EDGES: usize = 20;
 pub const MAX_COMPONENT_EDGES: usize = 5;
 
 impl FindingKind {
-    pub const ALL: [FindingKind; 11] = [
+    pub const ALL: [FindingKind; 12] = [
         FindingKind::RouteRemoved,
         FindingKind::CallToRemovedRoute,
         FindingKind::RouteAdded,
         FindingKind::NewCrossLanguageCall,
+        FindingKind::NewCall,
         FindingKind::NewTable,
         FindingKind::NewTableWrite,
         FindingKind::NewEnvVar,
@@ -131,6 +141,7 @@ impl FindingKind {
             FindingKind::CallToRemovedRoute => "call-to-removed-route",
             FindingKind::RouteAdded => "route-added",
             FindingKind::NewCrossLanguageCall => "new-cross-language-call",
+            FindingKind::NewCall => "new-call",
             FindingKind::NewTable => "new-table",
             FindingKind::NewTableWrite => "new-table-write",
             FindingKind::NewEnvVar => "new-env-var",
@@ -152,6 +163,7 @@ impl FindingKind {
             FindingKind::CallToRemovedRoute => "call to removed route",
             FindingKind::RouteAdded => "route added",
             FindingKind::NewCrossLanguageCall => "new cross-language call",
+            FindingKind::NewCall => "new call to a route",
             FindingKind::NewTable => "new table",
             FindingKind::NewTableWrite => "new table write",
             FindingKind::NewEnvVar => "new env var",
@@ -171,6 +183,7 @@ impl FindingKind {
             | FindingKind::NewExternalService
             | FindingKind::NewCycle => Severity::Medium,
             FindingKind::RouteAdded
+            | FindingKind::NewCall
             | FindingKind::NewEnvVar
             | FindingKind::NewPackage
             | FindingKind::NewComponentDependency => Severity::Low,
@@ -233,8 +246,8 @@ impl Subject {
 }
 
 /// Another finding that reports the same change in full, so that a reader (and a count by
-/// severity) meets the change once: a new route that is also the target of a new cross-language
-/// call is covered by that call's finding; a new write to a table that is itself new is covered
+/// severity) meets the change once: a new route that is also the target of a new call (across
+/// languages or not) is covered by that call's finding; a new write to a table that is itself new is covered
 /// by the `new-table` finding, which names its writers.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CoveredBy {

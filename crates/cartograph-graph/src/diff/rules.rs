@@ -49,7 +49,7 @@ pub(super) fn derive(
         .map(|e| (e.edge.kind, e.edge.from.clone(), e.edge.to.clone()))
         .collect();
     route_added(head, nodes, &mut findings);
-    new_cross_language_call(head, nodes, edges, &stale, &mut findings);
+    new_calls(head, nodes, edges, &stale, &mut findings);
     new_table(head, nodes, &mut findings);
     new_table_write(base, edges, &mut findings);
     new_env_var(head, nodes, &mut findings);
@@ -287,7 +287,23 @@ fn family(language: Language) -> &'static str {
     }
 }
 
-fn new_cross_language_call(
+/// Whether a new call crosses a language family, for the finding it makes.
+fn call_finding_kind(caller: Option<Language>, servers: &[Option<Language>]) -> FindingKind {
+    match caller {
+        Some(caller)
+            if servers.iter().all(|server| server.is_some_and(|l| family(l) != family(caller))) =>
+        {
+            FindingKind::NewCrossLanguageCall
+        }
+        _ => FindingKind::NewCall,
+    }
+}
+
+/// `new-cross-language-call` and `new-call`: every new `calls` edge from a module to a served
+/// route makes one of them, never both — across a language family when the caller's and every
+/// server's language are known and none shares the caller's family, a `new-call` otherwise (one
+/// family, or a language unknown). One finding per route and kind, naming every new caller.
+fn new_calls(
     head: &Indexed<'_>,
     nodes: &NodesDiff,
     edges: &EdgesDiff,
@@ -295,8 +311,8 @@ fn new_cross_language_call(
     findings: &mut Vec<Finding>,
 ) {
     let language = |key: &NodeKey| head.node(key).and_then(|n| n.attrs.language);
-    // The new calls that cross a language family, by route (in identity order, as `edges.added`).
-    let mut by_route: BTreeMap<&NodeKey, Vec<(&Edge, Language)>> = BTreeMap::new();
+    // The new calls by kind and route (in identity order, as `edges.added`).
+    let mut by_route: BTreeMap<(FindingKind, &NodeKey), Vec<&Edge>> = BTreeMap::new();
     for call in &edges.added {
         if call.kind != EdgeKind::Calls
             || call.from.kind() != NodeKind::Module
@@ -305,44 +321,43 @@ fn new_cross_language_call(
         {
             continue;
         }
-        let Some(caller) = language(&call.from) else { continue };
-        let serves = head.edges_into(&call.to, EdgeKind::Serves);
-        let Some(servers) = serves.map(|s| language(&s.from)).collect::<Option<Vec<_>>>() else {
-            continue;
-        };
-        if servers.is_empty() || servers.iter().any(|l| family(*l) == family(caller)) {
+        let servers: Vec<Option<Language>> =
+            head.edges_into(&call.to, EdgeKind::Serves).map(|s| language(&s.from)).collect();
+        // A call to a route nothing serves is told by `call-to-removed-route`.
+        if servers.is_empty() {
             continue;
         }
-        by_route.entry(&call.to).or_default().push((call, caller));
+        let kind = call_finding_kind(language(&call.from), &servers);
+        by_route.entry((kind, &call.to)).or_default().push(call);
     }
     let new_routes: BTreeSet<&NodeKey> = nodes.added.iter().map(|n| &n.key).collect();
-    for (route, calls) in by_route {
+    // `modules (languages)`, the languages left out when none is known.
+    let described = |edges: &[&Edge]| {
+        let languages: Vec<&str> =
+            edges.iter().filter_map(|e| language(&e.from)).map(Language::as_str).collect();
+        let names = sources(edges.iter().copied());
+        if languages.is_empty() { names } else { format!("{names} ({})", list(languages)) }
+    };
+    for ((kind, route), calls) in by_route {
         let serves: Vec<&Edge> = head.edges_into(route, EdgeKind::Serves).collect();
-        let server_languages: Vec<&str> =
-            serves.iter().filter_map(|s| language(&s.from)).map(Language::as_str).collect();
-        let servers = format!("{} ({})", sources(serves.iter().copied()), list(server_languages));
-        let callers = format!(
-            "{} ({})",
-            sources(calls.iter().map(|(call, _)| *call)),
-            list(calls.iter().map(|(_, l)| l.as_str()))
-        );
+        let servers = described(&serves);
+        let callers = described(&calls);
+        let across = match kind {
+            FindingKind::NewCrossLanguageCall => " across languages",
+            _ => "",
+        };
         let message = if new_routes.contains(route) {
             format!(
-                "Route {} is new, served by {servers}, and newly called across languages by {callers}.",
+                "Route {} is new, served by {servers}, and newly called{across} by {callers}.",
                 route.name()
             )
         } else {
             let verb = if calls.len() == 1 { "calls" } else { "call" };
             format!("{callers} newly {verb} route {}, served by {servers}.", route.name())
         };
-        let mut justified = refs(Side::Head, calls.iter().map(|(call, _)| *call));
+        let mut justified = refs(Side::Head, calls.iter().copied());
         justified.extend(refs(Side::Head, serves));
-        findings.push(Finding::new(
-            FindingKind::NewCrossLanguageCall,
-            Subject::Node(route.clone()),
-            message,
-            justified,
-        ));
+        findings.push(Finding::new(kind, Subject::Node(route.clone()), message, justified));
     }
 }
 

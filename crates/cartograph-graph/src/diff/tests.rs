@@ -419,6 +419,112 @@ fn new_cross_language_call_needs_another_language_family() {
 }
 
 #[test]
+fn a_new_call_within_one_language_family_is_a_new_call_finding() {
+    // An Express server (JavaScript) and a TypeScript page: one family.
+    let server = module_key("server/app.js");
+    let page = module_key("web/page.ts");
+    let old_route = route_key("GET /api/items");
+    let base = Tree::default()
+        .modules(&["server/app.js", "web/page.ts"])
+        .node(Node::new(old_route.clone()))
+        .edge(EdgeKind::Serves, &server, &old_route);
+    let new_route = route_key("POST /api/items");
+    let head = base
+        .clone()
+        .node(Node::new(new_route.clone()))
+        .edge(EdgeKind::Serves, &server, &new_route)
+        .edge(EdgeKind::Calls, &page, &old_route)
+        .edge(EdgeKind::Calls, &page, &new_route);
+    let d = run(&base, &head);
+    assert!(only(&d, FindingKind::NewCrossLanguageCall).is_empty());
+    let found = only(&d, FindingKind::NewCall);
+    assert_eq!(found.len(), 2, "one finding per route: {found:#?}");
+    assert!(found.iter().all(|f| f.severity == Severity::Low && f.covered_by.is_none()));
+    assert_eq!(
+        found[0].message,
+        "web/page.ts (typescript) newly calls route GET /api/items, served by server/app.js (javascript)."
+    );
+    assert_eq!(
+        found[1].message,
+        "Route POST /api/items is new, served by server/app.js (javascript), and newly called by web/page.ts (typescript)."
+    );
+    assert_eq!(found[1].edges.len(), 2, "the call and the serves edge");
+    assert_eq!(found[1].edges[0].edge.kind, EdgeKind::Calls);
+    // The new route is covered by the call that names it, as a cross-language call covers it.
+    let added = only(&d, FindingKind::RouteAdded);
+    assert_eq!(added.len(), 1);
+    assert_eq!(added[0].severity, Severity::Info);
+    assert_eq!(
+        added[0].covered_by,
+        Some(CoveredBy { kind: FindingKind::NewCall, subject: Subject::Node(new_route) })
+    );
+    assert!(
+        added[0].message.ends_with("Reported in full by the new-call finding for POST /api/items.")
+    );
+    assert_eq!(
+        FindingKind::NewCall.severity(),
+        FindingKind::NewCrossLanguageCall.severity().lowered()
+    );
+}
+
+#[test]
+fn a_cross_language_call_is_never_also_a_new_call() {
+    let base = app();
+    let items = module_key("backend/items.py");
+    let route = route_key("GET /api/items");
+    let head = app()
+        .modules(&["web/list.ts", "backend/worker.py"])
+        .node(Node::new(route.clone()))
+        .edge(EdgeKind::Serves, &items, &route)
+        .edge(EdgeKind::Calls, &module_key("web/list.ts"), &route);
+    let d = run(&base, &head);
+    assert_eq!(only(&d, FindingKind::NewCrossLanguageCall).len(), 1);
+    assert!(only(&d, FindingKind::NewCall).is_empty());
+
+    // A Python caller of the same route is a new call, the TypeScript one stays cross-language,
+    // each edge in exactly one finding; the route is covered by the cross-language finding.
+    let head = head.edge(EdgeKind::Calls, &module_key("backend/worker.py"), &route);
+    let d = run(&base, &head);
+    let cross = only(&d, FindingKind::NewCrossLanguageCall);
+    let same = only(&d, FindingKind::NewCall);
+    assert_eq!((cross.len(), same.len()), (1, 1));
+    let callers = |f: &Finding| -> Vec<String> {
+        f.edges
+            .iter()
+            .filter(|e| e.edge.kind == EdgeKind::Calls)
+            .map(|e| e.edge.from.name().to_owned())
+            .collect()
+    };
+    assert_eq!(callers(cross[0]), ["web/list.ts"]);
+    assert_eq!(callers(same[0]), ["backend/worker.py"]);
+    let added = only(&d, FindingKind::RouteAdded);
+    assert_eq!(
+        added[0].covered_by.as_ref().map(|c| c.kind),
+        Some(FindingKind::NewCrossLanguageCall)
+    );
+}
+
+#[test]
+fn a_new_call_from_or_to_a_module_of_unknown_language_is_a_new_call() {
+    let base = app();
+    let route = route_key("GET /api/items/{}");
+    // A caller without a language (a snapshot may say so): not provably cross-language.
+    let head = app().node(Node::new(module_key("web/unknown.vue"))).edge(
+        EdgeKind::Calls,
+        &module_key("web/unknown.vue"),
+        &route,
+    );
+    let d = run(&base, &head);
+    assert!(only(&d, FindingKind::NewCrossLanguageCall).is_empty());
+    let found = only(&d, FindingKind::NewCall);
+    assert_eq!(found.len(), 1);
+    assert_eq!(
+        found[0].message,
+        "web/unknown.vue newly calls route GET /api/items/{}, served by backend/items.py (python)."
+    );
+}
+
+#[test]
 fn new_table_and_new_table_writes() {
     let models = module_key("backend/models.py");
     let crud = module_key("backend/crud.py");

@@ -41,6 +41,8 @@ fn head() -> Tree {
         .edge(EdgeKind::Serves, "backend/health.py", key(NodeKind::Route, "GET /health"))
         .edge(EdgeKind::Serves, "backend/items.py", key(NodeKind::Route, "POST /api/items"))
         .edge(EdgeKind::Calls, "web/api.ts", key(NodeKind::Route, "POST /api/items"))
+        // Python calling a Python route: a `new-call`, not a cross-language one.
+        .edge(EdgeKind::Calls, "backend/config.py", key(NodeKind::Route, "GET /health"))
         .edge(EdgeKind::Defines, "backend/models.py", key(NodeKind::Table, "item"))
         .edge(EdgeKind::Writes, "backend/crud.py", key(NodeKind::Table, "item"))
         .edge(EdgeKind::ReadsEnv, "backend/config.py", key(NodeKind::EnvVar, "API_KEY"))
@@ -109,8 +111,23 @@ fn a_document_with_every_finding_kind_validates_against_the_schema() {
     schema::validate(&value).unwrap();
     assert_eq!(
         doc.verdict,
-        "9 findings (2 high, 3 medium, 4 low): route removed GET /api/items/{}, a client still calls removed route GET /api/items/{}, new route POST /api/items (called across languages by api.ts), new table item, new import cycle through pkg/a.py, new env var API_KEY, new external service https://api.example.com, new package pypi:requests, new dependency of component backend."
+        "10 findings (2 high, 3 medium, 5 low): route removed GET /api/items/{}, a client still calls removed route GET /api/items/{}, new route POST /api/items (called across languages by api.ts), new table item, new import cycle through pkg/a.py, new call to GET /health, new env var API_KEY, new external service https://api.example.com, new package pypi:requests, new dependency of component backend."
     );
+}
+
+#[test]
+fn a_new_route_called_in_its_own_language_is_told_once_in_the_verdict() {
+    let base = Tree::default().module("server/app.ts").module("web/page.ts").module("web/cart.ts");
+    let head = base
+        .clone()
+        .route("POST /api/orders", "server/app.ts")
+        .route("GET /api/products", "server/app.ts")
+        .edge(EdgeKind::Serves, "server/app.ts", key(NodeKind::Route, "POST /api/orders"))
+        .edge(EdgeKind::Serves, "server/app.ts", key(NodeKind::Route, "GET /api/products"))
+        .edge(EdgeKind::Calls, "web/page.ts", key(NodeKind::Route, "POST /api/orders"));
+    let doc = document(&base, &head);
+    schema::validate(&serde_json::to_value(&doc).unwrap()).unwrap();
+    assert_eq!(doc.verdict, "2 findings (2 low): 2 new routes (1 called by page.ts).");
 }
 
 #[test]

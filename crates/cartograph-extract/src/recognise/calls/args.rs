@@ -8,7 +8,7 @@
 use cartograph_core::HttpMethod;
 use tree_sitter::Node;
 
-use super::url::{self, CallUrl, Constants, Role};
+use super::url::{self, CallUrl, Env, Part, Role};
 use crate::syntax::FieldExt;
 use crate::syntax::javascript::property_key;
 use crate::syntax::{literal_string, text};
@@ -32,6 +32,10 @@ pub(crate) struct Arg {
     pub literal: Option<String>,
     /// The keys of an object literal, when the argument is one.
     pub object: Option<ObjectArg>,
+    /// The argument flattened, for a wrapper's callers; `None` for an object literal.
+    pub parts: Option<Vec<Part>>,
+    /// The index of the enclosing function's parameter the argument is, when it is exactly one.
+    pub param: Option<u8>,
 }
 
 /// The keys of an object literal that HTTP clients read.
@@ -45,6 +49,8 @@ pub(crate) struct ObjectArg {
     pub spread: bool,
     /// True when the object has a `handler` key: a server route definition, not a request.
     pub handler: bool,
+    /// The enclosing function's parameter the `method` key's value is, when it is one.
+    pub method_param: Option<u8>,
 }
 
 /// What is known of the method a call names.
@@ -109,7 +115,7 @@ impl Args {
 }
 
 /// Reads the `arguments` node of a JS/TS call or the `argument_list` of a Python call.
-pub(crate) fn read(arguments: Node<'_>, source: &str, consts: &Constants) -> Args {
+pub(crate) fn read(arguments: Node<'_>, source: &str, env: &Env<'_>) -> Args {
     let mut args = Args::default();
     let mut cursor = arguments.walk();
     for child in arguments.named_children(&mut cursor) {
@@ -118,27 +124,41 @@ pub(crate) fn read(arguments: Node<'_>, source: &str, consts: &Constants) -> Arg
             "keyword_argument" => {
                 let name = child.field("name").map(|n| text(n, source));
                 if let (Some(name), Some(value)) = (name, child.field("value")) {
-                    args.keywords.push((name.to_owned(), arg(value, source, consts)));
+                    args.keywords.push((name.to_owned(), arg(value, source, env)));
                 }
             }
             // `*args` / `**kwargs` / `...rest`: what follows cannot be placed.
             "list_splat" | "dictionary_splat" | "spread_element" => break,
-            _ => args.positional.push(arg(child, source, consts)),
+            _ => args.positional.push(arg(child, source, env)),
         }
     }
     args
 }
 
-fn arg(node: Node<'_>, source: &str, consts: &Constants) -> Arg {
+fn arg(node: Node<'_>, source: &str, env: &Env<'_>) -> Arg {
     let node = unwrap_expression(node);
-    let object = (node.kind() == "object").then(|| object_arg(node, source, consts));
-    let (url, base) = if object.is_some() {
+    let object = (node.kind() == "object").then(|| object_arg(node, source, env));
+    let param = (node.kind() == "identifier")
+        .then(|| env.params.iter().position(|p| p == text(node, source)))
+        .flatten()
+        .and_then(|k| u8::try_from(k).ok());
+    let (url, base, parts) = if object.is_some() {
         let c = CallUrl::computed("the request is an object, not a URL");
-        (c.clone(), c)
+        (c.clone(), c, None)
     } else {
-        (url::read(node, source, consts, Role::Call), url::read(node, source, consts, Role::Base))
+        match url::parts(node, source, env) {
+            Some(parts) => (
+                url::deferred_or(parts.clone(), Role::Call),
+                url::deferred_or(parts.clone(), Role::Base),
+                Some(parts),
+            ),
+            None => {
+                let c = CallUrl::computed("the URL is built from too many pieces to read");
+                (c.clone(), c, None)
+            }
+        }
     };
-    Arg { url, base, literal: literal_string(node, source), object }
+    Arg { url, base, literal: literal_string(node, source), object, parts, param }
 }
 
 /// `x as T`, `x!`, `(x)`, `x satisfies T` → `x`.
@@ -158,7 +178,7 @@ fn unwrap_expression(mut node: Node<'_>) -> Node<'_> {
     node
 }
 
-fn object_arg(node: Node<'_>, source: &str, consts: &Constants) -> ObjectArg {
+fn object_arg(node: Node<'_>, source: &str, env: &Env<'_>) -> ObjectArg {
     let mut object = ObjectArg::default();
     let mut cursor = node.walk();
     for child in node.named_children(&mut cursor) {
@@ -167,10 +187,21 @@ fn object_arg(node: Node<'_>, source: &str, consts: &Constants) -> ObjectArg {
             "shorthand_property_identifier" => {
                 // `{ url, method }`: the values are variables.
                 match text(child, source) {
-                    "url" => object.url = Some(CallUrl::computed("the URL is a variable")),
-                    "method" => object.method = MethodSpec::Unknown,
-                    "baseURL" | "prefixUrl" | "baseUrl" => {
-                        object.base = Some(CallUrl::computed("the base URL is a variable"));
+                    "url" | "method" | "baseURL" | "prefixUrl" | "baseUrl" => {
+                        // `{ url, method }`: the values are variables, maybe parameters.
+                        let value = url::parts(child, source, env).unwrap_or_default();
+                        match text(child, source) {
+                            "url" => object.url = Some(url::deferred_or(value, Role::Call)),
+                            "method" => {
+                                object.method = MethodSpec::Unknown;
+                                object.method_param = env
+                                    .params
+                                    .iter()
+                                    .position(|p| p == "method")
+                                    .and_then(|k| u8::try_from(k).ok());
+                            }
+                            _ => object.base = Some(url::deferred_or(value, Role::Base)),
+                        }
                     }
                     "handler" => object.handler = true,
                     _ => {}
@@ -183,12 +214,16 @@ fn object_arg(node: Node<'_>, source: &str, consts: &Constants) -> ObjectArg {
                 let key = property_key(key, source).unwrap_or_default();
                 let value = unwrap_expression(value);
                 match key.as_str() {
-                    "url" => object.url = Some(url::read(value, source, consts, Role::Call)),
+                    "url" => object.url = Some(url::read(value, source, env, Role::Call)),
                     "method" => {
                         object.method = MethodSpec::of_literal(literal_string(value, source));
+                        object.method_param = (value.kind() == "identifier")
+                            .then(|| env.params.iter().position(|p| p == text(value, source)))
+                            .flatten()
+                            .and_then(|k| u8::try_from(k).ok());
                     }
                     "baseURL" | "prefixUrl" | "baseUrl" => {
-                        object.base = Some(url::read(value, source, consts, Role::Base));
+                        object.base = Some(url::read(value, source, env, Role::Base));
                     }
                     "handler" => object.handler = true,
                     _ => {}

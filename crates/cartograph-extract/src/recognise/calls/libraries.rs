@@ -25,6 +25,10 @@ pub(super) struct Libraries {
     pub(super) imported: HashSet<String>,
     /// Locals bound to a whole module of the project (`import app.http as http`).
     pub(super) imported_modules: HashSet<String>,
+    /// Both of the above: names whose values another module holds.
+    pub(super) importing: HashSet<String>,
+    /// Locals bound to SWR's fetching hooks (`useSWR`).
+    pub(super) swr: HashSet<String>,
 }
 
 impl Libraries {
@@ -50,6 +54,19 @@ impl Libraries {
                 _ => {}
             }
             let library = library_of(module);
+            if matches!(module, "swr" | "swr/immutable") {
+                for binding in &import.bindings {
+                    let name = match &binding.imported {
+                        Imported::Default => "default",
+                        Imported::Name(n) => n.as_str(),
+                        Imported::Module => continue,
+                    };
+                    if super::swr::HOOKS.contains(&name) {
+                        libs.swr.insert(binding.local.clone());
+                    }
+                }
+                continue;
+            }
             for binding in &import.bindings {
                 match (&binding.imported, library) {
                     (Imported::Module | Imported::Default, Some(_)) => {
@@ -85,6 +102,7 @@ impl Libraries {
                 }
             }
         }
+        libs.importing = libs.imported.union(&libs.imported_modules).cloned().collect();
         libs
     }
 

@@ -14,7 +14,8 @@
 //!   catch-all `/api/v2/pools/{*name}` over a fallback `/{*rest}`); then a route of the call's own
 //!   method over one that serves every method. When a base URL of unknown value was stripped and no route
 //!   matches the whole path, the base is taken to supply a literal prefix (`/api`) and routes
-//!   ending in the path match. One best route gives one edge; several equally good ones give an
+//!   ending in the path match (exactly or through a parameter of the call; a literal of the call
+//!   meeting a parameter of the route is no tail match). One best route gives one edge; several equally good ones give an
 //!   edge to each, `possible`, every candidate named. No match is an `unmatched-call` refusal —
 //!   never a nearest guess.
 //!
@@ -34,6 +35,8 @@ use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::recognise::calls::{CallClient, CallFact, CallUrl, ClientInstance};
+
+mod resolve;
 use cartograph_core::{
     Confidence, Edge, EdgeKind, Evidence, HttpMethod, Node, NodeKey, Provenance, Refusal,
     RefusalKind, RouteTemplate, Segment, SourceLocation, TemplateMatch,
@@ -48,6 +51,21 @@ pub fn link(input: &LinkInput<'_>, routes: &[ServedRoute], linked: &mut Linked) 
     for file in &input.files {
         for call in &file.facts.calls.calls {
             link_call(input, file, call, &index, &mut found);
+        }
+        for inv in &file.facts.calls.invocations {
+            if let Some(resolved) = resolve::invocation(input, file, inv) {
+                let location = SourceLocation::new(file.path.clone(), inv.line, inv.column);
+                let request = Request {
+                    who: format!("{} via {}", resolved.who, resolved.via.join(", ")),
+                    instance: resolved.instance,
+                    own_base: call_has_own_base(&resolved.own_url),
+                    url: resolved.url,
+                    method: resolved.method,
+                    provenance: Provenance::Resolver,
+                    notes: resolved.notes,
+                };
+                emit(file, location, request, &index, &mut found);
+            }
         }
     }
     linked.nodes.append(&mut found.nodes);
@@ -124,6 +142,22 @@ struct Caller<'a> {
     across_files: bool,
 }
 
+/// A request to link, however it was found.
+struct Request<'a> {
+    /// Who made it, for evidence.
+    who: String,
+    /// The client instance whose base URL was applied.
+    instance: Option<&'a ClientInstance>,
+    /// True when the call's own URL carried the stripped base (not its client's).
+    own_base: bool,
+    /// The URL, the client's base applied.
+    url: CallUrl,
+    method: Option<HttpMethod>,
+    provenance: Provenance,
+    /// How the URL was resolved, for evidence.
+    notes: Vec<String>,
+}
+
 fn link_call(
     input: &LinkInput<'_>,
     file: &FileView<'_>,
@@ -134,16 +168,49 @@ fn link_call(
     let Some(caller) = caller(input, file, call) else { return };
     let location = SourceLocation::new(file.path.clone(), call.line, call.column);
     let base = caller.instance.and_then(|i| i.base.as_ref());
-    let url = CallUrl::joined(base, &call.url);
-    let method = call.method;
-    let from = NodeKey::module(file.path);
+    let mut notes = Vec::new();
+    let own = resolve::own_url(input, file, &call.url, &mut notes);
+    let url = CallUrl::joined(base, &own);
     let provenance = if caller.across_files { Provenance::Resolver } else { Provenance::Syntax };
+    let request = Request {
+        who: caller.who,
+        instance: caller.instance,
+        own_base: call_has_own_base(&own),
+        url,
+        method: call.method,
+        provenance,
+        notes,
+    };
+    emit(file, location, request, index, linked);
+}
+
+/// Links one request: an external edge, a route edge, or a refusal.
+fn emit(
+    file: &FileView<'_>,
+    location: SourceLocation,
+    request: Request<'_>,
+    index: &RouteIndex<'_>,
+    linked: &mut Linked,
+) {
+    let Request { who, instance, own_base, url, method, provenance, notes } = request;
+    let from = NodeKey::module(file.path);
+    let noted = if notes.is_empty() { String::new() } else { format!("; {}", notes.join("; ")) };
     let (path, stripped) = match &url {
         CallUrl::Computed { reason } => {
             linked.refusals.push(Refusal::new(
                 RefusalKind::ComputedUrl,
                 location,
-                format!("{} call: {reason}", caller.who),
+                format!("{who} call: {reason}"),
+            ));
+            return;
+        }
+        CallUrl::Deferred { .. } => {
+            linked.refusals.push(Refusal::new(
+                RefusalKind::ComputedUrl,
+                location,
+                format!(
+                    "{who} call: the URL is built from a parameter or an imported value that cannot be read"
+                ),
             ));
             return;
         }
@@ -152,8 +219,7 @@ fn link_call(
             let method = method.map_or("request", HttpMethod::as_str);
             let template = RouteTemplate::parse(path).identity();
             let evidence = format!(
-                "{} {method} to external host {} (path \"{template}\")",
-                caller.who,
+                "{who} {method} to external host {} (path \"{template}\"){noted}",
                 key.name()
             );
             linked.edge(
@@ -186,14 +252,17 @@ fn link_call(
             RefusalKind::ComputedUrl,
             location,
             format!(
-                "{} call to {}: its HTTP method cannot be read, so it cannot be matched to a route",
-                caller.who,
+                "{who} call to {}: its HTTP method cannot be read, so it cannot be matched to a route",
                 template.identity()
             ),
         ));
         return;
     };
-    let unknown_base = stripped.as_ref().is_some_and(|s| !s.known_value && default.is_none());
+    // A relative URL of one segment (`items.json`) with no client base is not matched by its
+    // tail: too many routes end in one segment.
+    let unknown_base = stripped.as_ref().is_some_and(|s| {
+        !s.known_value && default.is_none() && !(s.relative && template.segments().len() < 2)
+    });
     let found = best_routes(index, method, &template, unknown_base);
     if found.is_empty() {
         linked.refusals.push(Refusal::new(
@@ -205,14 +274,15 @@ fn link_call(
     }
     // The base clause: what was stripped, and from where.
     let default_clause = default.map_or(String::new(), |d| format!("; its default {d} applied"));
-    let clause = match (stripped, call_has_own_base(&call.url)) {
+    let clause = match (stripped, own_base) {
         (None, _) => String::new(),
         (Some(s), true) | (Some(s), false) if s.known_value => {
             format!(" (local host {} stripped)", s.description)
         }
+        (Some(s), _) if s.relative => format!(" (relative to {})", s.description),
         (Some(s), true) => format!(" (base {} stripped{default_clause})", s.description),
         (Some(s), false) => {
-            let key = caller.instance.map_or("base URL", |i| base_key(i.library));
+            let key = instance.map_or("base URL", |i| base_key(i.library));
             format!(" ({key} from {}, stripped{default_clause})", s.description)
         }
     };
@@ -221,8 +291,7 @@ fn link_call(
     for candidate in &found {
         let route = candidate.route;
         let mut evidence = format!(
-            "{}{clause} {method} \"{}\" matches route {}",
-            caller.who,
+            "{who}{clause} {method} \"{}\" matches route {}",
             template.identity(),
             describe(route)
         );
@@ -245,6 +314,7 @@ fn link_call(
                 all.join(", ")
             ));
         }
+        evidence.push_str(&noted);
         let confidence = if ambiguous || candidate.quality == TemplateMatch::LiteralMeetsParam {
             Confidence::Possible
         } else if candidate.quality == TemplateMatch::Partial
@@ -413,7 +483,9 @@ fn tail_match<'r>(call: &RouteTemplate, route: &'r ServedRoute) -> Option<Candid
         return None;
     }
     let tail = RouteTemplate::from_segments(tail.to_vec());
-    let quality = call.matches_route(&tail)?;
+    // The prefix is already the base's guess: a literal of the call meeting a parameter of the
+    // route on top of it (`/pages/{id}` against `/anchor/{anchor}/pages`) is no match.
+    let quality = call.matches_route(&tail).filter(|q| *q != TemplateMatch::LiteralMeetsParam)?;
     // Only the tail was matched; the head is whatever the base supplies.
     let specificity = specificity(&tail);
     let prefix = RouteTemplate::from_segments(head.to_vec()).display();

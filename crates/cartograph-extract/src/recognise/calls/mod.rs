@@ -10,7 +10,16 @@
 //!
 //! The walk collects candidate calls; `Family::finish` decides which receivers are clients once
 //! the whole file is seen (an instance may be declared below its first use). URLs are read by
-//! `url.rs`; each recogniser file interprets its client's argument conventions.
+//! `url.rs`, through the file's constants (also object members `routes.base`, class fields
+//! `this.url`, static members `Service.BASE`, functions returning a URL template) and, inside a
+//! function, its local constants and parameters (`scope.rs`); each recogniser file interprets its
+//! client's argument conventions.
+//!
+//! A request whose URL or method comes from the enclosing function's parameters makes that
+//! function a wrapper (`wrappers.rs`): the request is recorded as the function's summary, not as a
+//! call, and the calls of the function — in this file or, through imports, in others — are
+//! recorded as invocations that the link half follows to it (`link/resolve.rs`). A URL naming an
+//! imported constant is kept in parts (`CallUrl::Deferred`) and read in the link half too.
 
 mod aiohttp;
 mod angular;
@@ -23,10 +32,13 @@ mod libraries;
 pub mod link;
 mod openapi;
 mod requests;
+mod scope;
+mod swr;
 mod url;
+pub mod wrappers;
 
 use serde::{Deserialize, Serialize};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use cartograph_core::{EdgeKind, HttpMethod, Language};
 use tree_sitter::Node;
@@ -39,7 +51,8 @@ use crate::{FileFacts, Syntax};
 use args::Args;
 use libraries::{Libraries, is_constructor, libs_of};
 
-pub use url::{CallUrl, StrippedBase};
+pub use url::{CallUrl, Hole, Part, StrippedBase};
+use wrappers::{ClassFact, ClassInstance, Invocation, InvocationArg, Sink, UrlConstant, Wrapper};
 
 const TS_JS: &[Language] = &[Language::TypeScript, Language::JavaScript];
 const PY: &[Language] = &[Language::Python];
@@ -76,6 +89,13 @@ pub const RECOGNISERS: &[Recogniser] = &[
         summary: "fetch(url, { method }) requests",
     },
     Recogniser {
+        name: "http-wrappers",
+        file: "calls/wrappers.rs",
+        languages: &[Language::TypeScript, Language::JavaScript, Language::Python],
+        edges: CALLS,
+        summary: "functions and methods whose parameter becomes a request's URL, followed to their callers across modules; generated client methods attributed to their callers",
+    },
+    Recogniser {
         name: "httpx",
         file: "calls/httpx.rs",
         languages: PY,
@@ -88,6 +108,13 @@ pub const RECOGNISERS: &[Recogniser] = &[
         languages: TS_JS,
         edges: CALLS,
         summary: "ky requests and ky.create({ prefixUrl }) instances",
+    },
+    Recogniser {
+        name: "swr",
+        file: "calls/swr.rs",
+        languages: TS_JS,
+        edges: CALLS,
+        summary: "SWR hooks: useSWR(url, fetcher) is a GET of its key",
     },
     Recogniser {
         name: "openapi-client",
@@ -113,6 +140,19 @@ pub struct CallFacts {
     /// Client instances declared in this file, by the name other modules import them under
     /// (`default` for a default export).
     pub clients: Vec<ClientInstance>,
+    /// Functions of this file that are clients themselves (see `wrappers.rs`).
+    pub wrappers: Vec<Wrapper>,
+    /// Calls that may be of a wrapper, here or in another module, in source order.
+    pub invocations: Vec<Invocation>,
+    /// Classes, with what they extend.
+    pub classes: Vec<ClassFact>,
+    /// Names holding instances of classes.
+    pub objects: Vec<ClassInstance>,
+    /// Members of object literals that name another value (`const CTFd = { fetch }`:
+    /// `CTFd.fetch` → `fetch`), and `default` → the default-exported name.
+    pub aliases: Vec<(String, String)>,
+    /// Exported constants a URL may be built from, for other modules.
+    pub constants: Vec<UrlConstant>,
 }
 
 /// One HTTP request.
@@ -193,6 +233,17 @@ struct Pending {
     /// The method called on the receiver; `None` for a direct call.
     verb: Option<String>,
     args: Args,
+    /// The function the call is in.
+    scope: Option<scope::FnScope>,
+}
+
+/// A call that may be of a wrapper, decided at the end of the file.
+#[derive(Debug)]
+struct MaybeInvocation {
+    invocation: Invocation,
+    scope: Option<scope::FnScope>,
+    /// True when the callee's first name is bound by an import.
+    imported: bool,
 }
 
 /// The family's state during one walk.
@@ -207,6 +258,18 @@ pub(crate) struct Calls {
     default_exports: Vec<String>,
     /// Module-level string constants seen so far, substituted into URLs.
     constants: url::Constants,
+    /// Constants local to functions, by the function's node id.
+    locals: HashMap<usize, url::Constants>,
+    /// Functions returning a URL template.
+    templates: url::Templates,
+    /// Requests read directly (fetch, generated clients), with their arguments and scope.
+    direct: Vec<(CallFact, Args, Option<scope::FnScope>)>,
+    maybe: Vec<MaybeInvocation>,
+    classes: Vec<ClassFact>,
+    objects: Vec<ClassInstance>,
+    aliases: Vec<(String, String)>,
+    exported: Vec<UrlConstant>,
+    generated: Option<bool>,
 }
 
 impl Family for Calls {
@@ -222,6 +285,11 @@ impl Family for Calls {
             "optional_parameter",
             "export_statement",
             "as_pattern",
+            "class_declaration",
+            "abstract_class_declaration",
+            "class",
+            "class_definition",
+            "function_declaration",
         ]
     }
 
@@ -230,6 +298,7 @@ impl Family for Calls {
             "fetch",
             "axios",
             "ky",
+            "swr",
             "HttpClient",
             "request",
             "url:",
@@ -243,8 +312,15 @@ impl Family for Calls {
             ".PUT",
             ".PATCH",
             ".DELETE",
+            // Imported constants, wrappers and generated clients may be used anywhere, and
+            // a module of URL constants exports them.
+            "import",
+            "require(",
+            "export",
         ];
-        const PY: &[&str] = &["requests", "httpx", "aiohttp", ".get", ".post", ".put", ".patch"];
+        // Helpers taking a path may be imported anywhere.
+        const PY: &[&str] =
+            &["requests", "httpx", "aiohttp", ".get", ".post", ".put", ".patch", "import"];
         let needles = match cx.syntax {
             Syntax::Python => PY,
             Syntax::JavaScript => JS,
@@ -256,6 +332,7 @@ impl Family for Calls {
         match cx.syntax {
             Syntax::Python => match kind {
                 "call" => self.call(node, cx, facts),
+                "class_definition" => self.class(node, cx),
                 "assignment" => {
                     self.constant(node, "left", "right", cx);
                     self.declaration(node, "left", "right", cx, facts);
@@ -271,14 +348,23 @@ impl Family for Calls {
             },
             Syntax::JavaScript => match kind {
                 "call_expression" => self.call(node, cx, facts),
+                "class_declaration" | "abstract_class_declaration" | "class" => {
+                    self.class(node, cx);
+                }
+                "function_declaration" => self.template_function(node, cx),
                 "variable_declarator" => {
+                    libs_of(&mut self.libs, facts);
                     self.constant(node, "name", "value", cx);
                     self.declaration(node, "name", "value", cx, facts);
                 }
                 "assignment_expression" => {
+                    libs_of(&mut self.libs, facts);
+                    self.constant(node, "left", "right", cx);
                     self.declaration(node, "left", "right", cx, facts);
                 }
                 "public_field_definition" => {
+                    libs_of(&mut self.libs, facts);
+                    self.field(node, cx);
                     self.declaration(node, "name", "value", cx, facts);
                     let libs = libs_of(&mut self.libs, facts);
                     angular::field(node, cx.source, libs, &mut self.angular);
@@ -286,13 +372,22 @@ impl Family for Calls {
                 "required_parameter" | "optional_parameter" => {
                     let libs = libs_of(&mut self.libs, facts);
                     angular::parameter(node, cx.source, libs, &mut self.angular);
+                    self.typed_parameter(node, cx);
                 }
                 "export_statement" => {
                     let value = node.field("value");
                     let is_default = node.children(&mut node.walk()).any(|c| c.kind() == "default");
+                    let declared = node.field("declaration").filter(|d| is_class(d.kind()));
+                    if let (true, Some(class)) = (is_default, declared)
+                        && let Some(name) = class.field("name")
+                    {
+                        self.aliases.push(("default".to_owned(), text(name, cx.source).to_owned()));
+                    }
                     if let (true, Some(value)) = (is_default, value) {
                         if value.kind() == "identifier" {
-                            self.default_exports.push(text(value, cx.source).to_owned());
+                            let name = text(value, cx.source).to_owned();
+                            self.aliases.push(("default".to_owned(), name.clone()));
+                            self.default_exports.push(name);
                         } else {
                             self.instance("default".to_owned(), value, cx, facts);
                         }
@@ -310,17 +405,129 @@ impl Family for Calls {
                 self.instances.push(ClientInstance { name: "default".to_owned(), ..found });
             }
         }
+        let generated = self.is_generated(cx);
+        let mut made = std::mem::take(&mut self.direct);
         for pending in std::mem::take(&mut self.pending) {
-            if let Some(fact) = self.resolve(pending, &libs, cx.syntax) {
-                facts.calls.calls.push(fact);
+            match self.resolve(&pending, &libs, cx.syntax) {
+                Some(fact) => {
+                    if matches!(fact.client, CallClient::Imported { .. }) {
+                        self.maybe_invocation(&pending, &libs, cx.syntax);
+                    }
+                    made.push((fact, pending.args, pending.scope));
+                }
+                None => self.maybe_invocation(&pending, &libs, cx.syntax),
             }
         }
+        for (fact, args, scope) in made {
+            let named = scope.as_ref().and_then(|s| s.name.clone().map(|n| (n, s)));
+            if let Some((name, scope)) = &named
+                && let Some(method) = wrappers::request_sink(&fact, &args, &scope.params, name)
+            {
+                facts.calls.wrappers.push(Wrapper {
+                    name: name.clone(),
+                    line: scope.line,
+                    sink: Sink::Request { client: fact.client, method, url: fact.url },
+                    generated,
+                });
+                continue;
+            }
+            if let Some((name, scope)) = &named
+                && (generated || matches!(fact.client, CallClient::Library("openapi")))
+            {
+                facts.calls.wrappers.push(Wrapper {
+                    name: name.clone(),
+                    line: scope.line,
+                    sink: Sink::Request {
+                        client: fact.client.clone(),
+                        method: fact.method.map_or(wrappers::WrapperMethod::Unknown, |m| {
+                            wrappers::WrapperMethod::Known(m)
+                        }),
+                        url: fact.url.clone(),
+                    },
+                    generated: true,
+                });
+            }
+            facts.calls.calls.push(fact);
+        }
+        let wrapper_names: HashSet<String> =
+            facts.calls.wrappers.iter().map(|w| w.name.clone()).collect();
+        let local: HashSet<&str> = self
+            .objects
+            .iter()
+            .map(|o| o.name.as_str())
+            .chain(self.aliases.iter().map(|(a, _)| a.split('.').next().unwrap_or(a)))
+            .chain(self.classes.iter().map(|c| c.name.as_str()))
+            .chain(wrapper_names.iter().map(|w| w.split('.').next().unwrap_or(w)))
+            .collect();
+        for maybe in std::mem::take(&mut self.maybe) {
+            let inv = maybe.invocation;
+            let head = inv.callee.split('.').next().unwrap_or(&inv.callee);
+            let reachable =
+                maybe.imported || matches!(head, "this" | "super" | "self") || local.contains(head);
+            if !reachable {
+                continue;
+            }
+            let depends = inv
+                .args
+                .iter()
+                .any(|a| a.param.is_some() || a.parts.as_deref().is_some_and(url::glued_params));
+            if let Some(scope) = &maybe.scope
+                && let Some(name) = &scope.name
+                && (depends || generated)
+            {
+                facts.calls.wrappers.push(Wrapper {
+                    name: name.clone(),
+                    line: scope.line,
+                    sink: Sink::Call(inv.clone()),
+                    generated,
+                });
+            }
+            facts.calls.invocations.push(inv);
+        }
         facts.calls.calls.sort_by_key(|c| (c.line, c.column));
+        facts.calls.invocations.sort_by_key(|c| (c.line, c.column));
+        facts.calls.wrappers.sort_by(|a, b| (&a.name, a.line).cmp(&(&b.name, b.line)));
         facts.calls.clients = std::mem::take(&mut self.instances);
+        facts.calls.classes = std::mem::take(&mut self.classes);
+        facts.calls.objects = std::mem::take(&mut self.objects);
+        facts.calls.aliases = std::mem::take(&mut self.aliases);
+        facts.calls.constants = std::mem::take(&mut self.exported);
+        facts.calls.constants.sort_by(|a, b| a.name.cmp(&b.name));
     }
 }
 
+fn is_class(kind: &str) -> bool {
+    matches!(
+        kind,
+        "class_declaration" | "abstract_class_declaration" | "class" | "class_definition"
+    )
+}
+
 impl Calls {
+    /// The names a URL read in `scope` may use.
+    fn env<'a>(&'a self, scope: Option<&'a scope::FnScope>) -> url::Env<'a> {
+        url::Env {
+            consts: Some(&self.constants),
+            locals: scope.and_then(|s| self.locals.get(&s.id)),
+            params: scope.map_or(&[], |s| s.params.as_slice()),
+            imported: self.libs.as_ref().map(|l| &l.importing),
+            templates: Some(&self.templates),
+        }
+    }
+
+    fn read_args(
+        &self,
+        arguments: Node<'_>,
+        cx: &Context<'_>,
+        scope: Option<&scope::FnScope>,
+    ) -> Args {
+        args::read(arguments, cx.source, &self.env(scope))
+    }
+
+    fn is_generated(&mut self, cx: &Context<'_>) -> bool {
+        *self.generated.get_or_insert_with(|| wrappers::is_generated(cx.path.as_str(), cx.source))
+    }
+
     fn call(&mut self, node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
         let callee = node.field("function");
         let arguments = node.field("arguments");
@@ -331,41 +538,73 @@ impl Calls {
         {
             callee = inner;
         }
+        libs_of(&mut self.libs, facts);
         let (line, column) = position(node);
-        let push = |facts: &mut FileFacts, client, found: Option<(Option<HttpMethod>, CallUrl)>| {
+        type Found = Option<(Option<HttpMethod>, CallUrl)>;
+        let direct = |this: &mut Self,
+                      client: CallClient,
+                      args: Args,
+                      scope: Option<scope::FnScope>,
+                      found: Found| {
             if let Some((method, url)) = found {
-                facts.calls.calls.push(CallFact { line, column, client, method, url });
+                let fact = CallFact { line, column, client, method, url };
+                this.direct.push((fact, args, scope));
             }
         };
         match callee.kind() {
             "identifier" => {
                 let name = text(callee, cx.source);
                 if name == "fetch" {
-                    let args = args::read(arguments, cx.source, &self.constants);
-                    push(facts, CallClient::Library("fetch"), fetch::interpret(&args));
+                    let scope = scope::enclosing(cx);
+                    let args = self.read_args(arguments, cx, scope.as_ref());
+                    let found = fetch::interpret(&args);
+                    direct(self, CallClient::Library("fetch"), args, scope, found);
                     return;
                 }
                 if openapi::is_request_function(name) {
-                    let args = args::read(arguments, cx.source, &self.constants);
-                    push(facts, CallClient::Library("openapi"), openapi::request_object(&args));
+                    let scope = scope::enclosing(cx);
+                    let args = self.read_args(arguments, cx, scope.as_ref());
+                    let found = openapi::request_object(&args);
+                    direct(self, CallClient::Library("openapi"), args, scope, found);
                     return;
                 }
-                let libs = libs_of(&mut self.libs, facts);
+                let libs = self.libs.as_ref().expect("read above");
+                if libs.swr.contains(name) {
+                    let scope = scope::enclosing(cx);
+                    let args = self.read_args(arguments, cx, scope.as_ref());
+                    let found = swr::interpret(&args);
+                    direct(self, CallClient::Library("swr"), args, scope, found);
+                    return;
+                }
+                let imported = match cx.syntax {
+                    Syntax::Python => false,
+                    Syntax::JavaScript => libs.imported.contains(name),
+                };
                 let wanted = libs.library_of_handle(name).is_some()
-                    || (match cx.syntax {
-                        Syntax::Python => false,
-                        Syntax::JavaScript => libs.imported.contains(name),
-                    })
+                    || imported
                     || self.instances.iter().any(|i| i.name == name);
                 if wanted {
-                    let args = args::read(arguments, cx.source, &self.constants);
+                    let scope = scope::enclosing(cx);
+                    let args = self.read_args(arguments, cx, scope.as_ref());
                     self.pending.push(Pending {
                         line,
                         column,
                         receiver: name.to_owned(),
                         verb: None,
                         args,
+                        scope,
                     });
+                } else if has_url_like_argument(arguments)
+                    || libs.importing.contains(name)
+                    // A function of this file may be a wrapper declared anywhere in it.
+                    || (cx.syntax == Syntax::JavaScript && arguments.named_child_count() > 0)
+                    || (cx.syntax == Syntax::JavaScript && self.is_generated(cx))
+                {
+                    let libs = self.libs.as_ref().expect("read above");
+                    let importing = libs.importing.contains(name);
+                    let scope = scope::enclosing(cx);
+                    let args = self.read_args(arguments, cx, scope.as_ref());
+                    self.invocation(line, column, name, &args, scope, importing, cx.syntax);
                 }
             }
             "member_expression" | "attribute" => {
@@ -374,28 +613,224 @@ impl Calls {
                 let (Some(object), Some(property)) = (object, property) else { return };
                 let receiver = text(object, cx.source);
                 let verb = text(property, cx.source);
-                if verb == "fetch" && matches!(receiver, "window" | "globalThis" | "self") {
-                    let args = args::read(arguments, cx.source, &self.constants);
-                    push(facts, CallClient::Library("fetch"), fetch::interpret(&args));
+                let is_fetch = verb == "fetch"
+                    && cx.syntax == Syntax::JavaScript
+                    && matches!(receiver, "window" | "globalThis" | "self");
+                let wanted = is_fetch || openapi::is_upper_verb(verb) || is_verb(verb);
+                let scope = if wanted { scope::enclosing(cx) } else { None };
+                if is_fetch {
+                    let args = self.read_args(arguments, cx, scope.as_ref());
+                    let found = fetch::interpret(&args);
+                    direct(self, CallClient::Library("fetch"), args, scope, found);
                 } else if openapi::is_upper_verb(verb) {
-                    let args = args::read(arguments, cx.source, &self.constants);
-                    push(facts, CallClient::Library("openapi"), openapi::fetch_style(verb, &args));
+                    let args = self.read_args(arguments, cx, scope.as_ref());
+                    let found = openapi::fetch_style(verb, &args);
+                    direct(self, CallClient::Library("openapi"), args, scope, found);
                 } else if is_verb(verb) {
-                    let args = args::read(arguments, cx.source, &self.constants);
+                    let args = self.read_args(arguments, cx, scope.as_ref());
                     self.pending.push(Pending {
                         line,
                         column,
                         receiver: receiver.to_owned(),
                         verb: Some(verb.to_owned()),
                         args,
+                        scope,
                     });
+                } else if is_dotted(receiver) {
+                    let libs = self.libs.as_ref().expect("read above");
+                    let head = receiver.split('.').next().unwrap_or(receiver);
+                    let importing = libs.importing.contains(head);
+                    let on_self = matches!(head, "this" | "self" | "super");
+                    let javascript = cx.syntax == Syntax::JavaScript;
+                    let generated = javascript && self.is_generated(cx);
+                    if !(on_self
+                        || generated
+                        || has_url_like_argument(arguments)
+                        || (importing && javascript))
+                    {
+                        return;
+                    }
+                    let scope = scope::enclosing(cx);
+                    let args = self.read_args(arguments, cx, scope.as_ref());
+                    let callee = format!("{receiver}.{verb}");
+                    self.invocation(line, column, &callee, &args, scope, importing, cx.syntax);
                 }
             }
             _ => {}
         }
     }
 
-    /// A module-level `const NAME = "…"` / `NAME = f"…"`: remembered for URLs that use it.
+    /// Keeps a call that may be of a wrapper, when it can matter: its callee is imported (in
+    /// JavaScript, where generated clients are called without a URL), or an argument is URL-like.
+    #[allow(clippy::too_many_arguments)]
+    fn invocation(
+        &mut self,
+        line: u32,
+        column: u32,
+        callee: &str,
+        args: &Args,
+        scope: Option<scope::FnScope>,
+        imported: bool,
+        syntax: Syntax,
+    ) {
+        let args: Vec<InvocationArg> =
+            args.positional.iter().take(6).map(InvocationArg::of).collect();
+        let useful = args.iter().any(InvocationArg::useful);
+        let local_function = !callee.contains('.') && !args.is_empty();
+        let keep = match syntax {
+            Syntax::JavaScript => {
+                useful || imported || local_function || self.generated == Some(true)
+            }
+            Syntax::Python => useful,
+        };
+        if !keep {
+            return;
+        }
+        let args = if useful { args } else { Vec::new() };
+        let class = scope.as_ref().and_then(|s| s.class.clone());
+        let callee = match callee.split_once('.') {
+            Some(("self", rest)) => format!("this.{rest}"),
+            _ => callee.to_owned(),
+        };
+        let invocation = Invocation { line, column, callee, class, args };
+        self.maybe.push(MaybeInvocation { invocation, scope, imported });
+    }
+
+    /// A pending call that is not on a client may still be of a wrapper (`this.get(url)`).
+    fn maybe_invocation(&mut self, p: &Pending, libs: &Libraries, syntax: Syntax) {
+        let callee = match &p.verb {
+            Some(verb) => format!("{}.{verb}", p.receiver),
+            None => p.receiver.clone(),
+        };
+        if !is_dotted(&callee) {
+            return;
+        }
+        let head = p.receiver.split('.').next().unwrap_or(&p.receiver);
+        let imported = libs.importing.contains(head);
+        self.invocation(p.line, p.column, &callee, &p.args, p.scope.clone(), imported, syntax);
+    }
+
+    /// A class and what it extends.
+    fn class(&mut self, node: Node<'_>, cx: &Context<'_>) {
+        if let Some((name, extends)) = scope::class_heritage(node, cx.source) {
+            self.classes.push(ClassFact { name, extends });
+        }
+    }
+
+    /// `constructor(private api: ApiService)`: `this.api` holds an `ApiService`.
+    fn typed_parameter(&mut self, node: Node<'_>, cx: &Context<'_>) {
+        let mut cursor = node.walk();
+        let property = node
+            .children(&mut cursor)
+            .any(|c| matches!(c.kind(), "accessibility_modifier" | "readonly"));
+        let (Some(name), Some(typed)) = (node.field("pattern"), node.field("type")) else {
+            return;
+        };
+        if !property {
+            return;
+        }
+        let class = text(typed, cx.source).trim_start_matches(':').trim();
+        if !is_class_name(class) {
+            return;
+        }
+        let scope = scope::enclosing(cx).and_then(|s| s.class);
+        let name = format!("this.{}", text(name, cx.source));
+        self.objects.push(ClassInstance { name, class: class.to_owned(), scope });
+    }
+
+    /// A class field: `url = "/api/x"` (`this.url`), `static BASE = …` (`Class.BASE`),
+    /// `api: ApiService` or `api = new ApiService()` (an instance).
+    fn field(&mut self, node: Node<'_>, cx: &Context<'_>) {
+        let Some(name) = node.field("name") else { return };
+        let name = text(name, cx.source);
+        let class = cx.ancestry().iter().rev().find(|n| is_class(n.kind()));
+        let class = class.and_then(|c| c.field("name")).map(|n| text(n, cx.source).to_owned());
+        let mut cursor = node.walk();
+        let is_static = node.children(&mut cursor).any(|c| c.kind() == "static");
+        if let Some(typed) = node.field("type") {
+            let ty = text(typed, cx.source).trim_start_matches(':').trim();
+            if is_class_name(ty) {
+                let name = format!("this.{name}");
+                self.objects.push(ClassInstance {
+                    name,
+                    class: ty.to_owned(),
+                    scope: class.clone(),
+                });
+            }
+        }
+        let Some(value) = node.field("value") else { return };
+        if let Some(ty) = constructed_class(value, cx.source) {
+            let name = format!("this.{name}");
+            self.objects.push(ClassInstance { name, class: ty, scope: class });
+            return;
+        }
+        if matches!(value.kind(), "arrow_function" | "function_expression") {
+            return;
+        }
+        let key = match (&class, is_static) {
+            (Some(class), true) => format!("{class}.{name}"),
+            _ => format!("this.{name}"),
+        };
+        let parts = url::parts(value, cx.source, &self.env(None));
+        url::record_constant(&mut self.constants, &key, parts.clone());
+        if is_static && let Some(parts) = parts {
+            self.export_constant(&key, node, parts);
+        }
+    }
+
+    fn export_constant(&mut self, name: &str, node: Node<'_>, parts: Vec<Part>) {
+        // Only what the file itself would substitute: a value with a literal in it.
+        if !matches!(self.constants.get(name), Some(Some(_)))
+            || parts.iter().any(|p| matches!(p, Part::Hole(h) if h.arg.is_some()))
+        {
+            return;
+        }
+        let line = node.start_position().row as u32 + 1;
+        self.exported.retain(|c| c.name != name);
+        self.exported.push(UrlConstant { name: name.to_owned(), line, parts });
+    }
+
+    /// `function itemUrl(id) { return `/items/${id}` }` at module level: a URL template.
+    fn template_function(&mut self, node: Node<'_>, cx: &Context<'_>) {
+        if !is_module_level(node, cx) {
+            return;
+        }
+        let Some(name) = node.field("name") else { return };
+        let name = text(name, cx.source).to_owned();
+        self.record_template(&name, node, cx);
+    }
+
+    /// Records a function returning a URL (an arrow function with an expression body, or a body
+    /// that is one `return`) under `name`.
+    fn record_template(&mut self, name: &str, function: Node<'_>, cx: &Context<'_>) {
+        let Some(body) = function.field("body") else { return };
+        let returned = if body.kind() == "statement_block" {
+            let mut cursor = body.walk();
+            let statements: Vec<Node<'_>> =
+                body.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect();
+            match statements.as_slice() {
+                [only] if only.kind() == "return_statement" => only.named_child(0),
+                _ => None,
+            }
+        } else {
+            Some(body)
+        };
+        let Some(returned) = returned else { return };
+        if !matches!(returned.kind(), "template_string" | "binary_expression" | "string") {
+            return;
+        }
+        let params = function_params(function, cx.source);
+        let env = url::Env { params: &params, ..self.env(None) };
+        let parts = url::parts(returned, cx.source, &env);
+        let useful =
+            parts.as_ref().is_some_and(|p| p.iter().any(|p| matches!(p, Part::Literal(_))));
+        let slot = self.templates.entry(name.to_owned()).or_insert(None);
+        *slot = if useful { parts } else { None };
+    }
+
+    /// A module-level `const NAME = "…"` / `NAME = f"…"`: remembered for URLs that use it; an
+    /// object literal's members too (`routes.base`), and functions returning a URL. In a
+    /// function, a local `const url = base + path` is remembered for that function.
     fn constant(
         &mut self,
         node: Node<'_>,
@@ -406,7 +841,29 @@ impl Calls {
         let (Some(name), Some(value)) = (node.field(name_field), node.field(value_field)) else {
             return;
         };
-        if name.kind() != "identifier" || !is_module_level(node, cx) {
+        let module_level = is_module_level(node, cx);
+        if name.kind() == "member_expression" && !module_level {
+            // `this.url = "/api/x"` in a constructor: a field of the class, when it holds no
+            // parameter (whose value differs per instance).
+            let name = text(name, cx.source);
+            if name.starts_with("this.") && is_dotted(name) {
+                let parts = url::parts(value, cx.source, &self.env(None));
+                url::record_constant(&mut self.constants, name, parts);
+            }
+            return;
+        }
+        if name.kind() != "identifier" {
+            return;
+        }
+        let name = text(name, cx.source).to_owned();
+        if node.kind() == "assignment_expression" && module_level {
+            return;
+        }
+        if !module_level {
+            let Some(scope) = scope::enclosing(cx) else { return };
+            let parts = url::parts(value, cx.source, &self.env(Some(&scope)));
+            let locals = self.locals.entry(scope.id).or_default();
+            url::record_constant(locals, &name, parts);
             return;
         }
         // Only `const` bindings keep their value; a `let` or `var` may be reassigned anywhere.
@@ -415,8 +872,77 @@ impl Calls {
         if !constant {
             return;
         }
-        let parts = url::parts(value, cx.source, &self.constants);
-        url::record_constant(&mut self.constants, text(name, cx.source), parts);
+        let exported = cx.ancestry().iter().rev().take(4).any(|n| n.kind() == "export_statement");
+        let value = unwrap_value(value);
+        match value.kind() {
+            "arrow_function" | "function_expression" => self.record_template(&name, value, cx),
+            "object" => self.object(&name, value, cx, exported, 0),
+            _ => {
+                let parts = url::parts(value, cx.source, &self.env(None));
+                url::record_constant(&mut self.constants, &name, parts.clone());
+                if exported && let Some(parts) = parts {
+                    self.export_constant(&name, node, parts);
+                }
+            }
+        }
+    }
+
+    /// The members of a module-level object literal: URL constants, URL templates, and aliases
+    /// of other names (`{ fetch }`, `{ api: API }`); nested objects two levels deep.
+    fn object(
+        &mut self,
+        name: &str,
+        object: Node<'_>,
+        cx: &Context<'_>,
+        exported: bool,
+        depth: u8,
+    ) {
+        let mut cursor = object.walk();
+        for member in object.named_children(&mut cursor) {
+            match member.kind() {
+                "shorthand_property_identifier" => {
+                    let key = text(member, cx.source);
+                    self.aliases.push((format!("{name}.{key}"), key.to_owned()));
+                }
+                "pair" => {
+                    let (Some(key), Some(value)) = (member.field("key"), member.field("value"))
+                    else {
+                        continue;
+                    };
+                    let Some(key) = crate::syntax::javascript::property_key(key, cx.source) else {
+                        continue;
+                    };
+                    let full = format!("{name}.{key}");
+                    let value = unwrap_value(value);
+                    match value.kind() {
+                        "arrow_function" | "function_expression" => {
+                            self.record_template(&full, value, cx);
+                        }
+                        "object" if depth < 2 => self.object(&full, value, cx, exported, depth + 1),
+                        "identifier" | "member_expression"
+                            if is_dotted(text(value, cx.source))
+                                && !self.constants.contains_key(text(value, cx.source)) =>
+                        {
+                            self.aliases.push((full, text(value, cx.source).to_owned()));
+                        }
+                        _ => {
+                            let parts = url::parts(value, cx.source, &self.env(None));
+                            url::record_constant(&mut self.constants, &full, parts.clone());
+                            if exported && let Some(parts) = parts {
+                                self.export_constant(&full, member, parts);
+                            }
+                        }
+                    }
+                }
+                "method_definition" => {
+                    if let Some(key) = member.field("name") {
+                        let full = format!("{name}.{}", text(key, cx.source));
+                        self.record_template(&full, member, cx);
+                    }
+                }
+                _ => {}
+            }
+        }
     }
 
     /// `const api = axios.create(…)`, `self.client = httpx.Client(…)`, `http = inject(HttpClient)`.
@@ -442,10 +968,25 @@ impl Calls {
             name = format!("this.{name}");
         }
         match cx.syntax {
-            Syntax::Python => {}
+            Syntax::Python => {
+                // `client = ApiClient()`, `self.api = Api(base)`: an instance of a class.
+                if value.kind() == "call"
+                    && let Some(callee) = value.field("function")
+                    && is_class_name(text(callee, cx.source))
+                {
+                    let class = text(callee, cx.source).to_owned();
+                    let scope = scope::enclosing(cx).and_then(|s| s.class);
+                    let name = name.replacen("self.", "this.", 1);
+                    self.objects.push(ClassInstance { name, class, scope });
+                }
+            }
             Syntax::JavaScript => {
                 let libs = libs_of(&mut self.libs, facts);
                 angular::injected(&name, value, cx.source, libs, &mut self.angular);
+                if let Some(class) = constructed_class(value, cx.source) {
+                    let scope = scope::enclosing(cx).and_then(|s| s.class);
+                    self.objects.push(ClassInstance { name: name.clone(), class, scope });
+                }
             }
         }
         self.instance(name, value, cx, facts);
@@ -479,7 +1020,8 @@ impl Calls {
                 }
             }
         };
-        let args = args::read(arguments, cx.source, &self.constants);
+        let scope = scope::enclosing(cx);
+        let args = self.read_args(arguments, cx, scope.as_ref());
         let base = match library {
             "axios" => axios::base(&args),
             "ky" => ky::base(&args),
@@ -487,12 +1029,26 @@ impl Calls {
             "aiohttp" => aiohttp::base(&args),
             _ => None,
         };
+        // A base given to the enclosing constructor or function (`axios.create({ baseURL })`
+        // with `baseURL` a parameter) differs per instance: a base of unknown value.
+        let base = base.map(|b| match b {
+            CallUrl::Deferred { .. } => CallUrl::Path {
+                path: "/".to_owned(),
+                stripped: Some(StrippedBase {
+                    description: "a base URL given as a parameter".to_owned(),
+                    known_value: false,
+                    default_path: None,
+                    relative: false,
+                }),
+            },
+            b => b,
+        });
         self.instances.retain(|i| i.name != name);
         self.instances.push(ClientInstance { name, library, base });
     }
 
     /// Decides whether a pending call is made on a client, and reads it.
-    fn resolve(&self, p: Pending, libs: &Libraries, syntax: Syntax) -> Option<CallFact> {
+    fn resolve(&self, p: &Pending, libs: &Libraries, syntax: Syntax) -> Option<CallFact> {
         let verb = p.verb.as_deref();
         let (client, found) = if let Some(lib) = libs.library_of_handle(&p.receiver) {
             (CallClient::Library(lib), interpret(lib, verb, &p.args))
@@ -523,6 +1079,86 @@ impl Calls {
         let (method, url) = found?;
         Some(CallFact { line: p.line, column: p.column, client, method, url })
     }
+}
+
+/// True when an argument is a string, a template or a concatenation: what a URL is written as.
+fn has_url_like_argument(arguments: Node<'_>) -> bool {
+    let mut cursor = arguments.walk();
+    arguments.named_children(&mut cursor).any(|a| {
+        matches!(
+            a.kind(),
+            "string"
+                | "template_string"
+                | "binary_expression"
+                | "binary_operator"
+                | "concatenated_string"
+        )
+    })
+}
+
+/// `x`, `this.api`, `a.b.c`: a name callers can follow.
+fn is_dotted(t: &str) -> bool {
+    !t.is_empty()
+        && t.split('.').all(|seg| {
+            let mut chars = seg.chars();
+            chars.next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+                && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        })
+}
+
+/// `ApiService`, `base.Service`: a name written like a class (initial capital).
+fn is_class_name(t: &str) -> bool {
+    is_dotted(t) && t.rsplit('.').next().is_some_and(|l| l.starts_with(|c: char| c.is_uppercase()))
+}
+
+/// `new ApiClient(…)` → `ApiClient`.
+fn constructed_class(value: Node<'_>, source: &str) -> Option<String> {
+    let value = unwrap_value(value);
+    if value.kind() != "new_expression" {
+        return None;
+    }
+    let class = text(value.field("constructor")?, source);
+    is_class_name(class).then(|| class.to_owned())
+}
+
+/// `(x)`, `x as T`, `x satisfies T`, `await x` → `x`.
+fn unwrap_value(mut node: Node<'_>) -> Node<'_> {
+    for _ in 0..8 {
+        match node.kind() {
+            "parenthesized_expression"
+            | "as_expression"
+            | "satisfies_expression"
+            | "non_null_expression"
+            | "await_expression" => match node.named_child(0) {
+                Some(inner) => node = inner,
+                None => break,
+            },
+            _ => break,
+        }
+    }
+    node
+}
+
+/// The parameter names of a function node (see `scope.rs`).
+fn function_params(function: Node<'_>, source: &str) -> Vec<String> {
+    if let Some(single) = function.field("parameter") {
+        return vec![text(single, source).to_owned()];
+    }
+    let Some(list) = function.field("parameters") else { return Vec::new() };
+    let mut cursor = list.walk();
+    list.named_children(&mut cursor)
+        .filter(|p| p.kind() != "comment")
+        .map(|p| {
+            let name = match p.kind() {
+                "identifier" => Some(p),
+                "required_parameter" | "optional_parameter" => p.field("pattern"),
+                "assignment_pattern" => p.field("left"),
+                _ => None,
+            };
+            name.filter(|n| n.kind() == "identifier")
+                .map_or(String::new(), |n| text(n, source).to_owned())
+        })
+        .collect()
 }
 
 /// `api` imported by name, or `http.client` with `http` an imported module of the project.
@@ -577,6 +1213,32 @@ pub(crate) mod tests {
                 format!("{method} {} ({client})", show(&url))
             })
             .collect();
+        out.extend(facts.calls.wrappers.iter().map(|w| {
+            let kind = if w.generated { "generated" } else { "wrapper" };
+            match &w.sink {
+                Sink::Request { client, method, url } => {
+                    format!("{kind} {}: {method:?} {} ({})", w.name, show(url), client_name(client))
+                }
+                Sink::Call(inv) => format!("{kind} {}: calls {}", w.name, invocation(inv)),
+            }
+        }));
+        out.extend(facts.calls.invocations.iter().map(|i| format!("invoke {}", invocation(i))));
+        out.extend(
+            facts.calls.classes.iter().map(|c| {
+                format!("class {} extends {}", c.name, c.extends.as_deref().unwrap_or("-"))
+            }),
+        );
+        out.extend(
+            facts.calls.objects.iter().map(|o| format!("object {} = new {}", o.name, o.class)),
+        );
+        out.extend(facts.calls.aliases.iter().map(|(a, t)| format!("alias {a} = {t}")));
+        out.extend(
+            facts
+                .calls
+                .constants
+                .iter()
+                .map(|c| format!("constant {} = {}", c.name, parts(&c.parts))),
+        );
         out.extend(facts.calls.clients.iter().map(|i| {
             format!(
                 "instance {} {} {}",
@@ -588,8 +1250,49 @@ pub(crate) mod tests {
         out
     }
 
+    fn client_name(client: &CallClient) -> String {
+        match client {
+            CallClient::Library(l) => (*l).to_owned(),
+            CallClient::Instance(i) => format!("{} {}", i.library, i.name),
+            CallClient::Imported { receiver } => format!("imported {receiver}"),
+        }
+    }
+
+    fn parts(parts: &[Part]) -> String {
+        parts
+            .iter()
+            .map(|p| match p {
+                Part::Literal(l) => l.clone(),
+                Part::Hole(h) => match (h.arg, h.imported) {
+                    (Some(k), _) => format!("${{arg{k}}}"),
+                    (None, true) => format!("${{import {}}}", h.dotted),
+                    (None, false) => format!("${{{}}}", h.dotted),
+                },
+            })
+            .collect()
+    }
+
+    fn invocation(i: &Invocation) -> String {
+        let args: Vec<String> = i
+            .args
+            .iter()
+            .map(|a| {
+                if let Some(k) = a.param {
+                    return format!("arg{k}");
+                }
+                if let Some(o) = a.options {
+                    return format!("{{method {o:?}}}");
+                }
+                a.parts.as_deref().map_or("?".to_owned(), parts)
+            })
+            .collect();
+        let class = i.class.as_deref().map_or(String::new(), |c| format!(" in {c}"));
+        format!("{}({}){class}", i.callee, args.join(", "))
+    }
+
     pub(crate) fn show(url: &CallUrl) -> String {
         match url {
+            CallUrl::Deferred { parts: p } => format!("deferred {}", parts(p)),
             CallUrl::Path { path, stripped: None } => path.clone(),
             CallUrl::Path { path, stripped: Some(s) } => {
                 let default =

@@ -77,6 +77,7 @@ fn with_base(url: CallUrl, description: &str) -> CallUrl {
                 description: description.to_owned(),
                 known_value: false,
                 default_path: None,
+                relative: false,
             }),
         },
         other => other,

@@ -13,7 +13,7 @@
 //! API_URL of unknown value }`.
 
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
@@ -29,6 +29,10 @@ pub enum CallUrl {
     External { scheme: String, host: String, path: String },
     /// The URL cannot be read; the reason is one sentence without source text.
     Computed { reason: String },
+    /// The URL is built from a parameter of the enclosing function or from a name imported from
+    /// another module: it is read at link time, once the parameter's argument at a caller or the
+    /// imported value is known. Linked as it is, it is computed.
+    Deferred { parts: Vec<Part> },
 }
 
 /// A base URL that was removed from the front of a call's URL so its path can be matched.
@@ -42,7 +46,14 @@ pub struct StrippedBase {
     /// The path of the base's written default (`VITE_API_URL ?? "/api/v1"`,
     /// `os.environ.get("API", "http://localhost:8000/api/v1")`): `/api/v1`.
     pub default_path: Option<String>,
+    /// True for a relative URL (`api/items`, no leading slash): the base is the page's, and a
+    /// client's base URL still applies.
+    #[serde(default)]
+    pub relative: bool,
 }
+
+/// What a relative URL is resolved against when no client base applies.
+pub(crate) const PAGE_BASE: &str = "the page's base URL";
 
 impl CallUrl {
     pub(crate) fn computed(reason: &str) -> Self {
@@ -54,7 +65,10 @@ impl CallUrl {
     /// client's base; a relative path is appended to it.
     pub fn joined(base: Option<&CallUrl>, call: &CallUrl) -> CallUrl {
         let Some(base) = base else { return call.clone() };
-        let CallUrl::Path { path, stripped: None } = call else { return call.clone() };
+        let CallUrl::Path { path, stripped } = call else { return call.clone() };
+        if stripped.as_ref().is_some_and(|s| !s.relative) {
+            return call.clone();
+        }
         match base {
             CallUrl::Path { path: prefix, stripped } => {
                 CallUrl::Path { path: join_paths(prefix, path), stripped: stripped.clone() }
@@ -64,7 +78,7 @@ impl CallUrl {
                 host: host.clone(),
                 path: join_paths(prefix, path),
             },
-            CallUrl::Computed { .. } => {
+            CallUrl::Computed { .. } | CallUrl::Deferred { .. } => {
                 CallUrl::computed("the base URL of the client instance cannot be read")
             }
         }
@@ -82,15 +96,15 @@ fn join_paths(prefix: &str, path: &str) -> String {
 }
 
 /// One piece of a flattened URL expression.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Part {
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Part {
     Literal(String),
     Hole(Hole),
 }
 
 /// An interpolated or concatenated value.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Hole {
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hole {
     /// The expression when it is a plain dotted name (`import.meta.env.VITE_API_URL`), else empty.
     pub dotted: String,
     /// True when the value looks like configuration: a base URL, not a path piece.
@@ -101,6 +115,37 @@ pub(crate) struct Hole {
     pub label: String,
     /// The literal a configuration value falls back to (`X ?? "/api"`, `getenv("X", "/api")`).
     pub fallback: Option<String>,
+    /// The index of the enclosing function's parameter the value is, when it is one: filled in
+    /// by the argument at each caller.
+    pub arg: Option<u8>,
+    /// True when the value's first name is bound by an import: read from the other module at
+    /// link time.
+    pub imported: bool,
+}
+
+/// The names a URL expression may use, at the place it is read.
+#[derive(Default)]
+pub(crate) struct Env<'a> {
+    /// Module-level constants, also object members (`routes.base`) and class fields
+    /// (`this.url`, `Service.BASE`).
+    pub consts: Option<&'a Constants>,
+    /// Constants local to the enclosing function.
+    pub locals: Option<&'a Constants>,
+    /// The enclosing function's parameters.
+    pub params: &'a [String],
+    /// Names bound by imports of the project's modules.
+    pub imported: Option<&'a HashSet<String>>,
+    /// Functions that return a URL (`(slug) => `/recipes/${slug}``), by name.
+    pub templates: Option<&'a Templates>,
+}
+
+/// Functions returning a URL template: their parts, with parameters as holes with `arg` set.
+pub(crate) type Templates = HashMap<String, Option<Vec<Part>>>;
+
+impl Env<'_> {
+    fn constant(&self, name: &str) -> Option<&Option<Vec<Part>>> {
+        self.locals.and_then(|l| l.get(name)).or_else(|| self.consts.and_then(|c| c.get(name)))
+    }
 }
 
 /// Module-level string constants seen so far (`const API = "/api"`, `BASE = f"{HOST}/v1"`), by
@@ -113,7 +158,8 @@ pub(crate) type Constants = HashMap<String, Option<Vec<Part>>>;
 /// a hole, for evidence).
 pub(crate) fn record_constant(constants: &mut Constants, name: &str, value: Option<Vec<Part>>) {
     let useful = value.and_then(|mut parts| {
-        if parts.iter().any(|p| matches!(p, Part::Literal(_))) {
+        let later = |p: &Part| matches!(p, Part::Hole(h) if h.arg.is_some() || h.imported);
+        if parts.iter().any(|p| matches!(p, Part::Literal(_)) || later(p)) {
             return Some(parts);
         }
         match parts.as_mut_slice() {
@@ -138,7 +184,7 @@ pub(crate) fn record_constant(constants: &mut Constants, name: &str, value: Opti
 const MAX_PARTS: usize = 64;
 
 /// Flattens a URL expression of either language into parts; `None` when it has too many.
-pub(crate) fn parts(node: Node<'_>, source: &str, consts: &Constants) -> Option<Vec<Part>> {
+pub(crate) fn parts(node: Node<'_>, source: &str, env: &Env<'_>) -> Option<Vec<Part>> {
     let mut out: Vec<Part> = Vec::new();
     let mut stack = vec![node];
     while let Some(node) = stack.pop() {
@@ -168,13 +214,17 @@ pub(crate) fn parts(node: Node<'_>, source: &str, consts: &Constants) -> Option<
                 let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
                 stack.extend(children.into_iter().rev());
             }
-            "template_string" => template_parts(node, source, consts, &mut out),
+            "template_string" => template_parts(node, source, env, &mut out),
             "string" => match literal_string(node, source) {
                 Some(value) if !is_byte_string(node, source) => push_literal(&mut out, value),
                 Some(_) => out.push(Part::Hole(hole(node, source))),
-                None => python_string_parts(node, source, consts, &mut out),
+                None => python_string_parts(node, source, env, &mut out),
             },
-            _ => push_value(node, source, consts, &mut out),
+            "new_expression" => match new_url(node, source, env) {
+                Some(parts) => push_parts(&mut out, parts),
+                None => out.push(Part::Hole(hole(node, source))),
+            },
+            _ => push_value(node, source, env, &mut out),
         }
     }
     Some(out)
@@ -194,23 +244,101 @@ fn push_literal(out: &mut Vec<Part>, value: String) {
     }
 }
 
-/// A value: a known constant's parts, else a hole.
-fn push_value(node: Node<'_>, source: &str, consts: &Constants, out: &mut Vec<Part>) {
-    if node.kind() == "identifier"
-        && let Some(Some(parts)) = consts.get(text(node, source))
-    {
-        for part in parts {
-            match part {
-                Part::Literal(l) => push_literal(out, l.clone()),
-                hole => out.push(hole.clone()),
-            }
+fn push_parts(out: &mut Vec<Part>, parts: Vec<Part>) {
+    for part in parts {
+        match part {
+            Part::Literal(l) => push_literal(out, l),
+            hole => out.push(hole),
         }
+    }
+}
+
+/// A value: a parameter, a known constant's parts, a URL template called with arguments, else a
+/// hole (marked when its first name is imported).
+fn push_value(node: Node<'_>, source: &str, env: &Env<'_>, out: &mut Vec<Part>) {
+    let kind = node.kind();
+    if matches!(
+        kind,
+        "identifier" | "member_expression" | "attribute" | "shorthand_property_identifier"
+    ) {
+        let name = text(node, source);
+        if let Some(found) = env.constant(name) {
+            match found {
+                Some(parts) => push_parts(out, parts.clone()),
+                None => out.push(Part::Hole(hole(node, source))),
+            }
+            return;
+        }
+        if let Some(k) = env.params.iter().position(|p| p == name) {
+            let mut hole = hole(node, source);
+            hole.arg = u8::try_from(k).ok();
+            out.push(Part::Hole(hole));
+            return;
+        }
+        let head = name.split('.').next().unwrap_or(name);
+        let mut hole = hole(node, source);
+        hole.imported = env.imported.is_some_and(|i| i.contains(head)) && is_dotted_name(name);
+        out.push(Part::Hole(hole));
+        return;
+    }
+    if matches!(kind, "call_expression" | "call")
+        && let Some(parts) = template_call(node, source, env)
+    {
+        push_parts(out, parts);
         return;
     }
     out.push(Part::Hole(hole(node, source)));
 }
 
-fn template_parts(node: Node<'_>, source: &str, consts: &Constants, out: &mut Vec<Part>) {
+/// `routes.one(slug)` where `routes.one` is a function returning a URL: its parts with each
+/// parameter bound to the argument given (one level; an argument is not itself expanded
+/// through another template).
+fn template_call(node: Node<'_>, source: &str, env: &Env<'_>) -> Option<Vec<Part>> {
+    let callee = text(node.field("function")?, source);
+    let template = env.templates?.get(callee)?.as_ref()?;
+    let arguments = node.field("arguments")?;
+    let mut cursor = arguments.walk();
+    let args: Vec<Node<'_>> =
+        arguments.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect();
+    let inner = Env { templates: None, ..*env };
+    let mut out = Vec::new();
+    for part in template {
+        match part {
+            Part::Hole(Hole { arg: Some(k), .. }) => match args.get(usize::from(*k)) {
+                Some(arg) => push_parts(&mut out, parts(*arg, source, &inner)?),
+                None => return None,
+            },
+            other => push_parts(&mut out, vec![other.clone()]),
+        }
+    }
+    Some(out)
+}
+
+/// `new URL(path, base)`: an absolute path stays as it is; a relative one follows the base.
+fn new_url(node: Node<'_>, source: &str, env: &Env<'_>) -> Option<Vec<Part>> {
+    if text(node.field("constructor")?, source) != "URL" {
+        return None;
+    }
+    let arguments = node.field("arguments")?;
+    let path = parts(arguments.named_child(0)?, source, env)?;
+    let Some(base) = arguments.named_child(1) else { return Some(path) };
+    match path.first() {
+        Some(Part::Literal(l)) if l.starts_with('/') || split_scheme(l).is_some() => Some(path),
+        Some(Part::Literal(_)) => {
+            let mut base_hole = hole(base, source);
+            base_hole.config = true;
+            if base_hole.label.is_empty() {
+                base_hole.label = "the base of new URL".to_owned();
+            }
+            let mut out = vec![Part::Hole(base_hole), Part::Literal("/".to_owned())];
+            push_parts(&mut out, path);
+            Some(out)
+        }
+        _ => None,
+    }
+}
+
+fn template_parts(node: Node<'_>, source: &str, env: &Env<'_>, out: &mut Vec<Part>) {
     let mut cursor = node.walk();
     for child in node.named_children(&mut cursor) {
         match child.kind() {
@@ -218,7 +346,7 @@ fn template_parts(node: Node<'_>, source: &str, consts: &Constants, out: &mut Ve
                 push_literal(out, text(child, source).to_owned());
             }
             "template_substitution" => match child.named_child(0) {
-                Some(expr) => push_value(expr, source, consts, out),
+                Some(expr) => push_value(expr, source, env, out),
                 None => out.push(Part::Hole(hole(child, source))),
             },
             _ => {}
@@ -227,7 +355,7 @@ fn template_parts(node: Node<'_>, source: &str, consts: &Constants, out: &mut Ve
 }
 
 /// A Python string with interpolations (an f-string).
-fn python_string_parts(node: Node<'_>, source: &str, consts: &Constants, out: &mut Vec<Part>) {
+fn python_string_parts(node: Node<'_>, source: &str, env: &Env<'_>, out: &mut Vec<Part>) {
     let mut cursor = node.walk();
     for child in node.named_children(&mut cursor) {
         match child.kind() {
@@ -235,7 +363,7 @@ fn python_string_parts(node: Node<'_>, source: &str, consts: &Constants, out: &m
                 push_literal(out, text(child, source).replace("{{", "{").replace("}}", "}"));
             }
             "interpolation" => match child.field("expression") {
-                Some(expr) => push_value(expr, source, consts, out),
+                Some(expr) => push_value(expr, source, env, out),
                 None => out.push(Part::Hole(hole(child, source))),
             },
             _ => {}
@@ -265,7 +393,15 @@ fn plain_hole(node: Node<'_>, source: &str) -> Hole {
     let t = text(node, source).trim();
     let dotted = if is_dotted_name(t) { t.to_owned() } else { String::new() };
     let param = dotted.rsplit('.').next().unwrap_or("").to_owned();
-    Hole { config: is_config(t), label: dotted.clone(), dotted, param, fallback: None }
+    Hole {
+        config: is_config(t),
+        label: dotted.clone(),
+        dotted,
+        param,
+        fallback: None,
+        arg: None,
+        imported: false,
+    }
 }
 
 /// Calls that read an environment variable with a literal name and optional literal default.
@@ -333,6 +469,9 @@ fn is_config(t: &str) -> bool {
         "CONFIG.",
         "environment.",
         "env.",
+        "document.baseURI",
+        "window.location.origin",
+        "location.origin",
         "OpenAPI.",
         "os.environ",
         "os.getenv",
@@ -370,11 +509,51 @@ pub(crate) enum Role {
 }
 
 /// Reads a URL expression node.
-pub(crate) fn read(node: Node<'_>, source: &str, consts: &Constants, role: Role) -> CallUrl {
-    match parts(node, source, consts) {
-        Some(parts) => interpret(parts, role),
+pub(crate) fn read(node: Node<'_>, source: &str, env: &Env<'_>, role: Role) -> CallUrl {
+    match parts(node, source, env) {
+        Some(parts) => deferred_or(parts, role),
         None => CallUrl::computed("the URL is built from too many pieces to read"),
     }
+}
+
+/// Reads parts, keeping them for link time when a parameter or an imported name may tell more
+/// there: a parameter that is the URL or a piece of one (`fetch(url)`, `${base}${path}`), not a
+/// whole segment of a path (`/items/${id}`, a path parameter); an imported name, which the link
+/// half reads from its module (and, when it cannot, reads as here).
+pub(crate) fn deferred_or(parts: Vec<Part>, role: Role) -> CallUrl {
+    if glued_params(&parts) && parts.len() <= MAX_PARTS {
+        return CallUrl::Deferred { parts };
+    }
+    // An imported name is read from its module first, even one that looks like a base.
+    if parts.iter().any(|p| matches!(p, Part::Hole(h) if h.imported)) && parts.len() <= MAX_PARTS {
+        return CallUrl::Deferred { parts };
+    }
+    interpret(parts, role)
+}
+
+/// True when a parameter of the enclosing function is the URL or a piece of one, not a whole
+/// path segment.
+pub(crate) fn glued_params(parts: &[Part]) -> bool {
+    let is_arg = |p: &Part| matches!(p, Part::Hole(h) if h.arg.is_some());
+    // What follows a query or a fragment is no part of the path.
+    let path_end = parts
+        .iter()
+        .position(|p| matches!(p, Part::Literal(l) if l.contains(['?', '#'])))
+        .map_or(parts.len(), |i| i + 1);
+    let parts = &parts[..path_end];
+    parts.iter().enumerate().any(|(i, p)| {
+        if !is_arg(p) {
+            return false;
+        }
+        let after_slash =
+            i > 0 && matches!(&parts[i - 1], Part::Literal(l) if l.ends_with('/') && l.len() > 1);
+        let before_end = match parts.get(i + 1) {
+            None => true,
+            Some(Part::Literal(l)) => l.starts_with(['/', '?', '#']),
+            Some(Part::Hole(_)) => false,
+        };
+        !(after_slash && before_end)
+    })
 }
 
 /// Reads flattened parts.
@@ -391,7 +570,14 @@ pub(crate) fn interpret(parts: Vec<Part>, role: Role) -> CallUrl {
             if has_other_scheme(first) {
                 return CallUrl::computed("the URL is not an HTTP URL");
             }
-            CallUrl::Path { path: path_of(parts.collect()), stripped: None }
+            let relative = !first.starts_with('/') && !first.is_empty();
+            let stripped = relative.then(|| StrippedBase {
+                description: PAGE_BASE.to_owned(),
+                known_value: false,
+                default_path: None,
+                relative: true,
+            });
+            CallUrl::Path { path: path_of(parts.collect()), stripped }
         }
         Some(Part::Hole(first)) => {
             let first = first.clone();
@@ -399,7 +585,9 @@ pub(crate) fn interpret(parts: Vec<Part>, role: Role) -> CallUrl {
             let rest: Vec<Part> = parts.collect();
             if rest.is_empty() {
                 return match role {
-                    Role::Base if first.config => {
+                    // A base held in a variable (`axios.create({ baseURL })` with `baseURL` a
+                    // parameter) is a base of unknown value, like a configured one.
+                    Role::Base if first.config || !first.dotted.is_empty() => {
                         CallUrl::Path { path: "/".to_owned(), stripped: Some(unknown(&first)) }
                     }
                     _ => CallUrl::computed(
@@ -407,7 +595,9 @@ pub(crate) fn interpret(parts: Vec<Part>, role: Role) -> CallUrl {
                     ),
                 };
             }
-            let starts_path = matches!(rest.first(), Some(Part::Literal(l)) if l.starts_with('/'));
+            // `${environment.apiBaseUrl}documents/`: a base ending in a slash, joined.
+            let starts_path = matches!(rest.first(), Some(Part::Literal(l))
+                if l.starts_with('/') || l.starts_with(|c: char| c.is_ascii_alphanumeric()));
             if !first.config {
                 return CallUrl::computed(
                     "the URL starts with a computed value that is not a recognisable base URL",
@@ -430,7 +620,7 @@ fn unknown(hole: &Hole) -> StrippedBase {
             _ => None,
         }
     });
-    StrippedBase { description, known_value: false, default_path }
+    StrippedBase { description, known_value: false, default_path, relative: false }
 }
 
 /// `http://`, `https://` (any case) or a scheme-relative `//`.
@@ -489,7 +679,12 @@ fn absolute(scheme: &str, rest: String, more: Vec<Part>) -> CallUrl {
             .map_or_else(|| "a configured host".to_owned(), |h| h.label.clone());
         return CallUrl::Path {
             path: path_of(path_parts),
-            stripped: Some(StrippedBase { description, known_value: false, default_path: None }),
+            stripped: Some(StrippedBase {
+                description,
+                known_value: false,
+                default_path: None,
+                relative: false,
+            }),
         };
     }
     let authority = authority.rsplit('@').next().unwrap_or("").to_ascii_lowercase();
@@ -506,6 +701,7 @@ fn absolute(scheme: &str, rest: String, more: Vec<Part>) -> CallUrl {
                 description: authority,
                 known_value: true,
                 default_path: None,
+                relative: false,
             }),
         };
     }
@@ -571,6 +767,8 @@ mod tests {
             label: dotted.to_owned(),
             param: dotted.rsplit('.').next().unwrap_or("").to_owned(),
             fallback: None,
+            arg: None,
+            imported: false,
         })
     }
 
@@ -581,6 +779,7 @@ mod tests {
                 description: d.to_owned(),
                 known_value: k,
                 default_path: None,
+                relative: false,
             }),
         }
     }
@@ -628,7 +827,24 @@ mod tests {
             ),
             (vec![lit("http://"), var("h"), lit("/x")], Role::Call, CallUrl::computed("")),
             (vec![lit("mailto:a@b")], Role::Call, CallUrl::computed("")),
-            (vec![lit("./data/x.json")], Role::Call, path("/data/x.json", None)),
+            (
+                vec![lit("./data/x.json")],
+                Role::Call,
+                CallUrl::Path {
+                    path: "/data/x.json".into(),
+                    stripped: Some(StrippedBase {
+                        description: PAGE_BASE.into(),
+                        known_value: false,
+                        default_path: None,
+                        relative: true,
+                    }),
+                },
+            ),
+            (
+                vec![var("environment.apiBaseUrl"), lit("documents/"), var("id"), lit("/")],
+                Role::Call,
+                path("/documents/{id}", Some(("environment.apiBaseUrl", false))),
+            ),
             (vec![lit("/items/{item_id}")], Role::Call, path("/items/{item_id}", None)),
         ];
         for (parts, role, expected) in cases {

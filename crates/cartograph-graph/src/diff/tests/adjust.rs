@@ -110,6 +110,23 @@ fn a_cross_language_call_from_a_test_is_lowered_even_though_its_server_is_not_a_
 }
 
 #[test]
+fn a_new_call_from_a_test_is_lowered_by_its_call_alone() {
+    let server = module_key("server/app.ts");
+    let route = route_key("GET /api/things");
+    let base = Tree::default()
+        .modules(&["server/app.ts", "web/src/__tests__/things.ts"])
+        .node(Node::new(route.clone()))
+        .edge(EdgeKind::Serves, &server, &route);
+    let head =
+        base.clone().edge(EdgeKind::Calls, &module_key("web/src/__tests__/things.ts"), &route);
+    let found_in = run(&base, &head);
+    let found = only(&found_in, FindingKind::NewCall);
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].severity, Severity::Info);
+    assert!(found[0].message.ends_with("Lowered to info: only test files justify it."));
+}
+
+#[test]
 fn several_new_callers_of_one_route_are_one_finding() {
     let base = app();
     let route = route_key("POST /api/items");

@@ -16,6 +16,13 @@
 //!    `manifest` module), else the npm package `@scope/pkg` or `pkg` named by its first
 //!    segment(s).
 //!
+//! In a SvelteKit project (a directory with a `svelte.config.*`, the nearest at or above the
+//! importing file), a bare `$lib` or `$lib/x` that no tsconfig path matches is SvelteKit's default
+//! alias for that project's `src/lib` (likely: `kit.alias` and `kit.files.lib` can move it; the
+//! generated `.svelte-kit/tsconfig.json` that declares it is rarely in the tree), and
+//! `$app/…`, `$env/…` and `$service-worker` are virtual modules of the npm package
+//! `@sveltejs/kit`.
+//!
 //! Workspace packages resolve through their manifest: for the bare name, `exports["."]`, then
 //! `types`/`typings`, `module`, `main`, `source`; for `name/sub`, `exports["./sub"]` (with `*`
 //! patterns), then `<dir>/sub`. A manifest entry that is a build output missing from the tree
@@ -64,6 +71,11 @@ const NOTE_SRC_SUBPATH: &str = "matched under the package's src directory, not a
 const NOTE_REFERENCED_PROJECT: &str =
     "the path alias comes from a project the nearest tsconfig references";
 const NOTE_BUILTIN_NAME: &str = "the name is also a Node built-in module";
+const NOTE_SVELTE_LIB: &str = "SvelteKit's default $lib alias for the project's src/lib";
+
+/// The file names that mark a SvelteKit (or Svelte) project's root.
+const SVELTE_CONFIGS: &[&str] =
+    &["svelte.config.js", "svelte.config.mjs", "svelte.config.cjs", "svelte.config.ts"];
 
 /// Resolves TS/JS import specifiers against the tree.
 #[derive(Debug, Default)]
@@ -80,6 +92,8 @@ pub struct JsResolver {
     manifest_at: HashMap<String, usize>,
     /// Directory → the nearest `package.json` at or above it (the package scope).
     dir_scope: HashMap<String, usize>,
+    /// Directory → the nearest directory at or above it with a `svelte.config.*`.
+    dir_svelte: HashMap<String, String>,
 }
 
 /// A file found for a specifier, with the notes that make it less than certain.
@@ -159,6 +173,8 @@ impl JsResolver {
         refusals.extend(configs.refusals);
         resolver.aliases = configs.settings;
 
+        let svelte_roots: BTreeSet<String> =
+            index.files().filter(|f| SVELTE_CONFIGS.contains(&f.file_name())).map(dir_of).collect();
         // Every directory of the tree, parents before children (a prefix sorts first).
         let mut dirs = BTreeSet::from([String::new()]);
         for file in index.files() {
@@ -180,6 +196,16 @@ impl JsResolver {
                 resolver.manifest_at.get(&dir).copied().or_else(|| inherit(&resolver.dir_scope));
             if let Some(alias) = alias {
                 resolver.dir_alias.insert(dir.clone(), alias);
+            }
+            let svelte = if svelte_roots.contains(&dir) {
+                Some(dir.clone())
+            } else if dir.is_empty() {
+                None
+            } else {
+                resolver.dir_svelte.get(parent).cloned()
+            };
+            if let Some(svelte) = svelte {
+                resolver.dir_svelte.insert(dir.clone(), svelte);
             }
             if let Some(scope) = scope {
                 resolver.dir_scope.insert(dir, scope);
@@ -320,6 +346,11 @@ impl JsResolver {
         if is_builtin {
             return builtin(path_part);
         }
+        if path_part.starts_with('$')
+            && let Some(root) = self.dir_svelte.get(from_dir)
+        {
+            return self.resolve_svelte_kit(root, specifier, path_part);
+        }
         let Some((name, sub)) = split_package(path_part).filter(|(name, _)| is_package_name(name))
         else {
             return unresolved(format!(
@@ -351,6 +382,35 @@ impl JsResolver {
             Some(hit) => hit.into_resolution(),
             None => unresolved(format!(
                 "import {} names the workspace package {name} but matches no file in it",
+                shown(specifier)
+            )),
+        }
+    }
+
+    /// A SvelteKit alias (`$lib/x`) or virtual module (`$app/stores`) of the project at `root`.
+    fn resolve_svelte_kit(&self, root: &str, specifier: &str, path_part: &str) -> Resolution {
+        let first = path_part.split('/').next().unwrap_or(path_part);
+        match first {
+            "$lib" => {
+                let lib = child(root, "src/lib");
+                let rest = path_part.strip_prefix("$lib").unwrap_or_default();
+                let hit = match rest.strip_prefix('/') {
+                    Some(sub) if !sub.is_empty() => {
+                        join_normalised(&lib, sub).and_then(|target| self.probe(&target, 0))
+                    }
+                    _ => self.probe_dir(&lib, 0),
+                };
+                match hit {
+                    Some(hit) => hit.with(NOTE_SVELTE_LIB).into_resolution(),
+                    None => unresolved(format!(
+                        "import {} names SvelteKit's $lib but resolves to no file under src/lib",
+                        shown(specifier)
+                    )),
+                }
+            }
+            "$app" | "$env" | "$service-worker" => package("@sveltejs/kit"),
+            _ => unresolved(format!(
+                "import {} matches no path alias and is not a valid package name",
                 shown(specifier)
             )),
         }

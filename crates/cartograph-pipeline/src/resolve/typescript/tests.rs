@@ -576,3 +576,54 @@ fn reasons_never_quote_long_specifiers() {
         )],
     );
 }
+
+#[test]
+fn components_and_svelte_kit_aliases() {
+    const LIB: &str =
+        "likely web/src/lib/api.ts (SvelteKit's default $lib alias for the project's src/lib)";
+    let f = fixture(
+        &[
+            "web/svelte.config.js",
+            "web/src/lib/api.ts",
+            "web/src/lib/Row.svelte",
+            "web/src/lib/index.ts",
+            "web/src/routes/+page.svelte",
+            "vue/src/App.vue",
+            "vue/src/main.ts",
+            "vue/src/components/Item.vue",
+            "other/src/a.ts",
+        ],
+        &[],
+    );
+    check(
+        &f,
+        &[
+            ("vue/src/main.ts", "./App.vue", "module vue/src/App.vue"),
+            ("vue/src/App.vue", "./main", "module vue/src/main.ts"),
+            ("vue/src/App.vue", "./components/Item.vue", "module vue/src/components/Item.vue"),
+            // Vite does not try `.vue` after a specifier without an extension.
+            (
+                "vue/src/main.ts",
+                "./App",
+                "unresolved: relative import \"./App\" resolves to no file",
+            ),
+            ("web/src/routes/+page.svelte", "$lib/api", LIB),
+            ("web/src/routes/+page.svelte", "$lib/api.ts", LIB),
+            ("web/src/routes/+page.svelte", "$lib/Row.svelte", "likely web/src/lib/Row.svelte (…"),
+            ("web/src/routes/+page.svelte", "$lib", "likely web/src/lib/index.ts (…"),
+            (
+                "web/src/routes/+page.svelte",
+                "$lib/missing",
+                "unresolved: import \"$lib/missing\" names SvelteKit's $lib but resolves to no file under src/lib",
+            ),
+            ("web/src/routes/+page.svelte", "$app/stores", "package npm:@sveltejs/kit"),
+            ("web/src/routes/+page.svelte", "$env/static/public", "package npm:@sveltejs/kit"),
+            // Outside a Svelte project `$lib` means nothing.
+            (
+                "other/src/a.ts",
+                "$lib/api",
+                "unresolved: import \"$lib/api\" matches no path alias and is not a valid package name",
+            ),
+        ],
+    );
+}

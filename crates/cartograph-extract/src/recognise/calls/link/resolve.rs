@@ -1,0 +1,473 @@
+//! The link half of URL resolution across modules: imported URL constants, and calls of
+//! wrappers (see `wrappers.rs`) followed to the request they make.
+//!
+//! A call's callee is followed by name, in a fixed order and a fixed number of steps: a wrapper
+//! of that name in the file; an alias of an object literal (`CTFd.fetch` → `fetch`); `this.x`
+//! through the class and the classes it extends (also in other modules); `client.x` through the
+//! class of an instance (`new ApiClient()`, a constructor parameter typed `ApiService`); a name
+//! bound by an import, to the module it names. A wrapper that calls another wrapper is followed
+//! to at most [`MAX_WRAPPERS`] wrappers in all, its parameters bound to the caller's arguments at
+//! each step. Nothing here reads source: every step is a lookup in the per-file summaries.
+//!
+//! Example: `this.get(`/api/projects/${id}/`)` in `ProjectService extends APIService`, with
+//! `APIService.get(url)` calling `this.axiosInstance.get(url)` in another module → a `GET
+//! /api/projects/{id}` request, via wrapper `APIService.get`.
+
+use cartograph_core::HttpMethod;
+
+use crate::recognise::calls::url::{self, CallUrl, Part, Role};
+use crate::recognise::calls::wrappers::{
+    Invocation, InvocationArg, OptionsMethod, Sink, UrlConstant, Wrapper, WrapperMethod,
+};
+use crate::recognise::calls::{CallClient, ClientInstance};
+use crate::recognise::link::{BindingTarget, FileView, LinkInput};
+
+/// At most this many wrappers are followed from one call.
+pub const MAX_WRAPPERS: usize = 4;
+/// At most this many name lookups are made to find one callee or constant.
+const MAX_STEPS: usize = 8;
+
+/// A request found through wrappers.
+#[derive(Debug)]
+pub struct Resolved<'a> {
+    pub method: Option<HttpMethod>,
+    /// The URL with the client's base applied.
+    pub url: CallUrl,
+    /// The URL before the client's base (to tell whose base was stripped).
+    pub own_url: CallUrl,
+    /// Who made the request in the end: `fetch`, `axios instance this.axiosInstance`.
+    pub who: String,
+    pub instance: Option<&'a ClientInstance>,
+    /// How the call reached the request, outermost first: `wrapper APIService.get (path:line)`.
+    pub via: Vec<String>,
+    /// How the URL was resolved: `URL from constant routes.base (path:line)`.
+    pub notes: Vec<String>,
+}
+
+/// Follows an invocation in `file` to the request it makes, when its callee is a wrapper.
+pub fn invocation<'a>(
+    input: &'a LinkInput<'a>,
+    file: &'a FileView<'a>,
+    inv: &Invocation,
+) -> Option<Resolved<'a>> {
+    let mut notes = Vec::new();
+    let args: Vec<InvocationArg> = inv
+        .args
+        .iter()
+        .map(|a| {
+            let mut a = a.clone();
+            a.parts = a.parts.map(|p| {
+                // A parameter of the caller in a whole path segment is a path parameter.
+                let p = if url::glued_params(&p) { p } else { without_params(p) };
+                imports(input, file, p, &mut notes, 0)
+            });
+            a.from_caller = true;
+            a
+        })
+        .collect();
+    let (wfile, wrapper) = find(input, file, &inv.callee, inv.class.as_deref(), 0)?;
+    let mut resolved = apply(input, wfile, wrapper, &args, 1)?;
+    notes.append(&mut resolved.notes);
+    resolved.notes = notes;
+    Some(resolved)
+}
+
+/// A call's own URL with the imported constants it names read from their modules.
+pub fn own_url<'a>(
+    input: &'a LinkInput<'a>,
+    file: &'a FileView<'a>,
+    call: &CallUrl,
+    notes: &mut Vec<String>,
+) -> CallUrl {
+    match call {
+        CallUrl::Deferred { parts } => {
+            let parts = imports(input, file, parts.clone(), notes, 0);
+            url::interpret(parts, Role::Call)
+        }
+        other => other.clone(),
+    }
+}
+
+fn apply<'a>(
+    input: &'a LinkInput<'a>,
+    file: &'a FileView<'a>,
+    wrapper: &'a Wrapper,
+    args: &[InvocationArg],
+    depth: usize,
+) -> Option<Resolved<'a>> {
+    let kind = if wrapper.generated { "generated client" } else { "wrapper" };
+    let step = format!("{kind} {} ({}:{})", wrapper.name, file.path.as_str(), wrapper.line);
+    match &wrapper.sink {
+        Sink::Request { client, method, url } => {
+            let mut notes = Vec::new();
+            let mut used = false;
+            let own = match url {
+                CallUrl::Deferred { parts } => {
+                    let (parts, from_caller) = substitute(parts, args);
+                    // A parameter of the outermost caller itself: linked at its own callers.
+                    if parts.iter().any(|p| matches!(p, Part::Hole(h) if h.arg.is_some())) {
+                        return None;
+                    }
+                    used |= from_caller;
+                    url::interpret(imports(input, file, parts, &mut notes, 0), Role::Call)
+                }
+                other => other.clone(),
+            };
+            if let WrapperMethod::Param(k) | WrapperMethod::Options(k) = *method {
+                let given = args.get(usize::from(k));
+                // The method is a parameter of the outermost caller: linked at its callers.
+                if given.is_some_and(|a| a.param.is_some()) {
+                    return None;
+                }
+                used |= given.is_some_and(|a| a.from_caller);
+            }
+            // Only a request the caller's arguments flow into is the caller's, unless the
+            // wrapper is generated client code, whose fixed request its callers make.
+            // A URL that cannot be read stays the caller's refusal.
+            let unread = matches!(own, CallUrl::Computed { .. } | CallUrl::Deferred { .. });
+            if !used && !wrapper.generated && !unread {
+                return None;
+            }
+            let method = match *method {
+                WrapperMethod::Known(m) => Some(m),
+                WrapperMethod::Param(k) => args
+                    .get(usize::from(k))
+                    .and_then(|a| a.literal.as_deref())
+                    .and_then(HttpMethod::parse)
+                    .filter(|m| *m != HttpMethod::Any),
+                WrapperMethod::Options(k) => match args.get(usize::from(k)) {
+                    None => Some(HttpMethod::Get),
+                    Some(a) => match a.options {
+                        Some(OptionsMethod::Absent) => Some(HttpMethod::Get),
+                        Some(OptionsMethod::Known(m)) => Some(m),
+                        _ => None,
+                    },
+                },
+                WrapperMethod::Unknown => None,
+            };
+            let (who, instance) = client_of(input, file, client)?;
+            let base = instance.and_then(|i| i.base.as_ref());
+            let url = CallUrl::joined(base, &own);
+            Some(Resolved { method, url, own_url: own, who, instance, via: vec![step], notes })
+        }
+        Sink::Call(inner) => {
+            if depth >= MAX_WRAPPERS {
+                return None;
+            }
+            let mut notes = Vec::new();
+            let bound: Vec<InvocationArg> =
+                inner.args.iter().map(|a| bind(input, file, a, args, &mut notes)).collect();
+            let (next_file, next) = find(input, file, &inner.callee, inner.class.as_deref(), 0)?;
+            let mut resolved = apply(input, next_file, next, &bound, depth + 1)?;
+            resolved.via.insert(0, step);
+            notes.append(&mut resolved.notes);
+            resolved.notes = notes;
+            Some(resolved)
+        }
+    }
+}
+
+/// Who a wrapper's request is made by, and the client instance whose base applies.
+fn client_of<'a>(
+    input: &'a LinkInput<'a>,
+    file: &'a FileView<'a>,
+    client: &'a CallClient,
+) -> Option<(String, Option<&'a ClientInstance>)> {
+    match client {
+        CallClient::Library(name) => Some((super::library_label(name).to_owned(), None)),
+        CallClient::Instance(i) => Some((format!("{} instance {}", i.library, i.name), Some(i))),
+        CallClient::Imported { receiver } => {
+            let (instance, module) = imported_instance(input, file, receiver)?;
+            Some((
+                format!("{} instance {receiver} imported from {module}", instance.library),
+                Some(instance),
+            ))
+        }
+    }
+}
+
+/// The client instance an imported receiver names, and the module declaring it.
+pub(crate) fn imported_instance<'a>(
+    input: &'a LinkInput<'a>,
+    file: &'a FileView<'a>,
+    receiver: &str,
+) -> Option<(&'a ClientInstance, &'a str)> {
+    let (head, rest) = match receiver.split_once('.') {
+        Some((head, rest)) => (head, Some(rest)),
+        None => (receiver, None),
+    };
+    let binding = input.binding(file.path, head)?;
+    let BindingTarget::Module(module) = &binding.target else { return None };
+    let name = match (&binding.member, rest) {
+        (Some(member), None) => member.as_str(),
+        (None, Some(member)) if !member.contains('.') => member,
+        _ => return None,
+    };
+    let target = input.file(module)?;
+    let instance = target.facts.calls.clients.iter().find(|i| i.name == name)?;
+    Some((instance, target.path.as_str()))
+}
+
+/// An argument of a call inside a wrapper, with the wrapper's parameters bound to its caller's
+/// arguments and its imported constants read.
+fn bind<'a>(
+    input: &'a LinkInput<'a>,
+    file: &'a FileView<'a>,
+    arg: &InvocationArg,
+    outer: &[InvocationArg],
+    notes: &mut Vec<String>,
+) -> InvocationArg {
+    if let Some(k) = arg.param {
+        return outer.get(usize::from(k)).cloned().unwrap_or_default();
+    }
+    let mut from_caller = false;
+    let parts = arg.parts.as_ref().map(|p| {
+        let (parts, used) = substitute(p, outer);
+        from_caller = used;
+        imports(input, file, parts, notes, 0)
+    });
+    InvocationArg {
+        parts,
+        literal: arg.literal.clone(),
+        options: arg.options,
+        param: None,
+        from_caller,
+    }
+}
+
+/// Parts with each parameter hole replaced by the caller's argument (a plain hole when the
+/// caller gives none or an unreadable one), and whether an argument of the outermost caller
+/// was used.
+fn substitute(parts: &[Part], args: &[InvocationArg]) -> (Vec<Part>, bool) {
+    let mut out = Vec::new();
+    let mut used = false;
+    for part in parts {
+        match part {
+            Part::Hole(h) if h.arg.is_some() => {
+                let given = h.arg.and_then(|k| args.get(usize::from(k)));
+                match given.and_then(|a| a.parts.as_ref().map(|p| (p, a.from_caller))) {
+                    Some((parts, from_caller)) => {
+                        used |= from_caller;
+                        out.extend(parts.iter().cloned());
+                    }
+                    None => {
+                        let mut h = h.clone();
+                        h.arg = None;
+                        out.push(Part::Hole(h));
+                    }
+                }
+            }
+            other => out.push(other.clone()),
+        }
+    }
+    (merge_literals(out), used)
+}
+
+fn without_params(parts: Vec<Part>) -> Vec<Part> {
+    parts
+        .into_iter()
+        .map(|p| match p {
+            Part::Hole(mut h) => {
+                h.arg = None;
+                Part::Hole(h)
+            }
+            other => other,
+        })
+        .collect()
+}
+
+fn merge_literals(parts: Vec<Part>) -> Vec<Part> {
+    let mut out: Vec<Part> = Vec::with_capacity(parts.len());
+    for part in parts {
+        match (out.last_mut(), part) {
+            (Some(Part::Literal(last)), Part::Literal(l)) => last.push_str(&l),
+            (_, part) => out.push(part),
+        }
+    }
+    out
+}
+
+/// Parts with every imported name read from the module that exports it, when that module
+/// declares it as a URL constant.
+fn imports<'a>(
+    input: &'a LinkInput<'a>,
+    file: &'a FileView<'a>,
+    parts: Vec<Part>,
+    notes: &mut Vec<String>,
+    depth: usize,
+) -> Vec<Part> {
+    if !parts.iter().any(|p| matches!(p, Part::Hole(h) if h.imported)) {
+        return parts;
+    }
+    let mut out = Vec::new();
+    for part in parts {
+        let Part::Hole(h) = &part else {
+            out.push(part);
+            continue;
+        };
+        if !h.imported || depth >= MAX_STEPS {
+            out.push(part);
+            continue;
+        }
+        match imported_constant(input, file, &h.dotted) {
+            Some((target, constant)) => {
+                let mut inner = Vec::new();
+                let parts = imports(input, target, constant.parts.clone(), &mut inner, depth + 1);
+                // The value as a path template, when it reads as one: the resolved URL, never
+                // the source text.
+                let value = match url::interpret(parts.clone(), Role::Call) {
+                    CallUrl::Path { path, stripped: None } => {
+                        format!(
+                            " = \"{}\"",
+                            cartograph_core::RouteTemplate::parse(&path).identity()
+                        )
+                    }
+                    _ => String::new(),
+                };
+                notes.push(format!(
+                    "URL from constant {}{value} ({}:{})",
+                    constant.name,
+                    target.path.as_str(),
+                    constant.line
+                ));
+                notes.append(&mut inner);
+                out.extend(parts);
+            }
+            None => out.push(part),
+        }
+    }
+    merge_literals(out)
+}
+
+fn imported_constant<'a>(
+    input: &'a LinkInput<'a>,
+    file: &'a FileView<'a>,
+    dotted: &str,
+) -> Option<(&'a FileView<'a>, &'a UrlConstant)> {
+    let (head, rest) = match dotted.split_once('.') {
+        Some((h, r)) => (h, Some(r)),
+        None => (dotted, None),
+    };
+    let binding = input.binding(file.path, head)?;
+    let BindingTarget::Module(module) = &binding.target else { return None };
+    let key = match (&binding.member, rest) {
+        (Some(m), None) => m.clone(),
+        (Some(m), Some(r)) => format!("{m}.{r}"),
+        (None, Some(r)) => r.to_owned(),
+        (None, None) => return None,
+    };
+    let target = input.file(module)?;
+    let constant = target.facts.calls.constants.iter().find(|c| c.name == key)?;
+    Some((target, constant))
+}
+
+/// The wrapper a callee names, seen from `file` (in the class `class`).
+fn find<'a>(
+    input: &'a LinkInput<'a>,
+    file: &'a FileView<'a>,
+    callee: &str,
+    class: Option<&str>,
+    steps: usize,
+) -> Option<(&'a FileView<'a>, &'a Wrapper)> {
+    if steps >= MAX_STEPS {
+        return None;
+    }
+    let calls = &file.facts.calls;
+    let (head, rest) = match callee.split_once('.') {
+        Some((h, r)) => (h, Some(r)),
+        None => (callee, None),
+    };
+    if matches!(head, "this" | "super") {
+        let (class, rest) = (class?, rest?);
+        return match rest.rsplit_once('.') {
+            None if head == "this" => class_member(input, file, class, rest, steps + 1),
+            None => {
+                let parent = calls.classes.iter().find(|c| c.name == class)?.extends.as_deref()?;
+                class_member(input, file, parent, rest, steps + 1)
+            }
+            Some((field, member)) => {
+                let name = format!("this.{field}");
+                let object = calls
+                    .objects
+                    .iter()
+                    .find(|o| o.name == name && o.scope.as_deref() == Some(class))
+                    .or_else(|| calls.objects.iter().find(|o| o.name == name))?;
+                class_member(input, file, &object.class, member, steps + 1)
+            }
+        };
+    }
+    if let Some(w) = named(file, callee) {
+        return Some(w);
+    }
+    if let Some((_, target)) = calls.aliases.iter().find(|(a, _)| a == callee) {
+        return find(input, file, target, None, steps + 1);
+    }
+    if let Some(rest) = rest {
+        if let Some((_, target)) = calls.aliases.iter().find(|(a, _)| a == head) {
+            return find(input, file, &format!("{target}.{rest}"), None, steps + 1);
+        }
+        if !rest.contains('.')
+            && let Some(object) = calls.objects.iter().find(|o| o.name == head)
+        {
+            return class_member(input, file, &object.class, rest, steps + 1);
+        }
+    }
+    let binding = input.binding(file.path, head)?;
+    let BindingTarget::Module(module) = &binding.target else { return None };
+    let target = input.file(module)?;
+    let name = match (&binding.member, rest) {
+        (Some(m), None) => m.clone(),
+        (Some(m), Some(r)) => format!("{m}.{r}"),
+        (None, Some(r)) => r.to_owned(),
+        (None, None) => return None,
+    };
+    find(input, target, &name, None, steps + 1)
+}
+
+/// The wrapper `member` of `class` (or of a class it extends), seen from `file`.
+fn class_member<'a>(
+    input: &'a LinkInput<'a>,
+    file: &'a FileView<'a>,
+    class: &str,
+    member: &str,
+    steps: usize,
+) -> Option<(&'a FileView<'a>, &'a Wrapper)> {
+    if steps >= MAX_STEPS {
+        return None;
+    }
+    if let Some(w) = named(file, &format!("{class}.{member}")) {
+        return Some(w);
+    }
+    let calls = &file.facts.calls;
+    if let Some(declared) = calls.classes.iter().find(|c| c.name == class) {
+        let parent = declared.extends.as_deref()?;
+        return class_member(input, file, parent, member, steps + 1);
+    }
+    let (head, rest) = match class.split_once('.') {
+        Some((h, r)) => (h, Some(r)),
+        None => (class, None),
+    };
+    let binding = input.binding(file.path, head)?;
+    let BindingTarget::Module(module) = &binding.target else { return None };
+    let target = input.file(module)?;
+    let name = match (&binding.member, rest) {
+        (Some(m), None) => m.clone(),
+        (None, Some(r)) => r.to_owned(),
+        _ => return None,
+    };
+    let name = if name == "default" {
+        let aliases = &target.facts.calls.aliases;
+        aliases.iter().find(|(a, _)| a == "default").map(|(_, t)| t.clone())?
+    } else {
+        name
+    };
+    class_member(input, target, &name, member, steps + 1)
+}
+
+/// The first wrapper of `file` called `name`.
+fn named<'a>(file: &'a FileView<'a>, name: &str) -> Option<(&'a FileView<'a>, &'a Wrapper)> {
+    let wrappers = &file.facts.calls.wrappers;
+    let at = wrappers.partition_point(|w| w.name.as_str() < name);
+    let w = wrappers.get(at).filter(|w| w.name == name)?;
+    Some((file, w))
+}
