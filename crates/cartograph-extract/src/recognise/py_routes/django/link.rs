@@ -57,8 +57,11 @@ pub(super) fn link(names: &Names<'_>, out: &mut Output) {
                 UrlTarget::IncludeModule(m) => names.by_module.get(m.as_str()).copied(),
                 // `include(shop_urls)` after `from shop import urls as shop_urls`.
                 UrlTarget::IncludeList(name) | UrlTarget::IncludeObject(name) => {
+                    // `[*cycle_urls]` after `from .cycle import urlpatterns as cycle_urls`.
                     match names.resolve(file, name) {
-                        Some((Def::Module(m), rest)) if rest.is_empty() => Some(m),
+                        Some((Def::Module(m) | Def::UrlList(m, _), rest)) if rest.is_empty() => {
+                            Some(m)
+                        }
                         _ => None,
                     }
                 }
