@@ -122,7 +122,13 @@ enum FrameworkClass {
     FastApiRouter,
     FlaskApp,
     Blueprint,
-    DrfRouter { root_view: bool },
+    /// Flask-RESTX / Flask-RESTful `Api`.
+    RestApi,
+    /// Flask-RESTX `Namespace`.
+    RestNamespace,
+    DrfRouter {
+        root_view: bool,
+    },
     Settings,
 }
 
@@ -135,6 +141,8 @@ impl FrameworkClass {
             n if n.ends_with("APIRouter") => Self::FastApiRouter,
             "Flask" => Self::FlaskApp,
             "Blueprint" => Self::Blueprint,
+            "Api" => Self::RestApi,
+            "Namespace" => Self::RestNamespace,
             "DefaultRouter" => Self::DrfRouter { root_view: true },
             "SimpleRouter" => Self::DrfRouter { root_view: false },
             "BaseSettings" => Self::Settings,

@@ -45,7 +45,9 @@ pub(super) fn link(names: &Names<'_>, out: &mut Output) {
                 class @ (FrameworkClass::FastApiApp
                 | FrameworkClass::FastApiRouter
                 | FrameworkClass::FlaskApp
-                | FrameworkClass::Blueprint),
+                | FrameworkClass::Blueprint
+                | FrameworkClass::RestApi
+                | FrameworkClass::RestNamespace),
             ) = names.instance_class(file, instance)
             {
                 graph.objects.insert((file, i), (instance, class));
@@ -92,6 +94,8 @@ fn mount<'a>(
         MountKind::IncludeRouter => "include_router",
         MountKind::RegisterBlueprint => "register_blueprint",
         MountKind::Mount => "mount",
+        MountKind::BindApi => "Api",
+        MountKind::AddNamespace => "add_namespace",
     };
     match (parent, child) {
         (Some(parent), Some(child)) => {
@@ -112,6 +116,8 @@ fn mount<'a>(
             }
         }
         _ if decl.kind == MountKind::Mount => {}
+        // `init_app(app)` is how many Flask extensions attach; only an API's binding counts.
+        _ if decl.kind == MountKind::BindApi => {}
         (Some(_), None) => {
             let what = decl.child.as_deref().map_or_else(
                 || "a computed expression".to_owned(),
@@ -181,7 +187,13 @@ fn route(names: &Names<'_>, graph: &Graph<'_>, file: FileIdx, decl: &RouteDecl, 
     let Some(location) = names.location(file, decl.line, decl.column) else { return };
     let Some(start) = object(names, graph, file, &decl.object) else { return };
     let Some((_, class)) = graph.objects.get(&start).copied() else { return };
-    let flask = matches!(class, FrameworkClass::FlaskApp | FrameworkClass::Blueprint);
+    let flask = matches!(
+        class,
+        FrameworkClass::FlaskApp
+            | FrameworkClass::Blueprint
+            | FrameworkClass::RestApi
+            | FrameworkClass::RestNamespace
+    );
     let (framework, label) = if flask { ("flask", "Flask") } else { ("fastapi", "FastAPI") };
     let handler_name = decl.handler.as_deref().unwrap_or("an inline handler");
     let Some(methods) = methods(names, file, decl) else {
@@ -284,8 +296,8 @@ fn methods(names: &Names<'_>, file: FileIdx, decl: &RouteDecl) -> Option<Vec<Htt
         Methods::Fixed(m) => Some(vec![*m]),
         Methods::Listed(list) => Some(list.clone()),
         Methods::Computed => None,
-        Methods::Default if decl.call.ends_with(":as_view") => {
-            // A class-based view serves the HTTP methods its class defines.
+        Methods::Default if decl.call.ends_with(":as_view") || decl.call.ends_with(":resource") => {
+            // A class-based view or a REST resource serves the HTTP methods its class defines.
             let Some(class) = decl.handler.as_deref() else { return Some(vec![HttpMethod::Any]) };
             let lineage = names.lineage(file, class);
             let mut found: Vec<HttpMethod> = lineage
@@ -381,6 +393,8 @@ fn compose(
             MountKind::IncludeRouter => "included under",
             MountKind::RegisterBlueprint => "registered under",
             MountKind::Mount => "mounted at",
+            MountKind::BindApi => "bound under",
+            MountKind::AddNamespace => "added under",
         };
         let parent_name = graph.objects.get(&hop.parent).map_or("?", |(i, _)| i.name.as_str());
         let place = names.path_str(hop.file);
