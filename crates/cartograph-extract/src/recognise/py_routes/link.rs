@@ -414,7 +414,12 @@ impl<'a> Names<'a> {
     fn function(&self, file: FileIdx, dotted: &'a str) -> (FileIdx, String) {
         let last = dotted.rsplit('.').next().unwrap_or(dotted).to_owned();
         let Some((head, _)) = dotted.rsplit_once('.') else {
-            // A bare name: defined here, or imported.
+            // A bare name: a class defined here or reached through imports and re-exports
+            // (`from app.views import ItemView` with `app/views/__init__.py` re-exporting it).
+            if let Some(Def::Class(f, class)) = self.lookup(file, dotted) {
+                return (f, class.name.clone());
+            }
+            // A function: defined here, or imported.
             if let Some(path) = self.path(file)
                 && let Some(b) = self.input.binding(path, dotted)
                 && let (Some(t), Some(member)) = (self.file_of(&b.target), &b.member)
@@ -424,7 +429,10 @@ impl<'a> Names<'a> {
             return (file, last);
         };
         match self.resolve(file, head) {
-            Some((Def::Module(m), rest)) if rest.is_empty() => (m, last),
+            Some((Def::Module(m), rest)) if rest.is_empty() => match self.lookup(m, &last) {
+                Some(Def::Class(f, class)) => (f, class.name.clone()),
+                _ => (m, last),
+            },
             // `views.ItemView.as_view()` resolved to the class: keep its full written name.
             Some((Def::Class(f, _), rest)) if rest.is_empty() => (f, last),
             _ => (file, last),
