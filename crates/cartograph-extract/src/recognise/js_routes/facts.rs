@@ -155,6 +155,9 @@ pub struct Mount {
     pub call: String,
     /// True for `register`, whose target is a plugin function receiving the instance.
     pub plugin: bool,
+    /// The function the mounted app is handed to (`app.use(mount("/api", api))`); such a mount
+    /// is kept only when the function is koa-mount's.
+    pub wrapper: Option<String>,
     pub line: u32,
     pub column: u32,
 }
@@ -206,6 +209,8 @@ pub struct ReExport {
 pub struct NestController {
     pub class: String,
     pub prefix: PathValue,
+    /// `@Controller({ version })` or `@Version(...)` on the class.
+    pub version: Option<NestVersion>,
     pub routes: Vec<NestRoute>,
     pub line: u32,
     pub column: u32,
@@ -217,6 +222,8 @@ pub struct NestRoute {
     pub method: HttpMethod,
     pub path: PathValue,
     pub handler: String,
+    /// `@Version(...)` on the method.
+    pub version: Option<NestVersion>,
     pub line: u32,
     pub column: u32,
 }
@@ -228,10 +235,33 @@ pub struct NestApp {
     pub prefix: Option<PathValue>,
     /// True when `setGlobalPrefix` received options (such as `exclude`) besides the prefix.
     pub prefix_options: bool,
-    /// True when the file calls `enableVersioning`, which may add a version segment.
-    pub versioning: bool,
+    /// The file's `enableVersioning(...)` call, if any.
+    pub versioning: Option<NestVersioning>,
     pub line: u32,
     pub column: u32,
+}
+
+/// The versions a NestJS controller or handler is served under (`"1"`, `["1", "2"]`,
+/// `VERSION_NEUTRAL`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum NestVersion {
+    /// Each version; `None` for `VERSION_NEUTRAL` (served without a version segment).
+    Listed(Vec<Option<String>>),
+    /// Not a literal, an array of literals or `VERSION_NEUTRAL`.
+    Computed,
+}
+
+/// How `app.enableVersioning({ type, prefix, defaultVersion })` versions routes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum NestVersioning {
+    /// `VersioningType.URI` (also the default of `enableVersioning()`): a path segment of the
+    /// prefix (`v` unless `prefix` says otherwise; `prefix: false` for none) and the version,
+    /// after the global prefix.
+    Uri { prefix: Option<String>, default: Option<NestVersion> },
+    /// Header, media-type or custom versioning: no path segment.
+    Other,
+    /// The type or prefix is computed.
+    Computed,
 }
 
 /// A `setGlobalPrefix` call away from `NestFactory.create`.

@@ -10,6 +10,11 @@
 //! emitted once per chain from a root with the chain's prefixes composed, walked iteratively with
 //! a depth cap and a cycle guard.
 //!
+//! A function parameter that mounts an app while nothing in the tree hands it a server (a
+//! service's `init(app)` loaded by name at run time) is a root too, at `likely`. A root app's own
+//! computed base path (`new Hono().basePath(env(...))`) is taken as the deployment root: its
+//! routes are placed relative to it, at `likely`, and the evidence says so.
+//!
 //! Test files (`*.test.*`, `*.spec.*`, `__tests__/`, `test/`, `tests/`, `e2e/`) take no part: they
 //! mount routers on throwaway apps at made-up prefixes.
 //!
@@ -305,10 +310,23 @@ impl<'i, 'a> Linker<'i, 'a> {
     /// Walks every chain from every root and emits the routes.
     fn walk(&mut self) -> Vec<ServedRoute> {
         let mounted: BTreeSet<ObjKey<'a>> = self.mounts.iter().map(|m| m.child.clone()).collect();
+        // A parameter that mounts an app (`init(app) { app.use(mount("/api", api)) }`) while
+        // nothing in the tree is seen handing it a server (services loaded by name at run time)
+        // is taken as the root app: the apps it mounts are placed under it, at `likely`.
+        let mounts_an_app: BTreeSet<&ObjKey<'a>> = self
+            .mounts
+            .iter()
+            .filter(|m| self.objects.get(&m.child).is_some_and(|o| o.kind == ServerKind::App))
+            .map(|m| &m.parent)
+            .collect();
         let roots: Vec<ObjKey<'a>> = self
             .objects
             .iter()
-            .filter(|(k, o)| o.kind == ServerKind::App && !mounted.contains(k))
+            .filter(|(k, o)| {
+                !mounted.contains(k)
+                    && (o.kind == ServerKind::App
+                        || (k.param.is_some() && mounts_an_app.contains(k)))
+            })
             .map(|(k, _)| k.clone())
             .collect();
         let mut by_parent: BTreeMap<ObjKey<'a>, Vec<usize>> = BTreeMap::new();
@@ -321,6 +339,11 @@ impl<'i, 'a> Linker<'i, 'a> {
         let mut refusals = Vec::new();
         for root in &roots {
             let root_framework = self.objects.get(root).and_then(|o| o.framework);
+            // A root app's own computed base path (`new Hono().basePath(env("BASE_PATH"))`) is
+            // where the app is deployed: its routes are placed relative to it, at `likely`.
+            let deployment_base = self.objects.get(root).is_some_and(|o| {
+                matches!(o.prefix, Some(PathValue::Computed | PathValue::Named(_)))
+            });
             // (object, prefix so far, chain of mount edges from the root)
             let mut stack: Vec<(ObjKey<'a>, RouteTemplate, Vec<usize>)> =
                 vec![(root.clone(), RouteTemplate::parse("/"), Vec::new())];
@@ -344,6 +367,7 @@ impl<'i, 'a> Linker<'i, 'a> {
                 let prefix = match &object.prefix {
                     None => prefix,
                     Some(PathValue::Literal(own)) => RouteTemplate::parse(own).prefixed(&prefix),
+                    Some(_) if deployment_base && key == *root => prefix,
                     Some(PathValue::Computed | PathValue::Named(_)) => {
                         if refused_at.insert((key.file, object.line, object.column)) {
                             refusals.push(Refusal::new(
@@ -369,9 +393,16 @@ impl<'i, 'a> Linker<'i, 'a> {
                     };
                     let template = RouteTemplate::parse(path).prefixed(&prefix);
                     for method in &route.methods {
-                        out.push(self.served(
-                            file, route, *method, &template, &key, root, &chain, framework,
-                        ));
+                        let mut served = self
+                            .served(file, route, *method, &template, &key, root, &chain, framework);
+                        if deployment_base {
+                            served.confidence = served.confidence.max(Confidence::Likely);
+                            served.evidence.push_str(
+                                ", relative to the app's base path, which is computed at run time \
+                                 and taken as the deployment root",
+                            );
+                        }
+                        out.push(served);
                     }
                 }
                 if chain.len() >= MAX_DEPTH {
@@ -490,6 +521,14 @@ impl<'i, 'a> Linker<'i, 'a> {
                 ));
             }
         }
+        let parameter_root = root.param.is_some();
+        if parameter_root {
+            evidence.push_str(&format!(
+                ", on a parameter of {} taken as the root app: it mounts an app, and nothing in \
+                 the tree is seen handing it one",
+                display_key(&root.local)
+            ));
+        }
         ServedRoute {
             method,
             template: template.clone(),
@@ -500,7 +539,11 @@ impl<'i, 'a> Linker<'i, 'a> {
             provenance: if files.len() == 1 { Provenance::Syntax } else { Provenance::Resolver },
             // Whether the registration passed a prefix that Fastify then ignores is not checked:
             // the route is where Fastify puts it, but the reading of the plugin is less direct.
-            confidence: if unencapsulated { Confidence::Likely } else { Confidence::Certain },
+            confidence: if unencapsulated || parameter_root {
+                Confidence::Likely
+            } else {
+                Confidence::Certain
+            },
             evidence,
         }
     }
