@@ -737,3 +737,69 @@ cards.get('/:id', async (c) => c.json({}));
         ),
     ]);
 }
+
+#[test]
+fn express_routers_handed_on_through_endpoint_functions() {
+    check!(&[
+        (
+            "server/index.js",
+            r#"const express = require("express");
+const { boardEndpoints } = require("./endpoints/boards");
+const { labsEndpoints } = require("./endpoints/labs");
+
+const app = express();
+const apiRouter = express.Router();
+
+async function start() {
+  app.use("/api", apiRouter);
+  boardEndpoints(apiRouter);
+  labsEndpoints(apiRouter);
+  app.listen(3001);
+}
+start();
+"#,
+        ),
+        (
+            "server/endpoints/boards.js",
+            r#"const { boardFileEndpoints } = require("./boardFiles");
+
+function boardEndpoints(app) {
+  app.get("/boards/:slug", async (req, res) => {});
+  boardFileEndpoints(app);
+  validate(app, req);
+}
+
+module.exports = { boardEndpoints };
+"#,
+        ),
+        (
+            "server/endpoints/boardFiles.js",
+            r#"function boardFileEndpoints(router) {
+  router.delete("/boards/:slug/files/:id", async (req, res) => {});
+}
+
+module.exports = { boardFileEndpoints };
+"#,
+        ),
+        (
+            "server/endpoints/labs/index.js",
+            r#"const { syncEndpoints } = require("./sync");
+
+function labsEndpoints(router) {
+  syncEndpoints(router);
+}
+
+module.exports = { labsEndpoints };
+"#,
+        ),
+        (
+            "server/endpoints/labs/sync.js",
+            r#"function syncEndpoints(app) {
+  app.post("/labs/sync/toggle", async (req, res) => {});
+}
+
+module.exports = { syncEndpoints };
+"#,
+        ),
+    ]);
+}

@@ -175,13 +175,17 @@ pub enum MountTarget {
     Other,
 }
 
-/// `f(app)`: a server created in this file handed to a function.
+/// `f(app)`: a server created in this file, or a parameter of the enclosing function, handed
+/// to a function.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Apply {
     pub function: MountTarget,
     /// The server's local name and the argument index it is passed at.
     pub server: String,
     pub index: u32,
+    /// When the server is a parameter (`function routes(app) { more(app) }`): the enclosing
+    /// function's key and the parameter's index.
+    pub param: Option<(String, u32)>,
     pub line: u32,
     pub column: u32,
 }

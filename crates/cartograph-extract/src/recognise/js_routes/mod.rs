@@ -118,6 +118,9 @@ struct Creation {
 struct NamedCall {
     function: MountTarget,
     names: Vec<(String, u32)>,
+    /// Arguments that are parameters of the enclosing function: name, index, and the function's
+    /// key and parameter index.
+    params: Vec<(String, u32, (String, u32))>,
     line: u32,
     column: u32,
 }
@@ -159,6 +162,11 @@ const WANTED: &[&str] = &[
     ".use(",
     ".route(",
     ".register(",
+    // Functions that hand a server on (`function labs(router) { sync(router); }`).
+    "(app)",
+    "(router)",
+    "(app, ",
+    "(router, ",
     // Barrel files that re-export routers.
     "export *",
     "export {",
@@ -244,15 +252,30 @@ impl Family for JsRoutes {
                 mount.receiver.param = None;
             }
         }
-        for NamedCall { function, names, line, column } in
+        for NamedCall { function, names, params, line, column } in
             std::mem::take(&mut self.calls_with_names)
         {
+            // A parameter handed on: the linker keeps it only where the parameter receives a
+            // server and the callee's parameter declares routes.
+            for (name, index, param) in params {
+                if !local.contains(&name) {
+                    js.applies.push(Apply {
+                        function: function.clone(),
+                        server: name,
+                        index,
+                        param: Some(param),
+                        line,
+                        column,
+                    });
+                }
+            }
             for (name, index) in names {
                 if local.contains(&name) {
                     js.applies.push(Apply {
                         function: function.clone(),
                         server: name,
                         index,
+                        param: None,
                         line,
                         column,
                     });
@@ -364,17 +387,25 @@ impl JsRoutes {
             return;
         };
         let mut names = Vec::new();
+        let mut params = Vec::new();
         for (index, arg) in named_args(arguments).into_iter().enumerate() {
             // Only names of servers created earlier in the file can be handed over: a server is
             // created before it is passed on.
             let name = text(arg, cx.source);
-            if arg.kind() == "identifier" && self.creations.iter().any(|c| c.local == name) {
+            if arg.kind() != "identifier" {
+                continue;
+            }
+            if self.creations.iter().any(|c| c.local == name) {
                 names.push((name.to_owned(), to_u32(index)));
+            } else if looks_like_server(name)
+                && let Some(param) = shapes::parameter_of(arg, name, cx)
+            {
+                params.push((name.to_owned(), to_u32(index), param));
             }
         }
-        if !names.is_empty() {
+        if !names.is_empty() || !params.is_empty() {
             let (line, column) = position(node);
-            self.calls_with_names.push(NamedCall { function: target, names, line, column });
+            self.calls_with_names.push(NamedCall { function: target, names, params, line, column });
         }
     }
 
@@ -531,6 +562,13 @@ impl JsRoutes {
             column,
         });
     }
+}
+
+/// A parameter name that may hold a server (`app`, `router`, `apiRouter`, `fastify`): only
+/// those are followed when handed on, which keeps `validate(req)` and the like out of the facts.
+fn looks_like_server(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    ["app", "router", "api", "server", "fastify", "routes"].iter().any(|w| lower.contains(w))
 }
 
 /// What the file's imports bind, as far as this family cares.

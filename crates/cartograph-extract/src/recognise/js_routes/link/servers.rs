@@ -204,7 +204,66 @@ impl<'i, 'a> Linker<'i, 'a> {
         }
     }
 
+    /// `function routes(app) { more(app) }`: a parameter handed on to a function whose parameter
+    /// is a server object becomes one too, mounting the callee's. Followed to a fixed point
+    /// (bounded by [`MAX_DEPTH`] rounds), since a forwarding function may itself be forwarded to.
+    fn collect_forwarded(&mut self) {
+        let input = self.input;
+        let mut added: BTreeSet<(ObjKey<'a>, ObjKey<'a>)> = BTreeSet::new();
+        for _ in 0..MAX_DEPTH {
+            let mut changed = false;
+            for view in input.files.iter().filter(|f| !is_test_file(f.path)) {
+                let file = view.path;
+                for apply in &view.facts.js_routes.applies {
+                    let Some((function, param)) = &apply.param else { continue };
+                    let resolved = match &apply.function {
+                        MountTarget::Name(name) => self.resolve_name(file, name),
+                        MountTarget::Module { specifier, member } => {
+                            self.resolve_module(file, specifier, member.as_deref())
+                        }
+                        _ => continue,
+                    };
+                    let Resolved::Local(f, local) = resolved else { continue };
+                    let child = ObjKey { file: f, local: local.clone(), param: Some(apply.index) };
+                    let parent = ObjKey { file, local: function.clone(), param: Some(*param) };
+                    if parent == child
+                        || !self.objects.contains_key(&child)
+                        || !added.insert((parent.clone(), child.clone()))
+                    {
+                        continue;
+                    }
+                    changed = true;
+                    self.objects.entry(parent.clone()).or_insert(Object {
+                        framework: None,
+                        kind: ServerKind::Router,
+                        prefix: None,
+                        line: apply.line,
+                        column: apply.column,
+                    });
+                    self.mounts.push(MountEdge {
+                        parent,
+                        child,
+                        prefix: None,
+                        file,
+                        call: if local == "default" {
+                            format!("{} passed on to the default export of {f}", apply.server)
+                        } else {
+                            format!("{} passed on to {local}", apply.server)
+                        },
+                        line: apply.line,
+                        column: apply.column,
+                        unencapsulated: false,
+                    });
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+
     fn collect_mounts(&mut self) {
+        self.collect_forwarded();
         let input = self.input;
         for view in input.files.iter().filter(|f| !is_test_file(f.path)) {
             let file = view.path;
@@ -275,7 +334,7 @@ impl<'i, 'a> Linker<'i, 'a> {
                     ),
                 ));
             }
-            for apply in &js.applies {
+            for apply in js.applies.iter().filter(|a| a.param.is_none()) {
                 let parent = ObjKey { file, local: apply.server.clone(), param: None };
                 let resolved = match &apply.function {
                     MountTarget::Name(name) => self.resolve_name(file, name),
