@@ -314,7 +314,8 @@ impl Family for JsRoutes {
 
 impl JsRoutes {
     fn call(&mut self, node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
-        let Some(function) = node.field("function") else {
+        // `await NestFactory.create<App>(M)` parses as a call of `await NestFactory.create`.
+        let Some(function) = node.field("function").map(strip_expression) else {
             return;
         };
         let js = &mut facts.js_routes;
