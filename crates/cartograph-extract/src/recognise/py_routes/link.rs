@@ -24,7 +24,7 @@ mod django;
 mod drf;
 
 use std::cell::Cell;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::recognise::py_routes::{
     ClassDecl, Constant, Instance, PathExpr, PathPart, PyRouteFacts,
@@ -40,6 +40,7 @@ pub fn link(input: &LinkInput<'_>, linked: &mut Linked) -> Vec<ServedRoute> {
     let mut out = Output::default();
     chains::link(&names, &mut out);
     django::link(&names, &mut out);
+    out.count_unknown_prefixes();
     linked.refusals.extend(out.refusals);
     // Routes declared in test code (test apps, test URL confs, routers built by test helpers)
     // exist only while tests run; they are not part of the architecture. The TS/JS linker skips
@@ -62,13 +63,32 @@ fn is_test_path(path: &str) -> bool {
 struct Output {
     routes: Vec<ServedRoute>,
     refusals: BTreeSet<Refusal>,
+    /// Computed prefixes whose routes are kept under an unknown segment: where, what, and how
+    /// many routes (one per method) sit below.
+    unknown_prefixes: BTreeMap<(SourceLocation, String), usize>,
 }
 
 impl Output {
     fn refuse(&mut self, kind: RefusalKind, location: SourceLocation, reason: String) {
         self.refusals.insert(Refusal::new(kind, location, reason));
     }
+
+    /// One `computed-route` refusal per computed prefix, saying how many routes it affects.
+    fn count_unknown_prefixes(&mut self) {
+        for ((location, what), count) in std::mem::take(&mut self.unknown_prefixes) {
+            let routes = if count == 1 { "1 route below it is" } else { "routes below it are" };
+            let shown = if count == 1 { String::new() } else { format!("{count} ") };
+            self.refuse(
+                RefusalKind::ComputedRoute,
+                location,
+                format!("{what}; {shown}{routes} kept under an unknown segment, at most possible"),
+            );
+        }
+    }
 }
+
+/// The segment a computed prefix leaves in a route's path.
+const UNKNOWN_PREFIX: &str = "{prefix}";
 
 /// Index of a Python file in [`LinkInput::files`].
 type FileIdx = usize;
