@@ -18,6 +18,10 @@
 //! Test files (`*.test.*`, `*.spec.*`, `__tests__/`, `test/`, `tests/`, `e2e/`) take no part: they
 //! mount routers on throwaway apps at made-up prefixes.
 //!
+//! A computed prefix (a router's own, or one given to a mount) does not hide the routes below
+//! it: they are kept under an unknown `{prefix}` segment, at most `possible`, and one
+//! `computed-route` refusal per prefix says how many routes it affects.
+//!
 //! Refusals: a computed route path or prefix (`computed-route`); a prefixed mount of something
 //! that cannot be followed to a router, or a router with routes that is mounted nowhere the
 //! analyser can follow (`unresolved-mount`).
@@ -395,6 +399,7 @@ impl<'i, 'a> Linker<'i, 'a> {
         let mut out = Vec::new();
         let mut reached: BTreeSet<ObjKey<'a>> = BTreeSet::new();
         let mut refused_at: BTreeSet<(&'a RepoPath, u32, u32)> = BTreeSet::new();
+        let mut unknown_counts: BTreeMap<UnknownPrefix, usize> = BTreeMap::new();
         let mut refusals = Vec::new();
         for root in &roots {
             let root_framework = self.objects.get(root).and_then(|o| o.framework);
@@ -404,10 +409,11 @@ impl<'i, 'a> Linker<'i, 'a> {
                 matches!(o.prefix, Some(PathValue::Computed | PathValue::Named(_)))
             });
             // (object, prefix so far, chain of mount edges from the root)
-            let mut stack: Vec<(ObjKey<'a>, RouteTemplate, Vec<usize>)> =
-                vec![(root.clone(), RouteTemplate::parse("/"), Vec::new())];
+            // (object, prefix so far, chain of mount edges, computed prefixes on the way)
+            let mut stack: Vec<(ObjKey<'a>, RouteTemplate, Vec<usize>, Vec<UnknownPrefix>)> =
+                vec![(root.clone(), RouteTemplate::parse("/"), Vec::new(), Vec::new())];
             let mut states = 0usize;
-            while let Some((key, prefix, chain)) = stack.pop() {
+            while let Some((key, prefix, chain, mut unknown)) = stack.pop() {
                 states += 1;
                 if states > MAX_STATES {
                     if let Some(object) = self.objects.get(root) {
@@ -428,14 +434,11 @@ impl<'i, 'a> Linker<'i, 'a> {
                     Some(PathValue::Literal(own)) => RouteTemplate::parse(own).prefixed(&prefix),
                     Some(_) if deployment_base && key == *root => prefix,
                     Some(PathValue::Computed | PathValue::Named(_)) => {
-                        if refused_at.insert((key.file, object.line, object.column)) {
-                            refusals.push(Refusal::new(
-                                RefusalKind::ComputedRoute,
-                                self.location(key.file, object.line, object.column),
-                                "the router's prefix is computed at run time; its routes are not reported",
-                            ));
-                        }
-                        continue;
+                        unknown.push((
+                            self.location(key.file, object.line, object.column),
+                            "the router's prefix is computed at run time".to_owned(),
+                        ));
+                        unknown_segment().prefixed(&prefix)
                     }
                 };
                 let framework = object.framework.or(root_framework).unwrap_or(Framework::Express);
@@ -454,6 +457,16 @@ impl<'i, 'a> Linker<'i, 'a> {
                     for method in &route.methods {
                         let mut served = self
                             .served(file, route, *method, &template, &key, root, &chain, framework);
+                        if !unknown.is_empty() {
+                            served.confidence = Confidence::Possible;
+                            served.evidence.push_str(
+                                "; a prefix of the chain is computed at run time, so the route \
+                                 is kept under an unknown segment and is at most possible",
+                            );
+                            for u in &unknown {
+                                *unknown_counts.entry(u.clone()).or_default() += 1;
+                            }
+                        }
                         if deployment_base {
                             served.confidence = served.confidence.max(Confidence::Likely);
                             served.evidence.push_str(
@@ -479,23 +492,24 @@ impl<'i, 'a> Linker<'i, 'a> {
                     if on_chain {
                         continue;
                     }
+                    let mut child_unknown = unknown.clone();
                     let child_prefix = match &edge.prefix {
                         None => prefix.clone(),
                         Some(PathValue::Literal(p)) => RouteTemplate::parse(p).prefixed(&prefix),
                         Some(PathValue::Computed | PathValue::Named(_)) => {
-                            if refused_at.insert((edge.file, edge.line, edge.column)) {
-                                refusals.push(Refusal::new(
-                                    RefusalKind::ComputedRoute,
-                                    self.location(edge.file, edge.line, edge.column),
-                                    format!("the prefix given to {} is computed at run time; the mounted routes are not reported", edge.call),
-                                ));
-                            }
-                            continue;
+                            child_unknown.push((
+                                self.location(edge.file, edge.line, edge.column),
+                                format!(
+                                    "the prefix given to {} is computed at run time",
+                                    edge.call
+                                ),
+                            ));
+                            unknown_segment().prefixed(&prefix)
                         }
                     };
                     let mut next_chain = chain.clone();
                     next_chain.push(i);
-                    stack.push((edge.child.clone(), child_prefix, next_chain));
+                    stack.push((edge.child.clone(), child_prefix, next_chain, child_unknown));
                 }
             }
         }
@@ -517,6 +531,18 @@ impl<'i, 'a> Linker<'i, 'a> {
                     routes.len(),
                     if routes.len() == 1 { "" } else { "s" }
                 ),
+            ));
+        }
+        for ((location, what), count) in unknown_counts {
+            let kept = if count == 1 {
+                "1 route below it is".to_owned()
+            } else {
+                format!("{count} routes below it are")
+            };
+            refusals.push(Refusal::new(
+                RefusalKind::ComputedRoute,
+                location,
+                format!("{what}; {kept} kept under an unknown segment, at most possible"),
             ));
         }
         self.refusals.append(&mut refusals);
@@ -606,6 +632,14 @@ impl<'i, 'a> Linker<'i, 'a> {
             evidence,
         }
     }
+}
+
+/// A computed prefix on the way to a route: where it is written and what it is.
+type UnknownPrefix = (SourceLocation, String);
+
+/// The segment a computed prefix leaves in a route's path.
+fn unknown_segment() -> RouteTemplate {
+    RouteTemplate::parse("{prefix}")
 }
 
 /// Test files build throwaway apps that mount routers at made-up prefixes (`supertest`), so
