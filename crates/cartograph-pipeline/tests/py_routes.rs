@@ -751,6 +751,14 @@ class Ping(Resource):
 
 api.add_resource(Ping, "/ping", "/ping/<int:n>")
 api.add_resource(Ping, make_url())
+
+
+class VersionedApi(Api):
+    pass
+
+
+v2 = VersionedApi(app, prefix="/legacy/v2")
+v2.add_resource(Ping, "/ping")
 "#
         ),
     ]);

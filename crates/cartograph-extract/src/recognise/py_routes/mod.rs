@@ -506,7 +506,9 @@ fn assignment(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFacts) {
         let args = right.field("arguments");
         let prefix = match (last, args) {
             ("Namespace", Some(args)) => Some(flask_restx::namespace_path(args, source)),
-            ("Api", Some(args)) => {
+            // `Api(app)` and subclasses named after it (`ExternalApi(bp)`); the linker keeps the
+            // binding only when the class leads to Flask-RESTX's or Flask-RESTful's `Api`.
+            (api, Some(args)) if api.ends_with("Api") => {
                 out.mounts.extend(flask_restx::api_binding(right, name, args, source));
                 prefix_keyword(args, &["prefix"], source)
             }
