@@ -766,3 +766,54 @@ v2.add_resource(Ping, "/ping")
     assert!(evidence.contains("added under /volumes on rest"), "{evidence}");
     assert!(!evidence.contains("/books"), "add_namespace's path replaces the namespace's own");
 }
+
+#[test]
+fn django_include_under_a_computed_route_keeps_its_routes() {
+    check!(&[
+        ("conf/__init__.py", ""),
+        ("conf/settings.py", "ROOT_URLCONF = \"conf.urls\"\n"),
+        (
+            "conf/urls.py",
+            r#"from django.urls import include, path
+
+urlpatterns = [path("api/", include("notes.urls"))]
+"#,
+        ),
+        ("notes/__init__.py", ""),
+        (
+            "notes/urls.py",
+            r#"from django.conf import settings
+from django.urls import include, path
+from notes import views
+
+urlpatterns = [
+    path("notes/", views.note_list),
+    path(settings.HOOKS_ROUTE, include("notes.hooks")),
+]
+"#,
+        ),
+        (
+            "notes/hooks.py",
+            r#"from django.urls import path
+from notes import views
+
+urlpatterns = [
+    path("incoming/", views.incoming),
+    path("status/", views.status),
+]
+"#,
+        ),
+        (
+            "notes/views.py",
+            r#"from django.views.decorators.http import require_POST
+
+def note_list(request): ...
+
+@require_POST
+def incoming(request): ...
+
+def status(request): ...
+"#,
+        ),
+    ]);
+}

@@ -77,7 +77,7 @@ impl Output {
     fn count_unknown_prefixes(&mut self) {
         for ((location, what), count) in std::mem::take(&mut self.unknown_prefixes) {
             let routes = if count == 1 { "1 route below it is" } else { "routes below it are" };
-            let shown = if count == 1 { String::new() } else { format!("{count} ") };
+            let shown = if count > 1 { format!("{count} ") } else { String::new() };
             self.refuse(
                 RefusalKind::ComputedRoute,
                 location,

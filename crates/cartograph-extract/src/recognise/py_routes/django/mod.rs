@@ -21,7 +21,9 @@
 //! router is not found (`unresolved-mount`). Django serves every method on a route unless the
 //! view restricts it, so unrestricted views give method `ANY`. A root conf's first include under
 //! a computed route (`path(settings.BASE_PATH, include(...))`) is taken as a deployment base path:
-//! what it includes is placed relative to it, `likely`, and the evidence says so.
+//! what it includes is placed relative to it, `likely`, and the evidence says so. Any other
+//! include under a computed route keeps what it includes under an unknown `{prefix}` segment, at
+//! most `possible`, with one `computed-route` refusal that counts the routes below it.
 //!
 //! Example: `path("api/", include("shop.urls"))` in the root conf and `path("items/<int:pk>/",
 //! views.item_detail)` in `shop/urls.py` give `ANY /api/items/{pk}`.
