@@ -550,3 +550,256 @@ fn routers_reexported_through_barrel_files() {
         ("api/routes/b.ts", "export * from './a';\n"),
     ]);
 }
+
+#[test]
+fn nest_uri_versioning_defaults_controller_and_method_versions() {
+    let evidence = check!(&[
+        (
+            "api/src/main.ts",
+            r#"import { NestFactory } from '@nestjs/core';
+import { VersioningType } from '@nestjs/common';
+import { AppModule } from './app.module';
+
+async function bootstrap() {
+  const app = await NestFactory.create(AppModule);
+  app.setGlobalPrefix('api');
+  app.enableVersioning({ type: VersioningType.URI, defaultVersion: '1' });
+  await app.listen(3000);
+}
+bootstrap();
+"#,
+        ),
+        ("api/src/app.module.ts", "export class AppModule {}\n"),
+        (
+            "api/src/boards/boards.controller.ts",
+            r#"import { Controller, Get, Post, Version, VERSION_NEUTRAL } from '@nestjs/common';
+
+@Controller('boards')
+export class BoardsController {
+  @Get()
+  list() {}
+
+  @Version('2')
+  @Post(':id/pin')
+  pin() {}
+
+  @Version(['2', VERSION_NEUTRAL])
+  @Get('count')
+  count() {}
+
+  @Version(currentVersion())
+  @Get('latest')
+  latest() {}
+}
+"#,
+        ),
+        (
+            "api/src/lanes/lanes.controller.ts",
+            r#"import { Controller, Get } from '@nestjs/common';
+
+@Controller({ path: 'lanes', version: '3' })
+export class LanesController {
+  @Get(':id')
+  one() {}
+}
+"#,
+        ),
+        (
+            "api/src/health/health.controller.ts",
+            r#"import { Controller, Get, Version, VERSION_NEUTRAL } from '@nestjs/common';
+
+@Version(VERSION_NEUTRAL)
+@Controller('health')
+export class HealthController {
+  @Get()
+  ping() {}
+}
+"#,
+        ),
+    ]);
+    assert!(
+        evidence.iter().any(|e| e.contains("under version v3 from its controller's version")),
+        "{evidence:#?}"
+    );
+}
+
+#[test]
+fn koa_apps_mounted_with_koa_mount_on_a_service_parameter() {
+    check!(&[
+        (
+            "server/services/web.ts",
+            r#"import Koa from "koa";
+import mount from "koa-mount";
+import api from "../routes/api";
+import pages from "../routes/pages";
+
+export default function init(app: Koa = new Koa()) {
+  app.use(mount("/api", api));
+  app.use(mount(pages));
+  return app;
+}
+"#,
+        ),
+        (
+            "server/routes/api/index.ts",
+            r#"import Koa from "koa";
+import Router from "koa-router";
+import notes from "./notes";
+
+const api = new Koa();
+const router = new Router();
+router.use("/", notes.routes());
+api.use(router.routes());
+
+export default api;
+"#,
+        ),
+        (
+            "server/routes/api/notes.ts",
+            r#"import Router from "koa-router";
+
+const router = new Router();
+router.post("notes.list", auth(), async (ctx) => {});
+router.post("notes.info", async (ctx) => {});
+
+export default router;
+"#,
+        ),
+        (
+            "server/routes/pages.ts",
+            r#"import Koa from "koa";
+import Router from "koa-router";
+
+const pages = new Koa();
+const router = new Router();
+router.get("/robots.txt", async (ctx) => {});
+pages.use(router.routes());
+
+export default pages;
+"#,
+        ),
+        (
+            "server/other.ts",
+            r#"import Koa from "koa";
+import api from "./routes/api";
+
+const app = new Koa();
+app.use(mount("/elsewhere", api));
+"#,
+        ),
+    ]);
+}
+
+#[test]
+fn hono_chained_sub_apps_under_a_computed_deployment_base_path() {
+    check!(&[
+        (
+            "web/server/router.ts",
+            r#"import { Hono } from 'hono';
+import { session } from '../auth/session';
+import { cards } from './cards';
+
+const basePath = (process.env.BASE_PATH ?? '').replace(/\/$/, '');
+const app = new Hono().basePath(basePath || '/');
+
+app.route('/api/auth', session);
+app.route('/api/cards', cards);
+
+export default app;
+"#,
+        ),
+        (
+            "web/auth/session.ts",
+            r#"import { Hono } from 'hono';
+import { passkeys } from './passkeys';
+
+export const session = new Hono()
+  .use(async (c, next) => next())
+  .get('/session', async (c) => c.json({}))
+  .post('/signout', async (c) => c.json({}))
+  .route('/passkey', passkeys);
+"#,
+        ),
+        (
+            "web/auth/passkeys.ts",
+            r#"import { Hono } from 'hono';
+
+export const passkeys = new Hono().post('/register', async (c) => c.json({}));
+"#,
+        ),
+        (
+            "web/server/cards.ts",
+            r#"import { Hono } from 'hono';
+
+export const cards = new Hono();
+cards.get('/:id', async (c) => c.json({}));
+"#,
+        ),
+    ]);
+}
+
+#[test]
+fn express_routers_handed_on_through_endpoint_functions() {
+    check!(&[
+        (
+            "server/index.js",
+            r#"const express = require("express");
+const { boardEndpoints } = require("./endpoints/boards");
+const { labsEndpoints } = require("./endpoints/labs");
+
+const app = express();
+const apiRouter = express.Router();
+
+async function start() {
+  app.use("/api", apiRouter);
+  boardEndpoints(apiRouter);
+  labsEndpoints(apiRouter);
+  app.listen(3001);
+}
+start();
+"#,
+        ),
+        (
+            "server/endpoints/boards.js",
+            r#"const { boardFileEndpoints } = require("./boardFiles");
+
+function boardEndpoints(app) {
+  app.get("/boards/:slug", async (req, res) => {});
+  boardFileEndpoints(app);
+  validate(app, req);
+}
+
+module.exports = { boardEndpoints };
+"#,
+        ),
+        (
+            "server/endpoints/boardFiles.js",
+            r#"function boardFileEndpoints(router) {
+  router.delete("/boards/:slug/files/:id", async (req, res) => {});
+}
+
+module.exports = { boardFileEndpoints };
+"#,
+        ),
+        (
+            "server/endpoints/labs/index.js",
+            r#"const { syncEndpoints } = require("./sync");
+
+function labsEndpoints(router) {
+  syncEndpoints(router);
+}
+
+module.exports = { labsEndpoints };
+"#,
+        ),
+        (
+            "server/endpoints/labs/sync.js",
+            r#"function syncEndpoints(app) {
+  app.post("/labs/sync/toggle", async (req, res) => {});
+}
+
+module.exports = { syncEndpoints };
+"#,
+        ),
+    ]);
+}

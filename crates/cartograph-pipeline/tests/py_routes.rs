@@ -572,3 +572,248 @@ fn settings_from_a_cached_getter_and_field_defaults() {
         ),
     ]);
 }
+
+#[test]
+fn django_url_package_spreads_lists_of_its_submodules() {
+    let analysis = check!(&[
+        ("site_conf/__init__.py", ""),
+        ("site_conf/settings.py", "ROOT_URLCONF = \"site_conf.urls\"\n"),
+        (
+            "site_conf/urls.py",
+            r#"from django.urls import include, path
+
+urlpatterns = [
+    path("api/", include("boards.urls")),
+    path("api/public/", include("boards.public_urls")),
+]
+"#,
+        ),
+        ("boards/__init__.py", ""),
+        (
+            "boards/urls/__init__.py",
+            r#"from .cards import urlpatterns as card_urls
+from .lanes import urlpatterns as lane_urls
+
+urlpatterns = [*card_urls, *lane_urls]
+"#,
+        ),
+        (
+            "boards/urls/cards.py",
+            r#"from django.urls import path
+from boards.views import CardViewSet, CardArchiveEndpoint
+
+urlpatterns = [
+    path("boards/<str:slug>/cards/", CardViewSet.as_view({"get": "list", "post": "create"})),
+    path("boards/<str:slug>/cards/<uuid:pk>/archive/", CardArchiveEndpoint.as_view()),
+]
+"#,
+        ),
+        (
+            "boards/urls/lanes.py",
+            r#"from django.urls import path
+from boards.views import lane_list
+
+first = [path("lanes/", lane_list)]
+second = [path("lanes/order/", lane_list)]
+urlpatterns = first + second
+"#,
+        ),
+        (
+            "boards/public_urls.py",
+            r#"from django.urls import path
+from boards.views import CardViewSet
+
+urlpatterns = [path("shared/<str:anchor>/cards/", CardViewSet.as_view({"get": "list"}))]
+"#,
+        ),
+        (
+            "boards/views.py",
+            r#"from rest_framework import viewsets
+from rest_framework.views import APIView
+
+class CardViewSet(viewsets.ViewSet): ...
+
+class CardArchiveEndpoint(APIView):
+    def post(self, request, slug, pk): ...
+    def delete(self, request, slug, pk): ...
+
+def lane_list(request): ...
+"#,
+        ),
+    ]);
+    let evidence = evidence_of(&analysis, "GET /api/boards/{}/cards");
+    assert!(evidence.contains("list card_urls included"), "{evidence}");
+}
+
+#[test]
+fn flask_restx_namespaces_on_a_blueprint_registered_in_a_factory() {
+    let analysis = check!(&[
+        (
+            "shelf/__init__.py",
+            r#"from flask import Flask
+
+
+class ShelfFlask(Flask):
+    pass
+
+
+def create_app():
+    app = ShelfFlask(__name__)
+    with app.app_context():
+        from shelf.api import blueprint
+
+        app.register_blueprint(blueprint)
+    return app
+"#
+        ),
+        (
+            "shelf/api/__init__.py",
+            r#"from flask import Blueprint
+from flask_restx import Api
+
+from shelf.api.v2.books import books_ns
+from shelf.api.v2.stats import stats_ns
+
+blueprint = Blueprint("api", __name__, url_prefix="/api/v2")
+rest = Api(blueprint, version="v2")
+rest.add_namespace(books_ns, "/volumes")
+rest.add_namespace(stats_ns)
+"#
+        ),
+        ("shelf/api/v2/__init__.py", ""),
+        (
+            "shelf/api/v2/base.py",
+            r#"from flask_restx import Resource
+
+
+class ReadOnly(Resource):
+    def get(self, **kwargs): ...
+"#
+        ),
+        (
+            "shelf/api/v2/books.py",
+            r#"from flask_restx import Namespace, Resource
+
+from shelf.api.v2.base import ReadOnly
+
+books_ns = Namespace("books", description="Books")
+
+
+@books_ns.route("", "/all")
+class BookList(Resource):
+    def get(self): ...
+
+    def post(self): ...
+
+
+@books_ns.route("/<book_id>")
+@books_ns.param("book_id", "A book")
+class Book(ReadOnly):
+    def patch(self, book_id): ...
+"#
+        ),
+        (
+            "shelf/api/v2/stats/__init__.py",
+            r#"from flask_restx import Namespace
+
+stats_ns = Namespace("stats", description="Statistics")
+
+from shelf.api.v2.stats import totals  # noqa: F401
+"#
+        ),
+        (
+            "shelf/api/v2/stats/totals.py",
+            r#"from flask_restx import Resource
+
+from shelf.api.v2.stats import stats_ns
+
+
+@stats_ns.route("/totals/<column>")
+class Totals(Resource):
+    def get(self, column): ...
+"#
+        ),
+        ("legacy/__init__.py", ""),
+        (
+            "legacy/app.py",
+            r#"from flask import Flask
+from flask_restful import Api, Resource
+
+app = Flask(__name__)
+api = Api(app, prefix="/legacy")
+
+
+class Ping(Resource):
+    def get(self): ...
+
+    def head(self): ...
+
+
+api.add_resource(Ping, "/ping", "/ping/<int:n>")
+api.add_resource(Ping, make_url())
+
+
+class VersionedApi(Api):
+    pass
+
+
+v2 = VersionedApi(app, prefix="/legacy/v2")
+v2.add_resource(Ping, "/ping")
+"#
+        ),
+    ]);
+    let evidence = evidence_of(&analysis, "PATCH /api/v2/volumes/{}");
+    assert!(evidence.contains("added under /volumes on rest"), "{evidence}");
+    assert!(!evidence.contains("/books"), "add_namespace's path replaces the namespace's own");
+}
+
+#[test]
+fn django_include_under_a_computed_route_keeps_its_routes() {
+    check!(&[
+        ("conf/__init__.py", ""),
+        ("conf/settings.py", "ROOT_URLCONF = \"conf.urls\"\n"),
+        (
+            "conf/urls.py",
+            r#"from django.urls import include, path
+
+urlpatterns = [path("api/", include("notes.urls"))]
+"#,
+        ),
+        ("notes/__init__.py", ""),
+        (
+            "notes/urls.py",
+            r#"from django.conf import settings
+from django.urls import include, path
+from notes import views
+
+urlpatterns = [
+    path("notes/", views.note_list),
+    path(settings.HOOKS_ROUTE, include("notes.hooks")),
+]
+"#,
+        ),
+        (
+            "notes/hooks.py",
+            r#"from django.urls import path
+from notes import views
+
+urlpatterns = [
+    path("incoming/", views.incoming),
+    path("status/", views.status),
+]
+"#,
+        ),
+        (
+            "notes/views.py",
+            r#"from django.views.decorators.http import require_POST
+
+def note_list(request): ...
+
+@require_POST
+def incoming(request): ...
+
+def status(request): ...
+"#,
+        ),
+    ]);
+}

@@ -5,7 +5,9 @@
 //! `router.del(…)` and named routes `router.get("name", "/x", h)`, the chain
 //! `app.route("/x").get(h).post(h)`, and mounts `app.use("/prefix", router)`,
 //! `app.use(router)`, `app.use("/p", require("./r"))`, Koa's `app.use(router.routes())` and
-//! `router.use("/p", sub.routes())`. The receiver is recorded as written: only the linker decides
+//! `router.use("/p", sub.routes())`, and Koa apps mounted with koa-mount
+//! (`app.use(mount("/api", api))`, kept only when `mount` is imported from `koa-mount`). The
+//! receiver is recorded as written: only the linker decides
 //! whether it is an app or router created from `express()`, `express.Router()`, `Router()`,
 //! `new Koa()` or `new Router({prefix})` (here or in the module it is imported from), so
 //! `router.navigate("/x")`, `history.push("/x")` and `map.get("x", fallback)` never become routes.
@@ -220,6 +222,19 @@ fn mount(
     let (line, column) = position(node);
     let call = format!("{}.use", recv.name);
     for target in targets {
+        if let Some((wrapper, inner_prefix, inner)) = wrapped_app(*target, cx) {
+            js.mounts.push(Mount {
+                receiver: recv.clone(),
+                prefix: inner_prefix.or_else(|| prefix.clone()),
+                target: inner,
+                call: format!("{call}({wrapper})"),
+                plugin: false,
+                wrapper: Some(wrapper),
+                line,
+                column,
+            });
+            continue;
+        }
         let target = mount_target(*target, cx);
         if target == MountTarget::Other {
             continue;
@@ -230,10 +245,37 @@ fn mount(
             target,
             call: call.clone(),
             plugin: false,
+            wrapper: None,
             line,
             column,
         });
     }
+}
+
+/// `mount("/api", api)` / `mount(api)` handed to `use`: the function, its prefix and the app it
+/// mounts (whether the function is koa-mount's is decided once the file's imports are known).
+fn wrapped_app(
+    node: Node<'_>,
+    cx: &Context<'_>,
+) -> Option<(String, Option<PathValue>, MountTarget)> {
+    let node = strip_expression(node);
+    if node.kind() != "call_expression" {
+        return None;
+    }
+    let function = node.field("function").filter(|f| f.kind() == "identifier")?;
+    let name = text(function, cx.source);
+    if name == "require" {
+        return None;
+    }
+    let args = node.field("arguments").map(named_args).unwrap_or_default();
+    let (prefix, app) = match args.as_slice() {
+        [prefix, app] if is_path_like(*prefix) => (Some(path_value(*prefix, cx)), *app),
+        [app] => (None, *app),
+        _ => return None,
+    };
+    let target = mount_target(app, cx);
+    matches!(target, MountTarget::Name(_) | MountTarget::Module { .. })
+        .then(|| (name.to_owned(), prefix, target))
 }
 
 /// What a mount argument names.

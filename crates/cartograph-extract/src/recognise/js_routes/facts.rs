@@ -155,6 +155,9 @@ pub struct Mount {
     pub call: String,
     /// True for `register`, whose target is a plugin function receiving the instance.
     pub plugin: bool,
+    /// The function the mounted app is handed to (`app.use(mount("/api", api))`); such a mount
+    /// is kept only when the function is koa-mount's.
+    pub wrapper: Option<String>,
     pub line: u32,
     pub column: u32,
 }
@@ -172,13 +175,17 @@ pub enum MountTarget {
     Other,
 }
 
-/// `f(app)`: a server created in this file handed to a function.
+/// `f(app)`: a server created in this file, or a parameter of the enclosing function, handed
+/// to a function.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Apply {
     pub function: MountTarget,
     /// The server's local name and the argument index it is passed at.
     pub server: String,
     pub index: u32,
+    /// When the server is a parameter (`function routes(app) { more(app) }`): the enclosing
+    /// function's key and the parameter's index.
+    pub param: Option<(String, u32)>,
     pub line: u32,
     pub column: u32,
 }
@@ -206,6 +213,8 @@ pub struct ReExport {
 pub struct NestController {
     pub class: String,
     pub prefix: PathValue,
+    /// `@Controller({ version })` or `@Version(...)` on the class.
+    pub version: Option<NestVersion>,
     pub routes: Vec<NestRoute>,
     pub line: u32,
     pub column: u32,
@@ -217,6 +226,8 @@ pub struct NestRoute {
     pub method: HttpMethod,
     pub path: PathValue,
     pub handler: String,
+    /// `@Version(...)` on the method.
+    pub version: Option<NestVersion>,
     pub line: u32,
     pub column: u32,
 }
@@ -228,10 +239,33 @@ pub struct NestApp {
     pub prefix: Option<PathValue>,
     /// True when `setGlobalPrefix` received options (such as `exclude`) besides the prefix.
     pub prefix_options: bool,
-    /// True when the file calls `enableVersioning`, which may add a version segment.
-    pub versioning: bool,
+    /// The file's `enableVersioning(...)` call, if any.
+    pub versioning: Option<NestVersioning>,
     pub line: u32,
     pub column: u32,
+}
+
+/// The versions a NestJS controller or handler is served under (`"1"`, `["1", "2"]`,
+/// `VERSION_NEUTRAL`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum NestVersion {
+    /// Each version; `None` for `VERSION_NEUTRAL` (served without a version segment).
+    Listed(Vec<Option<String>>),
+    /// Not a literal, an array of literals or `VERSION_NEUTRAL`.
+    Computed,
+}
+
+/// How `app.enableVersioning({ type, prefix, defaultVersion })` versions routes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum NestVersioning {
+    /// `VersioningType.URI` (also the default of `enableVersioning()`): a path segment of the
+    /// prefix (`v` unless `prefix` says otherwise; `prefix: false` for none) and the version,
+    /// after the global prefix.
+    Uri { prefix: Option<String>, default: Option<NestVersion> },
+    /// Header, media-type or custom versioning: no path segment.
+    Other,
+    /// The type or prefix is computed.
+    Computed,
 }
 
 /// A `setGlobalPrefix` call away from `NestFactory.create`.

@@ -115,6 +115,7 @@ pub(super) fn register(
         prefix,
         target,
         plugin: true,
+        wrapper: None,
         line,
         column,
     });

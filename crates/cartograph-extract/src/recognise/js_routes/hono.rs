@@ -2,7 +2,9 @@
 //!
 //! Recognises `app.on("GET", "/x", h)` and `app.on(["GET", "POST"], "/x", h)`, apps created with
 //! `new Hono()` or `new Hono().basePath("/api")` (the creation is read with the other servers),
-//! and `app.route("/books", books)` where `books` is a Hono app created here or imported. The
+//! and `app.route("/books", books)` where `books` is a Hono app created here or imported, also
+//! chained on the creation (`export const auth = new Hono().use(m).route("/", session)
+//! .get("/x", h)`: every link is a call on `auth`). The
 //! method routes (`app.get("/x", h)`, chained or not) are read by the Express recogniser, whose
 //! shapes they share.
 //!
@@ -83,6 +85,7 @@ pub(super) fn route_mount(
         prefix: Some(path_value(*prefix, cx)),
         target,
         plugin: false,
+        wrapper: None,
         line,
         column,
     });

@@ -36,8 +36,8 @@ use crate::{FileFacts, ImportTarget, Imported, Syntax};
 use facts::settle_names;
 pub use facts::{
     Apply, DefaultExport, Export, Framework, JsRouteFacts, Mount, MountTarget, NestApp,
-    NestController, NestPrefix, NestRoute, NextHandler, PathValue, ReExport, Receiver, RouteCall,
-    Server, ServerKind,
+    NestController, NestPrefix, NestRoute, NestVersion, NestVersioning, NextHandler, PathValue,
+    ReExport, Receiver, RouteCall, Server, ServerKind,
 };
 use shapes::{
     declared_name, function_key, handler_name, is_dotted_name, is_function, is_path_like,
@@ -69,7 +69,8 @@ pub const RECOGNISERS: &[Recogniser] = &[
         file: "js_routes/hono.rs",
         languages: JS_LANGUAGES,
         edges: &[EdgeKind::Serves],
-        summary: "Hono apps: method routes, on(method, path), basePath and route(prefix, subApp)",
+        summary: "Hono apps: method routes, on(method, path), basePath and route(prefix, subApp), \
+                  chained on the creation too",
     },
     Recogniser {
         name: "koa",
@@ -77,15 +78,17 @@ pub const RECOGNISERS: &[Recogniser] = &[
         languages: JS_LANGUAGES,
         edges: &[EdgeKind::Serves],
         summary: "Koa-router routers: method routes, the prefix option, nested use(prefix, \
-                  router.routes()) and app.use(router.routes()) on a Koa app",
+                  router.routes()), app.use(router.routes()) on a Koa app and Koa apps mounted \
+                  with koa-mount",
     },
     Recogniser {
         name: "nestjs",
         file: "js_routes/nest/",
         languages: &[Language::TypeScript],
         edges: &[EdgeKind::Serves],
-        summary: "NestJS @Controller prefixes with @Get/@Post/… handlers and the literal global \
-                  prefix of the app",
+        summary: "NestJS @Controller prefixes with @Get/@Post/… handlers, the literal global \
+                  prefix of the app and URI versioning (default, controller and @Version \
+                  versions, VERSION_NEUTRAL)",
     },
     Recogniser {
         name: "nextjs",
@@ -115,6 +118,9 @@ struct Creation {
 struct NamedCall {
     function: MountTarget,
     names: Vec<(String, u32)>,
+    /// Arguments that are parameters of the enclosing function: name, index, and the function's
+    /// key and parameter index.
+    params: Vec<(String, u32, (String, u32))>,
     line: u32,
     column: u32,
 }
@@ -126,7 +132,7 @@ pub(crate) struct JsRoutes {
     /// Nest `setGlobalPrefix` calls and whether the file calls `NestFactory.create`.
     nest_prefixes: Vec<(PathValue, bool, u32, u32)>,
     nest_factory: Option<(u32, u32)>,
-    nest_versioning: bool,
+    nest_versioning: Option<NestVersioning>,
     /// Calls `f(a, b)` whose arguments include plain identifiers.
     calls_with_names: Vec<NamedCall>,
     /// Functions handed to a plain call: (callee, function key).
@@ -156,6 +162,11 @@ const WANTED: &[&str] = &[
     ".use(",
     ".route(",
     ".register(",
+    // Functions that hand a server on (`function labs(router) { sync(router); }`).
+    "(app)",
+    "(router)",
+    "(app, ",
+    "(router, ",
     // Barrel files that re-export routers.
     "export *",
     "export {",
@@ -222,6 +233,8 @@ impl Family for JsRoutes {
             }
         }
         let js = &mut facts.js_routes;
+        // `app.use(mount("/api", api))` counts only with koa-mount's `mount`.
+        js.mounts.retain(|m| m.wrapper.as_ref().is_none_or(|w| imports.is_from(w, "koa-mount")));
         settle_names(js, &self.constants);
         if let Some(base) = &mut js.next_base_path {
             base.settle(&self.constants);
@@ -239,15 +252,30 @@ impl Family for JsRoutes {
                 mount.receiver.param = None;
             }
         }
-        for NamedCall { function, names, line, column } in
+        for NamedCall { function, names, params, line, column } in
             std::mem::take(&mut self.calls_with_names)
         {
+            // A parameter handed on: the linker keeps it only where the parameter receives a
+            // server and the callee's parameter declares routes.
+            for (name, index, param) in params {
+                if !local.contains(&name) {
+                    js.applies.push(Apply {
+                        function: function.clone(),
+                        server: name,
+                        index,
+                        param: Some(param),
+                        line,
+                        column,
+                    });
+                }
+            }
             for (name, index) in names {
                 if local.contains(&name) {
                     js.applies.push(Apply {
                         function: function.clone(),
                         server: name,
                         index,
+                        param: None,
                         line,
                         column,
                     });
@@ -274,7 +302,7 @@ impl Family for JsRoutes {
                 // Two prefixes in one bootstrap file: which one wins depends on run-time order.
                 _ => (Some(PathValue::Computed), false),
             };
-            let versioning = self.nest_versioning;
+            let versioning = self.nest_versioning.take();
             js.nest_apps.push(NestApp { prefix, prefix_options, versioning, line, column });
         } else {
             for (prefix, options, line, column) in std::mem::take(&mut self.nest_prefixes) {
@@ -286,7 +314,8 @@ impl Family for JsRoutes {
 
 impl JsRoutes {
     fn call(&mut self, node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
-        let Some(function) = node.field("function") else {
+        // `await NestFactory.create<App>(M)` parses as a call of `await NestFactory.create`.
+        let Some(function) = node.field("function").map(strip_expression) else {
             return;
         };
         let js = &mut facts.js_routes;
@@ -301,7 +330,9 @@ impl JsRoutes {
                     "create" if text(function, cx.source) == "NestFactory.create" => {
                         self.nest_factory.get_or_insert(position(node));
                     }
-                    "enableVersioning" => self.nest_versioning = true,
+                    "enableVersioning" => {
+                        self.nest_versioning.get_or_insert(nest::versioning(node, cx));
+                    }
                     "register" | "forRoutes"
                         if function
                             .field("object")
@@ -357,17 +388,25 @@ impl JsRoutes {
             return;
         };
         let mut names = Vec::new();
+        let mut params = Vec::new();
         for (index, arg) in named_args(arguments).into_iter().enumerate() {
             // Only names of servers created earlier in the file can be handed over: a server is
             // created before it is passed on.
             let name = text(arg, cx.source);
-            if arg.kind() == "identifier" && self.creations.iter().any(|c| c.local == name) {
+            if arg.kind() != "identifier" {
+                continue;
+            }
+            if self.creations.iter().any(|c| c.local == name) {
                 names.push((name.to_owned(), to_u32(index)));
+            } else if looks_like_server(name)
+                && let Some(param) = shapes::parameter_of(arg, name, cx)
+            {
+                params.push((name.to_owned(), to_u32(index), param));
             }
         }
-        if !names.is_empty() {
+        if !names.is_empty() || !params.is_empty() {
             let (line, column) = position(node);
-            self.calls_with_names.push(NamedCall { function: target, names, line, column });
+            self.calls_with_names.push(NamedCall { function: target, names, params, line, column });
         }
     }
 
@@ -440,6 +479,30 @@ impl JsRoutes {
             }
         }
         let mut prefix = None;
+        // `new Hono().use(m).route("/", sub)`: the creation the chain starts from (keeping the
+        // `basePath` call if there is one, read next).
+        for _ in 0..64 {
+            let Some(function) = value
+                .field("function")
+                .filter(|f| value.kind() == "call_expression" && f.kind() == "member_expression")
+            else {
+                break;
+            };
+            let (Some(property), Some(object)) =
+                (function.field("property"), function.field("object"))
+            else {
+                break;
+            };
+            let name = text(property, cx.source);
+            // `app.get(...)` on a name made elsewhere is a route, not a creation.
+            if name == "basePath"
+                || !shapes::is_chainable(name)
+                || is_dotted_name(shapes::chain_start(object, cx))
+            {
+                break;
+            }
+            value = strip_expression(object);
+        }
         // `new Hono().basePath("/api")`
         if value.kind() == "call_expression"
             && let Some(function) = value.field("function")
@@ -500,6 +563,13 @@ impl JsRoutes {
             column,
         });
     }
+}
+
+/// A parameter name that may hold a server (`app`, `router`, `apiRouter`, `fastify`): only
+/// those are followed when handed on, which keeps `validate(req)` and the like out of the facts.
+fn looks_like_server(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    ["app", "router", "api", "server", "fastify", "routes"].iter().any(|w| lower.contains(w))
 }
 
 /// What the file's imports bind, as far as this family cares.

@@ -128,11 +128,80 @@ pub(super) fn is_dotted_name(node: Node<'_>) -> bool {
 pub(super) fn receiver(node: Node<'_>, cx: &Context<'_>) -> Option<Receiver> {
     let node = strip_expression(node);
     if !is_dotted_name(node) {
-        return None;
+        // `export const auth = new Hono().use(m).route("/", session).get("/x", h)`: a call
+        // chained on the creation is made on the variable the whole chain initialises.
+        let name = chained_creation_name(node, cx)?;
+        return Some(Receiver { name, param: None });
     }
     let name = text(node, cx.source).to_owned();
     let param = if node.kind() == "identifier" { parameter_of(node, &name, cx) } else { None };
     Some(Receiver { name, param })
+}
+
+/// Methods that return their instance, so that calls chain on it (Hono, Express routers).
+const CHAINABLE: &[&str] = &[
+    "route", "use", "get", "post", "put", "patch", "delete", "all", "on", "options", "head",
+    "basePath",
+];
+
+/// True for a method that returns its instance.
+pub(super) fn is_chainable(name: &str) -> bool {
+    CHAINABLE.contains(&name)
+}
+
+/// The creation a chain of [`CHAINABLE`] calls starts from: `new Hono()` in
+/// `new Hono().basePath("/p").route("/", sub)`.
+pub(super) fn chain_start<'t>(node: Node<'t>, cx: &Context<'_>) -> Node<'t> {
+    let mut node = strip_expression(node);
+    for _ in 0..64 {
+        if node.kind() != "call_expression" {
+            break;
+        }
+        let Some(function) = node.field("function").filter(|f| f.kind() == "member_expression")
+        else {
+            break;
+        };
+        let (Some(property), Some(object)) = (function.field("property"), function.field("object"))
+        else {
+            break;
+        };
+        if !CHAINABLE.contains(&text(property, cx.source)) {
+            break;
+        }
+        node = strip_expression(object);
+    }
+    node
+}
+
+/// The variable initialised by a chain of calls on a creation (`new X()` or `x()`), when `node`
+/// is a link of one.
+fn chained_creation_name(node: Node<'_>, cx: &Context<'_>) -> Option<String> {
+    let start = chain_start(node, cx);
+    if !matches!(start.kind(), "new_expression" | "call_expression") {
+        return None;
+    }
+    // Up from the node through the rest of the chain to the declarator.
+    let mut current = node;
+    for _ in 0..128 {
+        let parent = cx.parent(current)?;
+        match parent.kind() {
+            "member_expression" if parent.field("object") == Some(current) => {
+                let call = cx.parent(parent).filter(|c| c.kind() == "call_expression")?;
+                current = call;
+            }
+            "parenthesized_expression"
+            | "await_expression"
+            | "as_expression"
+            | "satisfies_expression"
+            | "non_null_expression" => current = parent,
+            "variable_declarator" if parent.field("value") == Some(current) => {
+                let name = parent.field("name").filter(|n| n.kind() == "identifier")?;
+                return Some(text(name, cx.source).to_owned());
+            }
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// The enclosing function that declares `name` as a parameter, with the parameter's index.

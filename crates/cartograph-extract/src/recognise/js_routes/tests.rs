@@ -90,15 +90,27 @@ fn render(js: &JsRouteFacts) -> Vec<String> {
             None => out.push(format!("reexport * from {}", r.specifier)),
         }
     }
+    let version = |v: &Option<super::NestVersion>| match v {
+        None => String::new(),
+        Some(v) => format!(" version {v:?}"),
+    };
     for c in &js.nest_controllers {
-        out.push(format!("controller {} {}", c.class, path(&c.prefix)));
+        out.push(format!("controller {} {}{}", c.class, path(&c.prefix), version(&c.version)));
         for r in &c.routes {
-            out.push(format!("  {} {} {}", r.method, path(&r.path), r.handler));
+            out.push(format!(
+                "  {} {} {}{}",
+                r.method,
+                path(&r.path),
+                r.handler,
+                version(&r.version)
+            ));
         }
     }
     for a in &js.nest_apps {
         let prefix = a.prefix.as_ref().map(path).unwrap_or_else(|| "-".to_owned());
-        out.push(format!("nest app prefix {prefix}"));
+        let versioning =
+            a.versioning.as_ref().map(|v| format!(" versioning {v:?}")).unwrap_or_default();
+        out.push(format!("nest app prefix {prefix}{versioning}"));
     }
     for h in &js.next_handlers {
         out.push(format!("next {} {}", h.method, h.handler));
@@ -383,5 +395,46 @@ fn path_arrays_give_one_route_each() {
     check!(
         "a.js",
         "const app = require('express')();\napp.get(['/a', B], h);\napp.post(['/c', `/${d}`], h);\nconst B = '/b';\n"
+    );
+}
+
+#[test]
+fn nest_versions_and_uri_versioning() {
+    check!(
+        "src/boards.controller.ts",
+        concat!(
+            "import { Controller, Get, Version, VERSION_NEUTRAL } from '@nestjs/common';\n",
+            "@Version(['1', VERSION_NEUTRAL])\n",
+            "@Controller({ path: 'boards', version: '9' })\n",
+            "export class BoardsController {\n",
+            "  @Version('2')\n",
+            "  @Get()\n",
+            "  list() {}\n",
+            "  @Get(':id')\n",
+            "  one() {}\n",
+            "  @Version(pick())\n",
+            "  @Get('x')\n",
+            "  x() {}\n",
+            "}\n",
+        )
+    );
+    // `await NestFactory.create<T>(...)` parses as a call of `await NestFactory.create`.
+    check!(
+        "src/main.ts",
+        concat!(
+            "import { NestFactory } from '@nestjs/core';\n",
+            "async function bootstrap() {\n",
+            "  const app = await NestFactory.create<NestExpressApplication>(AppModule);\n",
+            "  app.enableVersioning({ type: VersioningType.URI, defaultVersion: ['1', '2'], prefix: 'ver' });\n",
+            "}\n",
+        )
+    );
+    check!(
+        "src/other.ts",
+        concat!(
+            "import { NestFactory } from '@nestjs/core';\n",
+            "const app = await NestFactory.create(M);\n",
+            "app.enableVersioning({ type: VersioningType.HEADER, header: 'X-V' });\n",
+        )
     );
 }

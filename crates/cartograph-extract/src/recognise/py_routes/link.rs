@@ -24,7 +24,7 @@ mod django;
 mod drf;
 
 use std::cell::Cell;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::recognise::py_routes::{
     ClassDecl, Constant, Instance, PathExpr, PathPart, PyRouteFacts,
@@ -40,6 +40,7 @@ pub fn link(input: &LinkInput<'_>, linked: &mut Linked) -> Vec<ServedRoute> {
     let mut out = Output::default();
     chains::link(&names, &mut out);
     django::link(&names, &mut out);
+    out.count_unknown_prefixes();
     linked.refusals.extend(out.refusals);
     // Routes declared in test code (test apps, test URL confs, routers built by test helpers)
     // exist only while tests run; they are not part of the architecture. The TS/JS linker skips
@@ -62,13 +63,32 @@ fn is_test_path(path: &str) -> bool {
 struct Output {
     routes: Vec<ServedRoute>,
     refusals: BTreeSet<Refusal>,
+    /// Computed prefixes whose routes are kept under an unknown segment: where, what, and how
+    /// many routes (one per method) sit below.
+    unknown_prefixes: BTreeMap<(SourceLocation, String), usize>,
 }
 
 impl Output {
     fn refuse(&mut self, kind: RefusalKind, location: SourceLocation, reason: String) {
         self.refusals.insert(Refusal::new(kind, location, reason));
     }
+
+    /// One `computed-route` refusal per computed prefix, saying how many routes it affects.
+    fn count_unknown_prefixes(&mut self) {
+        for ((location, what), count) in std::mem::take(&mut self.unknown_prefixes) {
+            let routes = if count == 1 { "1 route below it is" } else { "routes below it are" };
+            let shown = if count > 1 { format!("{count} ") } else { String::new() };
+            self.refuse(
+                RefusalKind::ComputedRoute,
+                location,
+                format!("{what}; {shown}{routes} kept under an unknown segment, at most possible"),
+            );
+        }
+    }
 }
+
+/// The segment a computed prefix leaves in a route's path.
+const UNKNOWN_PREFIX: &str = "{prefix}";
 
 /// Index of a Python file in [`LinkInput::files`].
 type FileIdx = usize;
@@ -122,7 +142,13 @@ enum FrameworkClass {
     FastApiRouter,
     FlaskApp,
     Blueprint,
-    DrfRouter { root_view: bool },
+    /// Flask-RESTX / Flask-RESTful `Api`.
+    RestApi,
+    /// Flask-RESTX `Namespace`.
+    RestNamespace,
+    DrfRouter {
+        root_view: bool,
+    },
     Settings,
 }
 
@@ -135,6 +161,8 @@ impl FrameworkClass {
             n if n.ends_with("APIRouter") => Self::FastApiRouter,
             "Flask" => Self::FlaskApp,
             "Blueprint" => Self::Blueprint,
+            "Api" => Self::RestApi,
+            "Namespace" => Self::RestNamespace,
             "DefaultRouter" => Self::DrfRouter { root_view: true },
             "SimpleRouter" => Self::DrfRouter { root_view: false },
             "BaseSettings" => Self::Settings,
@@ -406,7 +434,12 @@ impl<'a> Names<'a> {
     fn function(&self, file: FileIdx, dotted: &'a str) -> (FileIdx, String) {
         let last = dotted.rsplit('.').next().unwrap_or(dotted).to_owned();
         let Some((head, _)) = dotted.rsplit_once('.') else {
-            // A bare name: defined here, or imported.
+            // A bare name: a class defined here or reached through imports and re-exports
+            // (`from app.views import ItemView` with `app/views/__init__.py` re-exporting it).
+            if let Some(Def::Class(f, class)) = self.lookup(file, dotted) {
+                return (f, class.name.clone());
+            }
+            // A function: defined here, or imported.
             if let Some(path) = self.path(file)
                 && let Some(b) = self.input.binding(path, dotted)
                 && let (Some(t), Some(member)) = (self.file_of(&b.target), &b.member)
@@ -416,7 +449,10 @@ impl<'a> Names<'a> {
             return (file, last);
         };
         match self.resolve(file, head) {
-            Some((Def::Module(m), rest)) if rest.is_empty() => (m, last),
+            Some((Def::Module(m), rest)) if rest.is_empty() => match self.lookup(m, &last) {
+                Some(Def::Class(f, class)) => (f, class.name.clone()),
+                _ => (m, last),
+            },
             // `views.ItemView.as_view()` resolved to the class: keep its full written name.
             Some((Def::Class(f, _), rest)) if rest.is_empty() => (f, last),
             _ => (file, last),

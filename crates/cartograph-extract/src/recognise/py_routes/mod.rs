@@ -19,6 +19,7 @@ mod django;
 mod expr;
 mod fastapi;
 mod flask;
+mod flask_restx;
 pub mod link;
 
 #[cfg(test)]
@@ -63,6 +64,14 @@ pub const RECOGNISERS: &[Recogniser] = &[
         languages: &[Language::Python],
         edges: &[EdgeKind::Serves],
         summary: "Flask route decorators, Blueprint url_prefix and register_blueprint chains",
+    },
+    Recogniser {
+        name: "flask-restx",
+        file: "py_routes/flask_restx.rs",
+        languages: &[Language::Python],
+        edges: &[EdgeKind::Serves],
+        summary: "Flask-RESTX and Flask-RESTful Api, Namespace and add_namespace paths, \
+                  Resource classes routed by @ns.route or add_resource, served by their methods",
     },
 ];
 
@@ -216,6 +225,11 @@ pub enum MountKind {
     RegisterBlueprint,
     /// Starlette/FastAPI `mount(path, app)`.
     Mount,
+    /// Flask-RESTX / Flask-RESTful `Api(app)` or `api.init_app(app)`: the API (child) is bound
+    /// to an app or blueprint (parent).
+    BindApi,
+    /// Flask-RESTX `api.add_namespace(ns, path)`.
+    AddNamespace,
 }
 
 /// `parent.include_router(child, prefix=...)` and the like.
@@ -373,6 +387,12 @@ fn fixed_method(name: &str) -> Option<HttpMethod> {
 /// Route decorators and view restrictions on a function.
 fn decorated(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
     let Some(definition) = node.field("definition") else { return };
+    if definition.kind() == "class_definition" {
+        if let Some(class) = definition.field("name").map(|n| text(n, source)) {
+            flask_restx::resource_class(node, class, source, out);
+        }
+        return;
+    }
     if definition.kind() != "function_definition" {
         return;
     }
@@ -429,6 +449,9 @@ fn call(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
                 | "add_api_route"
                 | "register_blueprint"
                 | "add_url_rule"
+                | "add_namespace"
+                | "add_resource"
+                | "init_app"
                 | "register"
                 | "append"
                 | "extend"
@@ -444,6 +467,9 @@ fn call(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
         }
         "register_blueprint" | "add_url_rule" => {
             flask::call(node, &object, &attr, args, source, out);
+        }
+        "add_namespace" | "add_resource" | "init_app" => {
+            flask_restx::call(node, &object, &attr, args, source, out);
         }
         "register" => django::register(node, &object, args, source, out),
         "append" | "extend" => django::append(&object, &attr, args, source, out),
@@ -477,9 +503,17 @@ fn assignment(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFacts) {
             out.aliases.push(Alias { name: name.to_owned(), target: class, call: true });
             return;
         }
-        let prefix = right
-            .field("arguments")
-            .and_then(|args| prefix_keyword(args, &["prefix", "url_prefix"], source));
+        let args = right.field("arguments");
+        let prefix = match (last, args) {
+            ("Namespace", Some(args)) => Some(flask_restx::namespace_path(args, source)),
+            // `Api(app)` and subclasses named after it (`ExternalApi(bp)`); the linker keeps the
+            // binding only when the class leads to Flask-RESTX's or Flask-RESTful's `Api`.
+            (api, Some(args)) if api.ends_with("Api") => {
+                out.mounts.extend(flask_restx::api_binding(right, name, args, source));
+                prefix_keyword(args, &["prefix"], source)
+            }
+            (_, args) => args.and_then(|a| prefix_keyword(a, &["prefix", "url_prefix"], source)),
+        };
         out.instances.push(Instance {
             name: name.to_owned(),
             class,

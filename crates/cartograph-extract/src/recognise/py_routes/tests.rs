@@ -283,6 +283,60 @@ def create_app():
 }
 
 #[test]
+fn flask_restx_apis_namespaces_and_resources() {
+    check!(
+        r#"
+from flask import Blueprint
+from flask_restx import Api, Namespace, Resource
+
+bp = Blueprint("api", __name__, url_prefix="/api/v2")
+api = Api(bp, version="2", prefix="/rest")
+later = Api()
+later.init_app(app)
+custom = ExternalApi(bp, prefix="/ext")
+cache.init_app(app)
+books = Namespace("books", description="d")
+moved = Namespace("shelves", path="/racks")
+dynamic = Namespace(make_name())
+api.add_namespace(books)
+api.add_namespace(moved, "/cases")
+api.add_namespace(dynamic, path=None)
+api.add_resource(Health, "/health", "/healthz", endpoint="health")
+api.add_resource(Spread, *URLS)
+
+@books.route("", "/all")
+@books.doc(params={"q": "query"})
+class BookList(Resource):
+    def get(self): ...
+    def post(self): ...
+
+@moved.route("/<int:rack_id>")
+class Rack(BaseResource):
+    def delete(self, rack_id): ...
+"#
+    );
+}
+
+#[test]
+fn django_url_packages_spread_and_add_lists() {
+    check!(
+        r#"
+from .cycles import urlpatterns as cycle_urls
+from .boards import urlpatterns as board_urls
+from . import legacy
+
+old_patterns = [path("old/", views.old)]
+new_patterns = [path("new/", views.new)]
+urlpatterns = [*cycle_urls, *board_urls, *legacy.urlpatterns, path("x/", views.x)]
+urlpatterns += old_patterns + new_patterns
+urlpatterns = [path("dbg/", views.dbg)] + urlpatterns
+INSTALLED_APPS = [*DJANGO_APPS, *LOCAL_APPS]
+total = count + offset
+"#
+    );
+}
+
+#[test]
 fn other_files_are_not_wanted() {
     assert_eq!(facts("import os\nx = 1\n"), PyRouteFacts::default());
 }

@@ -10,8 +10,17 @@
 //! emitted once per chain from a root with the chain's prefixes composed, walked iteratively with
 //! a depth cap and a cycle guard.
 //!
+//! A function parameter that mounts an app while nothing in the tree hands it a server (a
+//! service's `init(app)` loaded by name at run time) is a root too, at `likely`. A root app's own
+//! computed base path (`new Hono().basePath(env(...))`) is taken as the deployment root: its
+//! routes are placed relative to it, at `likely`, and the evidence says so.
+//!
 //! Test files (`*.test.*`, `*.spec.*`, `__tests__/`, `test/`, `tests/`, `e2e/`) take no part: they
 //! mount routers on throwaway apps at made-up prefixes.
+//!
+//! A computed prefix (a router's own, or one given to a mount) does not hide the routes below
+//! it: they are kept under an unknown `{prefix}` segment, at most `possible`, and one
+//! `computed-route` refusal per prefix says how many routes it affects.
 //!
 //! Refusals: a computed route path or prefix (`computed-route`); a prefixed mount of something
 //! that cannot be followed to a router, or a router with routes that is mounted nowhere the
@@ -199,7 +208,66 @@ impl<'i, 'a> Linker<'i, 'a> {
         }
     }
 
+    /// `function routes(app) { more(app) }`: a parameter handed on to a function whose parameter
+    /// is a server object becomes one too, mounting the callee's. Followed to a fixed point
+    /// (bounded by [`MAX_DEPTH`] rounds), since a forwarding function may itself be forwarded to.
+    fn collect_forwarded(&mut self) {
+        let input = self.input;
+        let mut added: BTreeSet<(ObjKey<'a>, ObjKey<'a>)> = BTreeSet::new();
+        for _ in 0..MAX_DEPTH {
+            let mut changed = false;
+            for view in input.files.iter().filter(|f| !is_test_file(f.path)) {
+                let file = view.path;
+                for apply in &view.facts.js_routes.applies {
+                    let Some((function, param)) = &apply.param else { continue };
+                    let resolved = match &apply.function {
+                        MountTarget::Name(name) => self.resolve_name(file, name),
+                        MountTarget::Module { specifier, member } => {
+                            self.resolve_module(file, specifier, member.as_deref())
+                        }
+                        _ => continue,
+                    };
+                    let Resolved::Local(f, local) = resolved else { continue };
+                    let child = ObjKey { file: f, local: local.clone(), param: Some(apply.index) };
+                    let parent = ObjKey { file, local: function.clone(), param: Some(*param) };
+                    if parent == child
+                        || !self.objects.contains_key(&child)
+                        || !added.insert((parent.clone(), child.clone()))
+                    {
+                        continue;
+                    }
+                    changed = true;
+                    self.objects.entry(parent.clone()).or_insert(Object {
+                        framework: None,
+                        kind: ServerKind::Router,
+                        prefix: None,
+                        line: apply.line,
+                        column: apply.column,
+                    });
+                    self.mounts.push(MountEdge {
+                        parent,
+                        child,
+                        prefix: None,
+                        file,
+                        call: if local == "default" {
+                            format!("{} passed on to the default export of {f}", apply.server)
+                        } else {
+                            format!("{} passed on to {local}", apply.server)
+                        },
+                        line: apply.line,
+                        column: apply.column,
+                        unencapsulated: false,
+                    });
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+
     fn collect_mounts(&mut self) {
+        self.collect_forwarded();
         let input = self.input;
         for view in input.files.iter().filter(|f| !is_test_file(f.path)) {
             let file = view.path;
@@ -270,7 +338,7 @@ impl<'i, 'a> Linker<'i, 'a> {
                     ),
                 ));
             }
-            for apply in &js.applies {
+            for apply in js.applies.iter().filter(|a| a.param.is_none()) {
                 let parent = ObjKey { file, local: apply.server.clone(), param: None };
                 let resolved = match &apply.function {
                     MountTarget::Name(name) => self.resolve_name(file, name),
@@ -305,10 +373,23 @@ impl<'i, 'a> Linker<'i, 'a> {
     /// Walks every chain from every root and emits the routes.
     fn walk(&mut self) -> Vec<ServedRoute> {
         let mounted: BTreeSet<ObjKey<'a>> = self.mounts.iter().map(|m| m.child.clone()).collect();
+        // A parameter that mounts an app (`init(app) { app.use(mount("/api", api)) }`) while
+        // nothing in the tree is seen handing it a server (services loaded by name at run time)
+        // is taken as the root app: the apps it mounts are placed under it, at `likely`.
+        let mounts_an_app: BTreeSet<&ObjKey<'a>> = self
+            .mounts
+            .iter()
+            .filter(|m| self.objects.get(&m.child).is_some_and(|o| o.kind == ServerKind::App))
+            .map(|m| &m.parent)
+            .collect();
         let roots: Vec<ObjKey<'a>> = self
             .objects
             .iter()
-            .filter(|(k, o)| o.kind == ServerKind::App && !mounted.contains(k))
+            .filter(|(k, o)| {
+                !mounted.contains(k)
+                    && (o.kind == ServerKind::App
+                        || (k.param.is_some() && mounts_an_app.contains(k)))
+            })
             .map(|(k, _)| k.clone())
             .collect();
         let mut by_parent: BTreeMap<ObjKey<'a>, Vec<usize>> = BTreeMap::new();
@@ -318,14 +399,21 @@ impl<'i, 'a> Linker<'i, 'a> {
         let mut out = Vec::new();
         let mut reached: BTreeSet<ObjKey<'a>> = BTreeSet::new();
         let mut refused_at: BTreeSet<(&'a RepoPath, u32, u32)> = BTreeSet::new();
+        let mut unknown_counts: BTreeMap<UnknownPrefix, usize> = BTreeMap::new();
         let mut refusals = Vec::new();
         for root in &roots {
             let root_framework = self.objects.get(root).and_then(|o| o.framework);
+            // A root app's own computed base path (`new Hono().basePath(env("BASE_PATH"))`) is
+            // where the app is deployed: its routes are placed relative to it, at `likely`.
+            let deployment_base = self.objects.get(root).is_some_and(|o| {
+                matches!(o.prefix, Some(PathValue::Computed | PathValue::Named(_)))
+            });
             // (object, prefix so far, chain of mount edges from the root)
-            let mut stack: Vec<(ObjKey<'a>, RouteTemplate, Vec<usize>)> =
-                vec![(root.clone(), RouteTemplate::parse("/"), Vec::new())];
+            // (object, prefix so far, chain of mount edges, computed prefixes on the way)
+            let mut stack: Vec<(ObjKey<'a>, RouteTemplate, Vec<usize>, Vec<UnknownPrefix>)> =
+                vec![(root.clone(), RouteTemplate::parse("/"), Vec::new(), Vec::new())];
             let mut states = 0usize;
-            while let Some((key, prefix, chain)) = stack.pop() {
+            while let Some((key, prefix, chain, mut unknown)) = stack.pop() {
                 states += 1;
                 if states > MAX_STATES {
                     if let Some(object) = self.objects.get(root) {
@@ -344,15 +432,13 @@ impl<'i, 'a> Linker<'i, 'a> {
                 let prefix = match &object.prefix {
                     None => prefix,
                     Some(PathValue::Literal(own)) => RouteTemplate::parse(own).prefixed(&prefix),
+                    Some(_) if deployment_base && key == *root => prefix,
                     Some(PathValue::Computed | PathValue::Named(_)) => {
-                        if refused_at.insert((key.file, object.line, object.column)) {
-                            refusals.push(Refusal::new(
-                                RefusalKind::ComputedRoute,
-                                self.location(key.file, object.line, object.column),
-                                "the router's prefix is computed at run time; its routes are not reported",
-                            ));
-                        }
-                        continue;
+                        unknown.push((
+                            self.location(key.file, object.line, object.column),
+                            "the router's prefix is computed at run time".to_owned(),
+                        ));
+                        unknown_segment().prefixed(&prefix)
                     }
                 };
                 let framework = object.framework.or(root_framework).unwrap_or(Framework::Express);
@@ -369,9 +455,26 @@ impl<'i, 'a> Linker<'i, 'a> {
                     };
                     let template = RouteTemplate::parse(path).prefixed(&prefix);
                     for method in &route.methods {
-                        out.push(self.served(
-                            file, route, *method, &template, &key, root, &chain, framework,
-                        ));
+                        let mut served = self
+                            .served(file, route, *method, &template, &key, root, &chain, framework);
+                        if !unknown.is_empty() {
+                            served.confidence = Confidence::Possible;
+                            served.evidence.push_str(
+                                "; a prefix of the chain is computed at run time, so the route \
+                                 is kept under an unknown segment and is at most possible",
+                            );
+                            for u in &unknown {
+                                *unknown_counts.entry(u.clone()).or_default() += 1;
+                            }
+                        }
+                        if deployment_base {
+                            served.confidence = served.confidence.max(Confidence::Likely);
+                            served.evidence.push_str(
+                                ", relative to the app's base path, which is computed at run time \
+                                 and taken as the deployment root",
+                            );
+                        }
+                        out.push(served);
                     }
                 }
                 if chain.len() >= MAX_DEPTH {
@@ -389,23 +492,24 @@ impl<'i, 'a> Linker<'i, 'a> {
                     if on_chain {
                         continue;
                     }
+                    let mut child_unknown = unknown.clone();
                     let child_prefix = match &edge.prefix {
                         None => prefix.clone(),
                         Some(PathValue::Literal(p)) => RouteTemplate::parse(p).prefixed(&prefix),
                         Some(PathValue::Computed | PathValue::Named(_)) => {
-                            if refused_at.insert((edge.file, edge.line, edge.column)) {
-                                refusals.push(Refusal::new(
-                                    RefusalKind::ComputedRoute,
-                                    self.location(edge.file, edge.line, edge.column),
-                                    format!("the prefix given to {} is computed at run time; the mounted routes are not reported", edge.call),
-                                ));
-                            }
-                            continue;
+                            child_unknown.push((
+                                self.location(edge.file, edge.line, edge.column),
+                                format!(
+                                    "the prefix given to {} is computed at run time",
+                                    edge.call
+                                ),
+                            ));
+                            unknown_segment().prefixed(&prefix)
                         }
                     };
                     let mut next_chain = chain.clone();
                     next_chain.push(i);
-                    stack.push((edge.child.clone(), child_prefix, next_chain));
+                    stack.push((edge.child.clone(), child_prefix, next_chain, child_unknown));
                 }
             }
         }
@@ -427,6 +531,18 @@ impl<'i, 'a> Linker<'i, 'a> {
                     routes.len(),
                     if routes.len() == 1 { "" } else { "s" }
                 ),
+            ));
+        }
+        for ((location, what), count) in unknown_counts {
+            let kept = if count == 1 {
+                "1 route below it is".to_owned()
+            } else {
+                format!("{count} routes below it are")
+            };
+            refusals.push(Refusal::new(
+                RefusalKind::ComputedRoute,
+                location,
+                format!("{what}; {kept} kept under an unknown segment, at most possible"),
             ));
         }
         self.refusals.append(&mut refusals);
@@ -490,6 +606,14 @@ impl<'i, 'a> Linker<'i, 'a> {
                 ));
             }
         }
+        let parameter_root = root.param.is_some();
+        if parameter_root {
+            evidence.push_str(&format!(
+                ", on a parameter of {} taken as the root app: it mounts an app, and nothing in \
+                 the tree is seen handing it one",
+                display_key(&root.local)
+            ));
+        }
         ServedRoute {
             method,
             template: template.clone(),
@@ -500,10 +624,22 @@ impl<'i, 'a> Linker<'i, 'a> {
             provenance: if files.len() == 1 { Provenance::Syntax } else { Provenance::Resolver },
             // Whether the registration passed a prefix that Fastify then ignores is not checked:
             // the route is where Fastify puts it, but the reading of the plugin is less direct.
-            confidence: if unencapsulated { Confidence::Likely } else { Confidence::Certain },
+            confidence: if unencapsulated || parameter_root {
+                Confidence::Likely
+            } else {
+                Confidence::Certain
+            },
             evidence,
         }
     }
+}
+
+/// A computed prefix on the way to a route: where it is written and what it is.
+type UnknownPrefix = (SourceLocation, String);
+
+/// The segment a computed prefix leaves in a route's path.
+fn unknown_segment() -> RouteTemplate {
+    RouteTemplate::parse("{prefix}")
 }
 
 /// Test files build throwaway apps that mount routers at made-up prefixes (`supertest`), so

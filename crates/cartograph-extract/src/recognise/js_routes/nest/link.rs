@@ -8,15 +8,22 @@
 //! app (a bootstrap split across files) applies at confidence `likely` when it is the only one
 //! and there is at most one app; several such calls are refused.
 //!
-//! An app that calls `enableVersioning`, or a tree that declares `RouterModule` paths, lowers
-//! the confidence to `likely` and the evidence says why: neither is composed.
+//! With URI versioning (`enableVersioning({ type: VersioningType.URI })`) each route is served
+//! under `/v{version}` after the global prefix for each version its method, its controller or the
+//! app's default gives (`VERSION_NEUTRAL`: no segment); no version at all gives no segment. A
+//! computed version keeps the route under an unknown `{version}` segment at `possible`, with one
+//! refusal per controller that counts them. Versioning whose type or prefix is computed, or a
+//! tree that declares `RouterModule` paths, lowers the confidence to `likely` and the evidence
+//! says why: neither is composed.
 //!
 //! Refusals: a computed controller path, route path or global prefix, or a global prefix that
 //! cannot be tied to one app (`computed-route`).
 
-use crate::recognise::js_routes::{NestApp, NestPrefix, PathValue};
+use crate::recognise::js_routes::{
+    NestApp, NestController, NestPrefix, NestRoute, NestVersion, NestVersioning, PathValue,
+};
 use cartograph_core::{
-    Confidence, Provenance, Refusal, RefusalKind, RepoPath, RouteTemplate, SourceLocation,
+    Confidence, Provenance, Refusal, RefusalKind, RepoPath, RouteTemplate, Segment, SourceLocation,
 };
 
 use crate::recognise::link::{LinkInput, Linked, ServedRoute};
@@ -55,7 +62,9 @@ pub(super) fn link(input: &LinkInput<'_>, linked: &mut Linked) -> Vec<ServedRout
                 confidence = Confidence::Likely;
                 note.push_str(", though RouterModule paths declared in the tree may add a prefix");
             }
-            if choose_app(view.path, &apps).is_some_and(|(_, app)| app.versioning) {
+            let versioning =
+                choose_app(view.path, &apps).and_then(|(_, app)| app.versioning.as_ref());
+            if versioning == Some(&NestVersioning::Computed) {
                 confidence = Confidence::Likely;
                 note.push_str(", though the app enables API versioning, which may add a version");
             }
@@ -70,7 +79,7 @@ pub(super) fn link(input: &LinkInput<'_>, linked: &mut Linked) -> Vec<ServedRout
                 ));
                 continue;
             };
-            let base = RouteTemplate::parse(prefix).prefixed(&global);
+            let mut unknown_version = 0usize;
             for route in &controller.routes {
                 let PathValue::Literal(path) = &route.path else {
                     linked.refusals.push(Refusal::new(
@@ -83,33 +92,95 @@ pub(super) fn link(input: &LinkInput<'_>, linked: &mut Linked) -> Vec<ServedRout
                     ));
                     continue;
                 };
-                let template = RouteTemplate::parse(path).prefixed(&base);
                 let from_other_file = from.is_some_and(|p| p != view.path);
-                out.push(ServedRoute {
-                    method: route.method,
-                    evidence: format!(
-                        "NestJS route {} {} from {}.{} in {}{note}",
-                        route.method,
-                        template.display(),
+                for (segment, version_note, version_confidence) in
+                    version_segments(versioning, controller, route)
+                {
+                    if version_confidence == Confidence::Possible {
+                        unknown_version += 1;
+                    }
+                    let versioned = RouteTemplate::from_segments(segment).prefixed(&global);
+                    let base = RouteTemplate::parse(prefix).prefixed(&versioned);
+                    let template = RouteTemplate::parse(path).prefixed(&base);
+                    out.push(ServedRoute {
+                        method: route.method,
+                        evidence: format!(
+                            "NestJS route {} {} from {}.{} in {}{note}{version_note}",
+                            route.method,
+                            template.display(),
+                            controller.class,
+                            route.handler,
+                            view.path
+                        ),
+                        template,
+                        module: view.path.clone(),
+                        handler: Some(route.handler.clone()),
+                        location: here(route.line, route.column),
+                        framework: "nestjs",
+                        provenance: if from_other_file {
+                            Provenance::Resolver
+                        } else {
+                            Provenance::Syntax
+                        },
+                        confidence: confidence.max(version_confidence),
+                    });
+                }
+            }
+            if unknown_version > 0 {
+                linked.refusals.push(Refusal::new(
+                    RefusalKind::ComputedRoute,
+                    here(controller.line, controller.column),
+                    format!(
+                        "a version of controller {} is computed at run time; {unknown_version} of \
+                         its routes {} kept with an unknown version segment, at most possible",
                         controller.class,
-                        route.handler,
-                        view.path
+                        if unknown_version == 1 { "is" } else { "are" }
                     ),
-                    template,
-                    module: view.path.clone(),
-                    handler: Some(route.handler.clone()),
-                    location: here(route.line, route.column),
-                    framework: "nestjs",
-                    provenance: if from_other_file {
-                        Provenance::Resolver
-                    } else {
-                        Provenance::Syntax
-                    },
-                    confidence,
-                });
+                ));
             }
         }
     }
+    out
+}
+
+/// The version segments a route is served under with URI versioning (none, one per version, or
+/// an unknown one), each with its evidence clause and the confidence it allows.
+fn version_segments(
+    versioning: Option<&NestVersioning>,
+    controller: &NestController,
+    route: &NestRoute,
+) -> Vec<(Vec<Segment>, String, Confidence)> {
+    let unversioned = vec![(Vec::new(), String::new(), Confidence::Certain)];
+    let Some(NestVersioning::Uri { prefix, default }) = versioning else {
+        return unversioned;
+    };
+    let (version, whose) = match (&route.version, &controller.version, default) {
+        (Some(v), _, _) => (v, "its @Version"),
+        (None, Some(v), _) => (v, "its controller's version"),
+        (None, None, Some(v)) => (v, "the app's default version"),
+        (None, None, None) => return unversioned,
+    };
+    let NestVersion::Listed(items) = version else {
+        let note = format!(", under an unknown version segment: {whose} is computed at run time");
+        return vec![(vec![Segment::Param("version".to_owned())], note, Confidence::Possible)];
+    };
+    let prefix = prefix.as_deref().unwrap_or("");
+    let mut out = Vec::new();
+    for item in items {
+        match item {
+            None => out.push((
+                Vec::new(),
+                format!(", without a version segment ({whose} is VERSION_NEUTRAL)"),
+                Confidence::Certain,
+            )),
+            Some(v) => out.push((
+                vec![Segment::Literal(format!("{prefix}{v}"))],
+                format!(", under version {prefix}{v} from {whose} (URI versioning)"),
+                Confidence::Certain,
+            )),
+        }
+    }
+    out.dedup_by(|a, b| a.0 == b.0);
     out
 }
 

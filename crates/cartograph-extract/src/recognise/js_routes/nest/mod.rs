@@ -8,8 +8,15 @@
 //! `app.setGlobalPrefix("api")` applies to every Nest route (the linker decides which app a
 //! controller belongs to when there are several, and lowers the confidence then).
 //!
+//! URI versioning: `app.enableVersioning({ type: VersioningType.URI, defaultVersion: "1",
+//! prefix: "v" })` (the type and prefix shown are the defaults) puts `/v1` after the global
+//! prefix; `@Controller({ path: "items", version: "2" })`, `@Version("2")` on the class or on a
+//! method, arrays of versions and `VERSION_NEUTRAL` choose the versions a handler is served
+//! under (the method's over the controller's over the default). Header and media-type
+//! versioning add no segment.
+//!
 //! Refuses (at link time): a controller path, route path or global prefix that is not a literal
-//! (`computed-route`). API versioning and `RouterModule` paths are not read.
+//! (`computed-route`). `RouterModule` paths are not read.
 //!
 //! Example: `@Controller("items")` with `@Get(":id") findOne()` and
 //! `app.setGlobalPrefix("api")` in `main.ts` serves `GET /api/items/{id}`.
@@ -18,11 +25,12 @@ use cartograph_core::HttpMethod;
 use tree_sitter::Node;
 
 use super::{
-    JsRouteFacts, NestController, NestRoute, PathValue, named_args, object_property, path_value,
+    JsRouteFacts, NestController, NestRoute, NestVersion, NestVersioning, PathValue, named_args,
+    object_property, path_value, strip_expression,
 };
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
-use crate::syntax::{position, text};
+use crate::syntax::{literal_string, position, text};
 
 /// A decorator's name and first argument: `@Get(":id")` → (`Get`, `":id"`).
 fn decorator<'t>(node: Node<'t>, cx: &Context<'_>) -> Option<(&'static str, Option<Node<'t>>)> {
@@ -44,8 +52,18 @@ fn decorator<'t>(node: Node<'t>, cx: &Context<'_>) -> Option<(&'static str, Opti
 /// Decorator names compared by value; the text borrowed from the source is copied into a static
 /// set of known names so the result does not tie lifetimes together.
 fn text_static(node: Node<'_>, cx: &Context<'_>) -> &'static str {
-    const KNOWN: &[&str] =
-        &["Controller", "Get", "Post", "Put", "Patch", "Delete", "Head", "Options", "All"];
+    const KNOWN: &[&str] = &[
+        "Controller",
+        "Version",
+        "Get",
+        "Post",
+        "Put",
+        "Patch",
+        "Delete",
+        "Head",
+        "Options",
+        "All",
+    ];
     let t = text(node, cx.source);
     KNOWN.iter().find(|k| **k == t).copied().unwrap_or("")
 }
@@ -79,13 +97,20 @@ pub(super) fn class(node: Node<'_>, cx: &Context<'_>, js: &mut JsRouteFacts) {
     if !cx.source.contains("@Controller") {
         return;
     }
-    let controller = class_decorators(node)
-        .into_iter()
-        .filter_map(|d| decorator(d, cx))
-        .find(|(name, _)| *name == "Controller");
-    let Some((_, arg)) = controller else {
+    let decorators: Vec<(&str, Option<Node<'_>>)> =
+        class_decorators(node).into_iter().filter_map(|d| decorator(d, cx)).collect();
+    let Some((_, arg)) = decorators.iter().find(|(name, _)| *name == "Controller").copied() else {
         return;
     };
+    let from_options = arg
+        .filter(|a| a.kind() == "object")
+        .and_then(|a| object_property(a, "version", cx.source))
+        .map(|v| version(v, cx));
+    let from_decorator = decorators
+        .iter()
+        .find(|(name, _)| *name == "Version")
+        .map(|(_, a)| a.map_or(NestVersion::Computed, |a| version(a, cx)));
+    let class_version = from_decorator.or(from_options);
     let Some(name) = node.field("name") else {
         return;
     };
@@ -112,6 +137,7 @@ pub(super) fn class(node: Node<'_>, cx: &Context<'_>, js: &mut JsRouteFacts) {
     js.nest_controllers.push(NestController {
         class: text(name, cx.source).to_owned(),
         prefix: decorator_path(arg, cx),
+        version: class_version,
         routes,
         line,
         column,
@@ -127,12 +153,18 @@ fn method(
     let Some(name) = member.field("name") else {
         return;
     };
+    let parsed: Vec<(&str, Option<Node<'_>>)> =
+        decorators.iter().filter_map(|d| decorator(*d, cx)).collect();
+    let method_version = parsed
+        .iter()
+        .find(|(name, _)| *name == "Version")
+        .map(|(_, a)| a.map_or(NestVersion::Computed, |a| version(a, cx)));
     for d in decorators {
         let Some((decorator_name, arg)) = decorator(*d, cx) else {
             continue;
         };
         let Some(method) = (match decorator_name {
-            "Controller" | "" => None,
+            "Controller" | "Version" | "" => None,
             other => HttpMethod::parse(other),
         }) else {
             continue;
@@ -142,10 +174,61 @@ fn method(
             method,
             path: decorator_path(arg, cx),
             handler: text(name, cx.source).to_owned(),
+            version: method_version.clone(),
             line,
             column,
         });
     }
+}
+
+/// A version argument: `"1"`, `["1", "2"]`, `VERSION_NEUTRAL`, or computed.
+fn version(node: Node<'_>, cx: &Context<'_>) -> NestVersion {
+    let one = |n: Node<'_>| -> Option<Option<String>> {
+        let n = strip_expression(n);
+        if n.kind() == "identifier" && text(n, cx.source) == "VERSION_NEUTRAL" {
+            return Some(None);
+        }
+        literal_string(n, cx.source).map(Some)
+    };
+    let node = strip_expression(node);
+    if node.kind() == "array" {
+        let mut cursor = node.walk();
+        let items: Option<Vec<Option<String>>> =
+            node.named_children(&mut cursor).filter(|n| n.kind() != "comment").map(one).collect();
+        return match items {
+            Some(items) if !items.is_empty() => NestVersion::Listed(items),
+            _ => NestVersion::Computed,
+        };
+    }
+    one(node).map_or(NestVersion::Computed, |v| NestVersion::Listed(vec![v]))
+}
+
+/// `app.enableVersioning({ type, prefix, defaultVersion })`.
+pub(super) fn versioning(call: Node<'_>, cx: &Context<'_>) -> NestVersioning {
+    let args = call.field("arguments").map(named_args).unwrap_or_default();
+    let Some(options) = args.first().map(|a| strip_expression(*a)) else {
+        // `enableVersioning()` defaults to URI versioning.
+        return NestVersioning::Uri { prefix: Some("v".to_owned()), default: None };
+    };
+    if options.kind() != "object" {
+        return NestVersioning::Computed;
+    }
+    let kind = object_property(options, "type", cx.source).map(|t| text(t, cx.source));
+    match kind.and_then(|k| k.rsplit('.').next()) {
+        Some("URI") => {}
+        Some("HEADER" | "MEDIA_TYPE" | "CUSTOM") => return NestVersioning::Other,
+        _ => return NestVersioning::Computed,
+    }
+    let prefix = match object_property(options, "prefix", cx.source) {
+        None => Some("v".to_owned()),
+        Some(p) if text(p, cx.source) == "false" => None,
+        Some(p) => match literal_string(strip_expression(p), cx.source) {
+            Some(p) => Some(p),
+            None => return NestVersioning::Computed,
+        },
+    };
+    let default = object_property(options, "defaultVersion", cx.source).map(|v| version(v, cx));
+    NestVersioning::Uri { prefix, default }
 }
 
 /// Keeps the controllers only when `Controller` is NestJS's (imported from `@nestjs/common` under

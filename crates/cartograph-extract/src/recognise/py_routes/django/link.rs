@@ -11,10 +11,12 @@
 use std::collections::HashSet;
 
 use crate::recognise::py_routes::{UrlEntry, UrlFunction, UrlTarget};
-use cartograph_core::{Confidence, HttpMethod, Provenance, RefusalKind, RouteTemplate};
+use cartograph_core::{
+    Confidence, HttpMethod, Provenance, RefusalKind, RouteTemplate, SourceLocation,
+};
 
 use super::drf::{Registrations, drf_registrations, drf_router, drf_routes};
-use super::{Def, FileIdx, Names, Output};
+use super::{Def, FileIdx, Names, Output, UNKNOWN_PREFIX};
 use crate::recognise::link::ServedRoute;
 
 /// The most include levels followed from one root.
@@ -40,6 +42,9 @@ pub(super) struct Frame<'a> {
     pub(super) confidence: Confidence,
     /// (file, list) pairs on the way here: an include cycle stops.
     visited: Vec<(FileIdx, List<'a>)>,
+    /// Includes on the way here whose route is computed (where, and what), each an unknown
+    /// segment of the path.
+    unknown: Vec<(SourceLocation, String)>,
 }
 
 pub(super) fn link(names: &Names<'_>, out: &mut Output) {
@@ -57,8 +62,11 @@ pub(super) fn link(names: &Names<'_>, out: &mut Output) {
                 UrlTarget::IncludeModule(m) => names.by_module.get(m.as_str()).copied(),
                 // `include(shop_urls)` after `from shop import urls as shop_urls`.
                 UrlTarget::IncludeList(name) | UrlTarget::IncludeObject(name) => {
+                    // `[*cycle_urls]` after `from .cycle import urlpatterns as cycle_urls`.
                     match names.resolve(file, name) {
-                        Some((Def::Module(m), rest)) if rest.is_empty() => Some(m),
+                        Some((Def::Module(m) | Def::UrlList(m, _), rest)) if rest.is_empty() => {
+                            Some(m)
+                        }
                         _ => None,
                     }
                 }
@@ -114,6 +122,7 @@ pub(super) fn link(names: &Names<'_>, out: &mut Output) {
                 other_files: false,
                 confidence,
                 visited: Vec::new(),
+                unknown: Vec::new(),
             },
             &registrations,
             &mut reached,
@@ -140,6 +149,7 @@ pub(super) fn link(names: &Names<'_>, out: &mut Output) {
             other_files: false,
             confidence: Confidence::Possible,
             visited: Vec::new(),
+            unknown: Vec::new(),
         };
         drf_routes(names, &frame, (file, index), instance, &registrations, out);
     }
@@ -185,6 +195,9 @@ fn step<'a>(
     // `path(settings.BASE_PATH, include(_patterns))`): what it includes is placed relative to
     // it, `likely`, and the evidence says so.
     let mut base_path = None;
+    // An include under a computed route elsewhere keeps what it includes under an unknown
+    // segment, at most `possible`; one refusal per such entry counts the routes below it.
+    let mut unknown_here = None;
     let written = match names.resolve_path(frame.file, &entry.route) {
         Ok(p) => p.value,
         Err(why) if is_include && frame.visited.is_empty() && frame.prefix.is_empty() => {
@@ -192,6 +205,12 @@ fn step<'a>(
                 "relative to a deployment base path built from {why}, taken as the root"
             ));
             String::new()
+        }
+        Err(why) if is_include => {
+            let key = (location.clone(), format!("Django include whose route is built from {why}"));
+            out.unknown_prefixes.entry(key.clone()).or_default();
+            unknown_here = Some(key);
+            format!("{UNKNOWN_PREFIX}/")
         }
         Err(why) => {
             out.refuse(
@@ -205,6 +224,7 @@ fn step<'a>(
         }
     };
     let piece = match entry.function {
+        _ if unknown_here.is_some() => written,
         UrlFunction::Path => written,
         UrlFunction::RePath => match regex_to_path(&written, is_include) {
             Some(p) => p,
@@ -230,27 +250,38 @@ fn step<'a>(
         let mut chain = frame.chain.clone();
         match &base_path {
             Some(base) => chain.push(format!("{what} in {here} {base}")),
+            None if unknown_here.is_some() => chain.push(format!(
+                "{what} in {here} under a computed route, kept as an unknown segment so the \
+                 route is at most possible"
+            )),
             None => chain.push(format!("{what} under {shown_piece} in {here}")),
         }
         let mut visited = frame.visited.clone();
         visited.push((frame.file, frame.list));
+        let mut unknown = frame.unknown.clone();
+        unknown.extend(unknown_here.clone());
         Some(Frame {
             file,
             list,
             prefix: prefix.clone(),
             chain,
             other_files: frame.other_files || file != frame.file,
-            confidence: if base_path.is_some() {
+            confidence: if !unknown.is_empty() {
+                Confidence::Possible
+            } else if base_path.is_some() {
                 frame.confidence.max(Confidence::Likely)
             } else {
                 frame.confidence
             },
             visited,
+            unknown,
         })
     };
     match &entry.target {
         UrlTarget::View { handler, class_based } => {
+            let before = out.routes.len();
             view_routes(names, frame, entry, &prefix, handler, *class_based, out);
+            count_unknown(frame, out.routes.len() - before, out);
             None
         }
         UrlTarget::IncludeModule(module) => match names.by_module.get(module.as_str()) {
@@ -276,7 +307,9 @@ fn step<'a>(
                     next_frame(router.0, List::Named(""), format!("{name} included"))?;
                 router_frame.other_files |= router.0 != frame.file;
                 reached.insert(router);
+                let before = out.routes.len();
                 drf_routes(names, &router_frame, router, instance, registrations, out);
+                count_unknown(&router_frame, out.routes.len() - before, out);
                 return None;
             }
             match names.resolve(frame.file, name) {
@@ -309,6 +342,13 @@ fn step<'a>(
             );
             None
         }
+    }
+}
+
+/// Adds routes placed below a frame to the count of each computed include on its way.
+fn count_unknown(frame: &Frame<'_>, routes: usize, out: &mut Output) {
+    for key in &frame.unknown {
+        *out.unknown_prefixes.entry(key.clone()).or_default() += routes;
     }
 }
 

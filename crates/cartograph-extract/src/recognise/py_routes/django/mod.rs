@@ -3,7 +3,9 @@
 //! Recognises the entries of URL lists (`urlpatterns = [path("items/<int:id>/",
 //! views.item_detail), re_path(r"^x/$", ...), path("api/", include("app.urls")), path("v1/",
 //! include(router.urls)), path("x/", include([...]))]`, tuples too, `urlpatterns += [...]`,
-//! `urlpatterns += router.urls`, `[*router.urls]`, `patterns.append(path(...))`, and
+//! `urlpatterns += router.urls`, `[*router.urls]`, lists of other modules spread or added in
+//! (`urlpatterns = [*analytic_urls, *api_urls]` after `from .analytic import urlpatterns as
+//! analytic_urls`, `old_patterns + new_patterns`), `patterns.append(path(...))`, and
 //! `i18n_patterns(...)` under a language-code parameter), function views and class-based views
 //! (`View.as_view()`; a viewset's `as_view({"get": "list"})` mapping gives its methods; a class
 //! view serves the methods its in-tree class and well-known generic bases define), the
@@ -19,7 +21,9 @@
 //! router is not found (`unresolved-mount`). Django serves every method on a route unless the
 //! view restricts it, so unrestricted views give method `ANY`. A root conf's first include under
 //! a computed route (`path(settings.BASE_PATH, include(...))`) is taken as a deployment base path:
-//! what it includes is placed relative to it, `likely`, and the evidence says so.
+//! what it includes is placed relative to it, `likely`, and the evidence says so. Any other
+//! include under a computed route keeps what it includes under an unknown `{prefix}` segment, at
+//! most `possible`, with one `computed-route` refusal that counts the routes below it.
 //!
 //! Example: `path("api/", include("shop.urls"))` in the root conf and `path("items/<int:pk>/",
 //! views.item_detail)` in `shop/urls.py` give `ANY /api/items/{pk}`.
@@ -80,8 +84,8 @@ pub(super) fn url_list(name: &str, right: Node<'_>, source: &str, out: &mut PyRo
                 operands.extend(n.field("right"));
                 operands.extend(n.field("left"));
             }
-            "attribute" if name == "urlpatterns" => {
-                let Some(object) = dotted(n, source).filter(|d| d.ends_with(".urls")) else {
+            "attribute" | "identifier" => {
+                let Some(target) = dotted(n, source).and_then(|d| joined_list(name, &d)) else {
                     continue;
                 };
                 let (line, column) = position(n);
@@ -90,7 +94,7 @@ pub(super) fn url_list(name: &str, right: Node<'_>, source: &str, out: &mut PyRo
                     parent: None,
                     function: UrlFunction::Path,
                     route: PathExpr::literal(""),
-                    target: UrlTarget::IncludeObject(object),
+                    target,
                     as_view_methods: Vec::new(),
                     line,
                     column,
@@ -117,6 +121,31 @@ pub(super) fn url_list(name: &str, right: Node<'_>, source: &str, out: &mut PyRo
             break;
         }
     }
+}
+
+/// What a name spread into or added to the URL list `list` includes: a router's or site's
+/// `urls`, or another list of URL entries (`[*analytic_urls]`, `old_patterns + new_patterns`,
+/// `urlpatterns = api_urls`), placed under an empty route.
+///
+/// Any list may be spread or added (`INSTALLED_APPS = [*DJANGO_APPS, *LOCAL_APPS]`), so a plain
+/// name counts only where the list or the name is named like a URL list; the list itself
+/// (`urlpatterns = [...] + urlpatterns`) holds its own entries already.
+fn joined_list(list: &str, name: &str) -> Option<UrlTarget> {
+    if name.ends_with(".urls") {
+        return Some(UrlTarget::IncludeObject(name.to_owned()));
+    }
+    let url_like = |n: &str| {
+        let last = n.rsplit('.').next().unwrap_or(n).to_ascii_lowercase();
+        last.ends_with("urls") || last.ends_with("patterns")
+    };
+    if name == list || !(url_like(list) || url_like(name)) {
+        return None;
+    }
+    Some(if name.contains('.') {
+        UrlTarget::IncludeObject(name.to_owned())
+    } else {
+        UrlTarget::IncludeList(name.to_owned())
+    })
 }
 
 /// `patterns.append(path(...))` / `patterns.extend([...])`.
@@ -156,17 +185,19 @@ fn entry<'t>(
     source: &str,
     out: &mut PyRouteFacts,
 ) -> Option<Node<'t>> {
-    // `[*router.urls, path(...)]`
+    // `[*router.urls, path(...)]`, `[*analytic_urls, *api_urls]`
     if item.kind() == "list_splat" {
         let object = item.named_child(0).and_then(|o| dotted(o, source));
-        if let Some(object) = object.filter(|o| o.ends_with(".urls")) {
+        // Inside `include([...])` every splat is a list of URL entries.
+        let owner = if parent.is_some() { "urlpatterns" } else { list };
+        if let Some(target) = object.and_then(|o| joined_list(owner, &o)) {
             let (line, column) = position(item);
             out.url_entries.push(UrlEntry {
                 list: if parent.is_some() { String::new() } else { list.to_owned() },
                 parent,
                 function: UrlFunction::Path,
                 route: PathExpr::literal(""),
-                target: UrlTarget::IncludeObject(object),
+                target,
                 as_view_methods: Vec::new(),
                 line,
                 column,

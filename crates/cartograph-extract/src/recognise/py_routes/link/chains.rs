@@ -4,15 +4,21 @@
 //!
 //! A router included in two places serves its routes under both paths (two routes). A router
 //! that no app includes still serves the paths it declares, with confidence `possible` and
-//! evidence that says so. A prefix or path that does not resolve to text is a `computed-route`
-//! refusal; an include whose router is not found an `unresolved-mount` refusal.
+//! evidence that says so. A path that does not resolve to text is a `computed-route` refusal; a
+//! prefix that does not keeps the routes below it under an unknown `{prefix}` segment, at most
+//! `possible`, with one `computed-route` refusal that says how many routes it affects. An
+//! include whose router is not found is an `unresolved-mount` refusal.
 
 use std::collections::HashMap;
 
 use crate::recognise::py_routes::{Instance, Methods, MountDecl, MountKind, RouteDecl};
-use cartograph_core::{Confidence, HttpMethod, Provenance, RefusalKind, RouteTemplate};
+use cartograph_core::{
+    Confidence, HttpMethod, Provenance, RefusalKind, RouteTemplate, SourceLocation,
+};
 
-use super::{Def, FileIdx, FrameworkClass, Names, Output, ResolvedPath, describe, join};
+use super::{
+    Def, FileIdx, FrameworkClass, Names, Output, ResolvedPath, UNKNOWN_PREFIX, describe, join,
+};
 use crate::recognise::link::ServedRoute;
 
 /// An object that routes can be declared on: (file, index into its instances).
@@ -45,7 +51,9 @@ pub(super) fn link(names: &Names<'_>, out: &mut Output) {
                 class @ (FrameworkClass::FastApiApp
                 | FrameworkClass::FastApiRouter
                 | FrameworkClass::FlaskApp
-                | FrameworkClass::Blueprint),
+                | FrameworkClass::Blueprint
+                | FrameworkClass::RestApi
+                | FrameworkClass::RestNamespace),
             ) = names.instance_class(file, instance)
             {
                 graph.objects.insert((file, i), (instance, class));
@@ -92,6 +100,8 @@ fn mount<'a>(
         MountKind::IncludeRouter => "include_router",
         MountKind::RegisterBlueprint => "register_blueprint",
         MountKind::Mount => "mount",
+        MountKind::BindApi => "Api",
+        MountKind::AddNamespace => "add_namespace",
     };
     match (parent, child) {
         (Some(parent), Some(child)) => {
@@ -112,6 +122,8 @@ fn mount<'a>(
             }
         }
         _ if decl.kind == MountKind::Mount => {}
+        // `init_app(app)` is how many Flask extensions attach; only an API's binding counts.
+        _ if decl.kind == MountKind::BindApi => {}
         (Some(_), None) => {
             let what = decl.child.as_deref().map_or_else(
                 || "a computed expression".to_owned(),
@@ -181,7 +193,13 @@ fn route(names: &Names<'_>, graph: &Graph<'_>, file: FileIdx, decl: &RouteDecl, 
     let Some(location) = names.location(file, decl.line, decl.column) else { return };
     let Some(start) = object(names, graph, file, &decl.object) else { return };
     let Some((_, class)) = graph.objects.get(&start).copied() else { return };
-    let flask = matches!(class, FrameworkClass::FlaskApp | FrameworkClass::Blueprint);
+    let flask = matches!(
+        class,
+        FrameworkClass::FlaskApp
+            | FrameworkClass::Blueprint
+            | FrameworkClass::RestApi
+            | FrameworkClass::RestNamespace
+    );
     let (framework, label) = if flask { ("flask", "Flask") } else { ("fastapi", "FastAPI") };
     let handler_name = decl.handler.as_deref().unwrap_or("an inline handler");
     let Some(methods) = methods(names, file, decl) else {
@@ -213,7 +231,7 @@ fn route(names: &Names<'_>, graph: &Graph<'_>, file: FileIdx, decl: &RouteDecl, 
     };
     let Some(module) = names.path(handler_file).cloned() else { return };
     for chain in chains(names, graph, start, names.is_test_file(file)) {
-        let Some(composed) = compose(names, graph, start, &chain, flask, out) else { continue };
+        let Some(composed) = compose(names, graph, start, &chain, flask) else { continue };
         let mut pieces: Vec<&str> = composed.prefixes.iter().map(|p| p.value.as_str()).collect();
         pieces.push(&path.value);
         let template = RouteTemplate::parse(&join(&pieces));
@@ -238,7 +256,13 @@ fn route(names: &Names<'_>, graph: &Graph<'_>, file: FileIdx, decl: &RouteDecl, 
             continue;
         }
         let from_settings = path.from_settings || composed.prefixes.iter().any(|p| p.from_settings);
-        let confidence = if from_settings { Confidence::Likely } else { Confidence::Certain };
+        let mut confidence = if from_settings { Confidence::Likely } else { Confidence::Certain };
+        if !composed.unknown.is_empty() {
+            confidence = Confidence::Possible;
+            for key in &composed.unknown {
+                *out.unknown_prefixes.entry(key.clone()).or_default() += methods.len();
+            }
+        }
         let other_files = composed.other_files || path.other_files || handler_file != file;
         let provenance = if other_files { Provenance::Resolver } else { Provenance::Syntax };
         for method in &methods {
@@ -263,6 +287,12 @@ fn route(names: &Names<'_>, graph: &Graph<'_>, file: FileIdx, decl: &RouteDecl, 
                 evidence
                     .push_str("; a settings field default can be overridden by the environment");
             }
+            if !composed.unknown.is_empty() {
+                evidence.push_str(
+                    "; a prefix of the chain is computed, so the route is kept under an unknown \
+                     segment and is at most possible",
+                );
+            }
             out.routes.push(ServedRoute {
                 method: *method,
                 template: template.clone(),
@@ -284,8 +314,8 @@ fn methods(names: &Names<'_>, file: FileIdx, decl: &RouteDecl) -> Option<Vec<Htt
         Methods::Fixed(m) => Some(vec![*m]),
         Methods::Listed(list) => Some(list.clone()),
         Methods::Computed => None,
-        Methods::Default if decl.call.ends_with(":as_view") => {
-            // A class-based view serves the HTTP methods its class defines.
+        Methods::Default if decl.call.ends_with(":as_view") || decl.call.ends_with(":resource") => {
+            // A class-based view or a REST resource serves the HTTP methods its class defines.
             let Some(class) = decl.handler.as_deref() else { return Some(vec![HttpMethod::Any]) };
             let lineage = names.lineage(file, class);
             let mut found: Vec<HttpMethod> = lineage
@@ -312,6 +342,13 @@ struct Composed {
     prefixes: Vec<ResolvedPath>,
     steps: Vec<String>,
     other_files: bool,
+    /// The computed prefixes of the chain (where, and what they are), each an unknown segment.
+    unknown: Vec<(SourceLocation, String)>,
+}
+
+/// The piece a computed prefix leaves in the path.
+fn unknown_piece() -> ResolvedPath {
+    ResolvedPath { value: UNKNOWN_PREFIX.to_owned(), ..ResolvedPath::default() }
 }
 
 fn compose(
@@ -320,35 +357,32 @@ fn compose(
     start: ObjId,
     chain: &Chain<'_, '_>,
     flask: bool,
-    out: &mut Output,
 ) -> Option<Composed> {
     let mut prefixes = Vec::new();
     let mut steps = Vec::new();
     let mut other_files = false;
+    let mut unknown = Vec::new();
     let mut current = start;
-    let own = |obj: ObjId, out: &mut Output| -> Option<Option<ResolvedPath>> {
-        let (instance, class) = graph.objects.get(&obj)?;
-        // Apps take no prefix of their own (`root_path` is for proxies, not routes).
-        if matches!(class, FrameworkClass::FastApiApp | FrameworkClass::FlaskApp) {
-            return Some(None);
-        }
-        let Some(expr) = &instance.prefix else { return Some(None) };
-        match names.resolve_path(obj.0, expr) {
-            Ok(p) => Some(Some(p)),
-            Err(why) => {
-                let location = names.location(obj.0, instance.line, instance.column)?;
-                out.refuse(
-                    RefusalKind::ComputedRoute,
-                    location,
-                    format!(
-                        "the prefix of {} is built from {why}; its routes are not placed",
-                        instance.name
-                    ),
-                );
-                None
+    let own =
+        |obj: ObjId, unknown: &mut Vec<(SourceLocation, String)>| -> Option<Option<ResolvedPath>> {
+            let (instance, class) = graph.objects.get(&obj)?;
+            // Apps take no prefix of their own (`root_path` is for proxies, not routes).
+            if matches!(class, FrameworkClass::FastApiApp | FrameworkClass::FlaskApp) {
+                return Some(None);
             }
-        }
-    };
+            let Some(expr) = &instance.prefix else { return Some(None) };
+            match names.resolve_path(obj.0, expr) {
+                Ok(p) => Some(Some(p)),
+                Err(why) => {
+                    let location = names.location(obj.0, instance.line, instance.column)?;
+                    unknown.push((
+                        location,
+                        format!("the prefix of {} is built from {why}", instance.name),
+                    ));
+                    Some(Some(unknown_piece()))
+                }
+            }
+        };
     for hop in &chain.hops {
         let (instance, _) = graph.objects.get(&current)?;
         let mount_prefix = match &hop.decl.prefix {
@@ -357,21 +391,20 @@ fn compose(
                 Ok(p) => Some(p),
                 Err(why) => {
                     let location = names.location(hop.file, hop.decl.line, hop.decl.column)?;
-                    out.refuse(
-                        RefusalKind::ComputedRoute,
+                    unknown.push((
                         location,
                         format!(
-                            "the prefix given when mounting {} is built from {why}; its routes \
-                             are not placed",
+                            "the prefix given when mounting {} is built from {why}",
                             instance.name
                         ),
-                    );
-                    return None;
+                    ));
+                    Some(unknown_piece())
                 }
             },
         };
         // Flask: the registration's url_prefix replaces the blueprint's own.
-        let own_prefix = if flask && mount_prefix.is_some() { None } else { own(current, out)? };
+        let own_prefix =
+            if flask && mount_prefix.is_some() { None } else { own(current, &mut unknown)? };
         if let Some(p) = own_prefix {
             other_files |= p.other_files || current.0 != start.0;
             steps.push(format!("{} prefix {}", instance.name, describe(&p)));
@@ -381,6 +414,8 @@ fn compose(
             MountKind::IncludeRouter => "included under",
             MountKind::RegisterBlueprint => "registered under",
             MountKind::Mount => "mounted at",
+            MountKind::BindApi => "bound under",
+            MountKind::AddNamespace => "added under",
         };
         let parent_name = graph.objects.get(&hop.parent).map_or("?", |(i, _)| i.name.as_str());
         let place = names.path_str(hop.file);
@@ -398,12 +433,12 @@ fn compose(
         other_files |= hop.file != start.0;
         current = hop.parent;
     }
-    if let Some(p) = own(current, out)? {
+    if let Some(p) = own(current, &mut unknown)? {
         let name = graph.objects.get(&current).map_or("?", |(i, _)| i.name.as_str());
         other_files |= p.other_files || current.0 != start.0;
         steps.push(format!("{name} prefix {}", describe(&p)));
         prefixes.push(p);
     }
     prefixes.reverse();
-    Some(Composed { prefixes, steps, other_files })
+    Some(Composed { prefixes, steps, other_files, unknown })
 }
