@@ -803,3 +803,21 @@ module.exports = { syncEndpoints };
         ),
     ]);
 }
+
+#[test]
+fn nest_bootstrap_beside_a_schema_script_is_the_app() {
+    check!(&[
+        (
+            "api/src/emit-schema.ts",
+            "import { NestFactory } from '@nestjs/core';\nasync function emit() { const app = await NestFactory.create(SchemaModule); await app.init(); }\n",
+        ),
+        (
+            "api/src/main.ts",
+            "import { NestFactory } from '@nestjs/core';\nimport { VersioningType } from '@nestjs/common';\nasync function b() { const app = await NestFactory.create<App>(M); app.enableVersioning({ type: VersioningType.URI }); }\n",
+        ),
+        (
+            "api/src/cards.controller.ts",
+            "import { Controller, Get } from '@nestjs/common';\n@Controller({ path: 'cards', version: '1' })\nexport class CardsController {\n  @Get()\n  list() {}\n}\n",
+        ),
+    ]);
+}

@@ -252,19 +252,25 @@ fn global_prefix<'a>(
     })
 }
 
-/// The app a controller belongs to: the only one, or the one sharing the longest folder prefix.
+/// The app a controller belongs to: the only one, or the one sharing the longest folder prefix
+/// (ties broken towards the configured `main` bootstrap).
 fn choose_app<'a>(
     controller: &RepoPath,
     apps: &[(&'a RepoPath, &'a NestApp)],
 ) -> Option<(&'a RepoPath, &'a NestApp)> {
-    apps.iter().copied().max_by_key(|(path, _)| {
+    apps.iter().copied().max_by_key(|(path, app)| {
         let shared = path
             .as_str()
             .split('/')
             .zip(controller.as_str().split('/'))
             .take_while(|(a, b)| a == b)
             .count();
-        // Prefer the longest shared prefix, then the first app in path order.
-        (shared, std::cmp::Reverse(path.as_str().to_owned()))
+        // Prefer the longest shared prefix; among equally near apps, one that is configured to
+        // serve (a global prefix or versioning: a script that builds an app to emit a schema
+        // sets neither), then a `main` bootstrap, then the first in path order.
+        let configured = app.prefix.is_some() || app.versioning.is_some();
+        let file = path.as_str().rsplit('/').next().unwrap_or("");
+        let main = file.starts_with("main.");
+        (shared, configured, main, std::cmp::Reverse(path.as_str().to_owned()))
     })
 }
