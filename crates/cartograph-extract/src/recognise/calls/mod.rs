@@ -594,7 +594,7 @@ impl Calls {
                         args,
                         scope,
                     });
-                } else if has_url_like_argument(arguments)
+                } else if has_url_like_argument(arguments, cx.source)
                     || libs.importing.contains(name)
                     // A function of this file may be a wrapper declared anywhere in it.
                     || (cx.syntax == Syntax::JavaScript && arguments.named_child_count() > 0)
@@ -645,7 +645,7 @@ impl Calls {
                     let generated = javascript && self.is_generated(cx);
                     if !(on_self
                         || generated
-                        || has_url_like_argument(arguments)
+                        || has_url_like_argument(arguments, cx.source)
                         || (importing && javascript))
                     {
                         return;
@@ -860,6 +860,9 @@ impl Calls {
             return;
         }
         if !module_level {
+            if !may_hold_url(value) {
+                return;
+            }
             let Some(scope) = scope::enclosing(cx) else { return };
             let parts = url::parts(value, cx.source, &self.env(Some(&scope)));
             let locals = self.locals.entry(scope.id).or_default();
@@ -1082,18 +1085,40 @@ impl Calls {
 }
 
 /// True when an argument is a string, a template or a concatenation: what a URL is written as.
-fn has_url_like_argument(arguments: Node<'_>) -> bool {
+fn has_url_like_argument(arguments: Node<'_>, source: &str) -> bool {
     let mut cursor = arguments.walk();
-    arguments.named_children(&mut cursor).any(|a| {
-        matches!(
-            a.kind(),
-            "string"
-                | "template_string"
-                | "binary_expression"
-                | "binary_operator"
-                | "concatenated_string"
-        )
-    })
+    arguments.named_children(&mut cursor).any(|a| is_url_like(a, source))
+}
+
+/// A string, template or concatenation that can hold a URL or a path piece: it has a `/` in
+/// it. A wrapper's URL is a path (`"/api/x"`, `` `${base}/x` ``); a string without a slash
+/// (`log.info("done")`, `d.get("key")`, the great majority of calls with a string) is not one,
+/// and reading such calls as possible wrapper invocations is what would cost.
+fn is_url_like(node: Node<'_>, source: &str) -> bool {
+    matches!(
+        node.kind(),
+        "string"
+            | "template_string"
+            | "binary_expression"
+            | "binary_operator"
+            | "concatenated_string"
+    ) && text(node, source).contains('/')
+}
+
+/// Whether a function-local assignment's value can be a URL constant worth remembering: a
+/// string, template or concatenation (`config.urlRoot + path`), or a name (an alias of a
+/// constant). Any other value (a call, a conditional, a number) flattens to nothing useful.
+fn may_hold_url(node: Node<'_>) -> bool {
+    matches!(
+        node.kind(),
+        "string"
+            | "template_string"
+            | "binary_expression"
+            | "binary_operator"
+            | "concatenated_string"
+            | "identifier"
+            | "member_expression"
+    )
 }
 
 /// `x`, `this.api`, `a.b.c`: a name callers can follow.
