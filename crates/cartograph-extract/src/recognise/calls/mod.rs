@@ -1090,11 +1090,8 @@ fn has_url_like_argument(arguments: Node<'_>, source: &str) -> bool {
     arguments.named_children(&mut cursor).any(|a| is_url_like(a, source))
 }
 
-/// A string, template or concatenation that can hold a URL or a path piece: it has a `/` in
-/// it. A wrapper's URL is a path (`"/api/x"`, `` `${base}/x` ``); a string without a slash
-/// (`log.info("done")`, `d.get("key")`, the great majority of calls with a string) is not one,
-/// and reading such calls as possible wrapper invocations is what would cost.
-fn is_url_like(node: Node<'_>, source: &str) -> bool {
+/// A string, template or concatenation: an expression that flattens to URL parts.
+fn is_stringish(node: Node<'_>) -> bool {
     matches!(
         node.kind(),
         "string"
@@ -1102,23 +1099,22 @@ fn is_url_like(node: Node<'_>, source: &str) -> bool {
             | "binary_expression"
             | "binary_operator"
             | "concatenated_string"
-    ) && text(node, source).contains('/')
+    )
+}
+
+/// A string, template or concatenation that can hold a URL or a path piece: it has a `/` in
+/// it. A wrapper's URL is a path (`"/api/x"`, `` `${base}/x` ``); a string without a slash
+/// (`log.info("done")`, `d.get("key")`, the great majority of calls with a string) is not one,
+/// and reading such calls as possible wrapper invocations is what would cost.
+fn is_url_like(node: Node<'_>, source: &str) -> bool {
+    is_stringish(node) && text(node, source).contains('/')
 }
 
 /// Whether a function-local assignment's value can be a URL constant worth remembering: a
 /// string, template or concatenation (`config.urlRoot + path`), or a name (an alias of a
 /// constant). Any other value (a call, a conditional, a number) flattens to nothing useful.
 fn may_hold_url(node: Node<'_>) -> bool {
-    matches!(
-        node.kind(),
-        "string"
-            | "template_string"
-            | "binary_expression"
-            | "binary_operator"
-            | "concatenated_string"
-            | "identifier"
-            | "member_expression"
-    )
+    is_stringish(node) || matches!(node.kind(), "identifier" | "member_expression")
 }
 
 /// `x`, `this.api`, `a.b.c`: a name callers can follow.
