@@ -42,7 +42,7 @@ use cartograph_core::{
     RefusalKind, RouteTemplate, Segment, SourceLocation, TemplateMatch,
 };
 
-use crate::recognise::link::{BindingTarget, FileView, LinkInput, Linked, ServedRoute};
+use crate::recognise::link::{FileView, LinkInput, Linked, ServedRoute};
 
 /// Links calls to `routes`.
 pub fn link(input: &LinkInput<'_>, routes: &[ServedRoute], linked: &mut Linked) {
@@ -380,25 +380,9 @@ fn caller<'a>(
             across_files: false,
         }),
         CallClient::Imported { receiver } => {
-            let (head, rest) = match receiver.split_once('.') {
-                Some((head, rest)) => (head, Some(rest)),
-                None => (receiver.as_str(), None),
-            };
-            let binding = input.binding(file.path, head)?;
-            let BindingTarget::Module(module) = &binding.target else { return None };
-            let name = match (&binding.member, rest) {
-                (Some(member), None) => member.as_str(),
-                (None, Some(member)) if !member.contains('.') => member,
-                _ => return None,
-            };
-            let target = input.file(module)?;
-            let instance = target.facts.calls.clients.iter().find(|i| i.name == name)?;
+            let (instance, module) = resolve::imported_instance(input, file, receiver)?;
             Some(Caller {
-                who: format!(
-                    "{} instance {receiver} imported from {}",
-                    instance.library,
-                    module.as_str()
-                ),
+                who: format!("{} instance {receiver} imported from {}", instance.library, module),
                 instance: Some(instance),
                 across_files: true,
             })

@@ -188,8 +188,8 @@ fn client_of<'a>(
 
 /// The client instance an imported receiver names, and the module declaring it.
 pub(crate) fn imported_instance<'a>(
-    input: &'a LinkInput<'a>,
-    file: &'a FileView<'a>,
+    input: &'a LinkInput<'_>,
+    file: &FileView<'_>,
     receiver: &str,
 ) -> Option<(&'a ClientInstance, &'a str)> {
     let (head, rest) = match receiver.split_once('.') {

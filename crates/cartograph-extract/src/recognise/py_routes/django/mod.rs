@@ -51,6 +51,22 @@ pub(super) fn augmented(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
     }
 }
 
+/// An entry of list `name` that includes `target` under the literal `route`, at `node`: a
+/// language-code segment of `i18n_patterns(...)`, or another list joined into this one.
+fn joined(name: &str, node: Node<'_>, route: &str, target: UrlTarget) -> UrlEntry {
+    let (line, column) = position(node);
+    UrlEntry {
+        list: name.to_owned(),
+        parent: None,
+        function: UrlFunction::Path,
+        route: PathExpr::literal(route),
+        target,
+        as_view_methods: Vec::new(),
+        line,
+        column,
+    }
+}
+
 /// The URL entries of a list assigned to `name` (lists joined with `+`, `router.urls` too).
 pub(super) fn url_list(name: &str, right: Node<'_>, source: &str, out: &mut PyRouteFacts) {
     let mut operands = vec![right];
@@ -67,17 +83,7 @@ pub(super) fn url_list(name: &str, right: Node<'_>, source: &str, out: &mut PyRo
                 let Some(args) = n.field("arguments").filter(|_| is_i18n) else {
                     continue;
                 };
-                let (line, column) = position(n);
-                out.url_entries.push(UrlEntry {
-                    list: name.to_owned(),
-                    parent: None,
-                    function: UrlFunction::Path,
-                    route: PathExpr::literal("<language>/"),
-                    target: UrlTarget::Inline,
-                    as_view_methods: Vec::new(),
-                    line,
-                    column,
-                });
+                out.url_entries.push(joined(name, n, "<language>/", UrlTarget::Inline));
                 lists.push((args, Some(out.url_entries.len() - 1)));
             }
             "binary_operator" => {
@@ -88,17 +94,7 @@ pub(super) fn url_list(name: &str, right: Node<'_>, source: &str, out: &mut PyRo
                 let Some(target) = dotted(n, source).and_then(|d| joined_list(name, &d)) else {
                     continue;
                 };
-                let (line, column) = position(n);
-                out.url_entries.push(UrlEntry {
-                    list: name.to_owned(),
-                    parent: None,
-                    function: UrlFunction::Path,
-                    route: PathExpr::literal(""),
-                    target,
-                    as_view_methods: Vec::new(),
-                    line,
-                    column,
-                });
+                out.url_entries.push(joined(name, n, "", target));
             }
             _ => {}
         }
