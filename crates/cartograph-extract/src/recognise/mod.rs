@@ -67,6 +67,17 @@ impl<'s> Context<'s> {
         Self { path, grammar, syntax: grammar.syntax(), source, ancestry: &[] }
     }
 
+    /// The kind of `node`, as [`Node::kind`] gives it, read from the grammar's table of kind
+    /// names: a fast path for speed, since `Node::kind` measures and checks a C string on every
+    /// call. A node of another grammar or past the table falls back to `Node::kind`.
+    pub(crate) fn kind<'n>(&self, node: Node<'n>) -> &'n str {
+        let names = &KindTable::of(self.grammar).names;
+        match names.get(usize::from(node.kind_id())) {
+            Some(name) if !name.is_empty() => name,
+            _ => node.kind(),
+        }
+    }
+
     /// The parent of `node`, as [`Node::parent`] gives it.
     ///
     /// This is a fast path for speed: tree-sitter's `Node::parent` walks down from the root of
@@ -95,6 +106,13 @@ impl<'s> Context<'s> {
         }
         node.parent()
     }
+}
+
+/// True when `source` holds any of `needles`: the families' cheap test on the text
+/// ([`Family::wants`]). memchr's searcher, a fast path for speed: every family scans every file
+/// for its words, most files for every word.
+pub(crate) fn contains_any(source: &str, needles: &[&str]) -> bool {
+    needles.iter().any(|n| memchr::memmem::find(source.as_bytes(), n.as_bytes()).is_some())
 }
 
 /// A family of recognisers that shares the walk.

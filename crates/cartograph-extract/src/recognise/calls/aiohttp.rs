@@ -16,7 +16,7 @@ pub(super) const CONSTRUCTORS: &[&str] = &["ClientSession"];
 
 /// The `base_url` of `ClientSession`.
 pub(super) fn base(args: &Args) -> Option<CallUrl> {
-    Some(args.named_or("base_url", 0)?.base.clone())
+    Some(args.named_or("base_url", 0)?.base())
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 use cartograph_core::HttpMethod;
 use tree_sitter::Node;
 
+use super::super::Context;
 use super::url::{self, CallUrl, Env, Part, Role};
 use crate::syntax::FieldExt;
 use crate::syntax::javascript::property_key;
@@ -26,8 +27,6 @@ pub(crate) struct Args {
 pub(crate) struct Arg {
     /// The argument read as a call URL (a `Computed` URL for an object literal).
     pub url: CallUrl,
-    /// The argument read as a client base URL.
-    pub base: CallUrl,
     /// The value of a plain string literal.
     pub literal: Option<String>,
     /// The keys of an object literal, when the argument is one.
@@ -83,6 +82,16 @@ impl MethodSpec {
 }
 
 impl Arg {
+    /// The argument read as a client base URL. Read on demand: few arguments are bases (only
+    /// those of a client's constructor), and every argument of a call is read.
+    pub(crate) fn base(&self) -> CallUrl {
+        match (&self.object, &self.parts) {
+            (Some(_), _) => CallUrl::computed(OBJECT),
+            (None, Some(parts)) => url::deferred_or(parts.clone(), Role::Base),
+            (None, None) => CallUrl::computed(TOO_MANY),
+        }
+    }
+
     /// The method named by this argument used as a method (`"GET"`, `method="POST"`).
     pub(crate) fn method(&self) -> MethodSpec {
         MethodSpec::of_literal(self.literal.clone())
@@ -114,6 +123,66 @@ impl Args {
     }
 }
 
+/// What the positional arguments of a call can give a wrapper's callers, seen without reading
+/// them: whether there is one, and whether one may be worth keeping (a string, a template, a
+/// parameter, a constant, an imported name, a URL template's call: what
+/// `InvocationArg::useful` can find in a read argument). Never `false` where reading would find
+/// one useful. A fast path for speed: reading an argument builds its URL parts, and most calls
+/// that may be of a wrapper have none worth keeping (`self.log.info(msg)`, `setState(x)`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Glance {
+    pub any: bool,
+    pub maybe_useful: bool,
+}
+
+/// At most this many positional arguments are kept for a wrapper's callers.
+pub(crate) const KEPT: usize = 6;
+
+pub(crate) fn glance(arguments: Node<'_>, cx: &Context<'_>, env: &Env<'_>) -> Glance {
+    let mut glance = Glance { any: false, maybe_useful: false };
+    let mut cursor = arguments.walk();
+    let mut seen = 0;
+    for child in arguments.named_children(&mut cursor) {
+        match cx.kind(child) {
+            "comment" | "keyword_argument" => {}
+            "list_splat" | "dictionary_splat" | "spread_element" => break,
+            _ if seen == KEPT => break,
+            _ => {
+                seen += 1;
+                glance.any = true;
+                if may_be_useful(child, cx, env) {
+                    glance.maybe_useful = true;
+                    break;
+                }
+            }
+        }
+    }
+    glance
+}
+
+fn may_be_useful(node: Node<'_>, cx: &Context<'_>, env: &Env<'_>) -> bool {
+    let node = unwrap_expression(node);
+    match cx.kind(node) {
+        "string"
+        | "template_string"
+        | "concatenated_string"
+        | "binary_expression"
+        | "binary_operator"
+        | "new_expression" => true,
+        "identifier" | "member_expression" | "attribute" | "shorthand_property_identifier" => {
+            let name = text(node, cx.source);
+            let head = name.split('.').next().unwrap_or(name);
+            env.params.iter().any(|p| p == name)
+                || env.constant(name).is_some()
+                || env.imported.is_some_and(|i| i.contains(head))
+        }
+        "call_expression" | "call" => node
+            .field("function")
+            .is_some_and(|f| env.templates.is_some_and(|t| t.contains_key(text(f, cx.source)))),
+        _ => false,
+    }
+}
+
 /// Reads the `arguments` node of a JS/TS call or the `argument_list` of a Python call.
 pub(crate) fn read(arguments: Node<'_>, source: &str, env: &Env<'_>) -> Args {
     let mut args = Args::default();
@@ -135,6 +204,9 @@ pub(crate) fn read(arguments: Node<'_>, source: &str, env: &Env<'_>) -> Args {
     args
 }
 
+const OBJECT: &str = "the request is an object, not a URL";
+const TOO_MANY: &str = "the URL is built from too many pieces to read";
+
 fn arg(node: Node<'_>, source: &str, env: &Env<'_>) -> Arg {
     let node = unwrap_expression(node);
     let object = (node.kind() == "object").then(|| object_arg(node, source, env));
@@ -142,23 +214,15 @@ fn arg(node: Node<'_>, source: &str, env: &Env<'_>) -> Arg {
         .then(|| env.params.iter().position(|p| p == text(node, source)))
         .flatten()
         .and_then(|k| u8::try_from(k).ok());
-    let (url, base, parts) = if object.is_some() {
-        let c = CallUrl::computed("the request is an object, not a URL");
-        (c.clone(), c, None)
+    let (url, parts) = if object.is_some() {
+        (CallUrl::computed(OBJECT), None)
     } else {
         match url::parts(node, source, env) {
-            Some(parts) => (
-                url::deferred_or(parts.clone(), Role::Call),
-                url::deferred_or(parts.clone(), Role::Base),
-                Some(parts),
-            ),
-            None => {
-                let c = CallUrl::computed("the URL is built from too many pieces to read");
-                (c.clone(), c, None)
-            }
+            Some(parts) => (url::deferred_or(parts.clone(), Role::Call), Some(parts)),
+            None => (CallUrl::computed(TOO_MANY), None),
         }
     };
-    Arg { url, base, literal: literal_string(node, source), object, parts, param }
+    Arg { url, literal: literal_string(node, source), object, parts, param }
 }
 
 /// `x as T`, `x!`, `(x)`, `x satisfies T` → `x`.

@@ -17,7 +17,7 @@ pub(super) const CONSTRUCTORS: &[&str] = &["Client", "AsyncClient"];
 
 /// The `base_url` of a client constructor.
 pub(super) fn base(args: &Args) -> Option<CallUrl> {
-    Some(args.keyword("base_url")?.base.clone())
+    Some(args.keyword("base_url")?.base())
 }
 
 #[cfg(test)]

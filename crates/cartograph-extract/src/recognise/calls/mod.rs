@@ -270,6 +270,11 @@ pub(crate) struct Calls {
     aliases: Vec<(String, String)>,
     exported: Vec<UrlConstant>,
     generated: Option<bool>,
+    /// Names of called functions by whether the file may declare them ([`Calls::may_be_declared`]).
+    declared: HashMap<String, bool>,
+    /// The last scope read, by the node id of its innermost function: the calls of one
+    /// function share it, and reading it walks and copies the function's names.
+    last_scope: Option<(Option<usize>, Option<scope::FnScope>)>,
 }
 
 impl Family for Calls {
@@ -325,7 +330,7 @@ impl Family for Calls {
             Syntax::Python => PY,
             Syntax::JavaScript => JS,
         };
-        needles.iter().any(|n| cx.source.contains(n))
+        super::contains_any(cx.source, needles)
     }
 
     fn visit(&mut self, node: Node<'_>, kind: &str, cx: &Context<'_>, facts: &mut FileFacts) {
@@ -524,6 +529,52 @@ impl Calls {
         args::read(arguments, cx.source, &self.env(scope))
     }
 
+    /// The arguments of a call that may be of a wrapper, read only when one may be worth keeping
+    /// ([`args::glance`]), and whether it has a positional argument at all.
+    fn wrapper_args(
+        &self,
+        arguments: Node<'_>,
+        cx: &Context<'_>,
+        scope: Option<&scope::FnScope>,
+    ) -> (Args, bool) {
+        let env = self.env(scope);
+        let glance = args::glance(arguments, cx, &env);
+        let args = if glance.maybe_useful {
+            args::read(arguments, cx.source, &env)
+        } else {
+            Args::default()
+        };
+        (args, glance.any)
+    }
+
+    /// The scope of the node being visited ([`scope::enclosing`]), read once per function.
+    fn scope(&mut self, cx: &Context<'_>) -> Option<scope::FnScope> {
+        let key = scope::innermost_function(cx);
+        if let Some((last, scope)) = &self.last_scope
+            && *last == key
+        {
+            return scope.clone();
+        }
+        let scope = scope::enclosing(cx);
+        self.last_scope = Some((key, scope.clone()));
+        scope
+    }
+
+    /// Whether `name` may be declared in this file as something a call of it can reach through
+    /// the file's own facts: a function or class (`function name`, `class name`), or a binding
+    /// (`name = …`, `name: T = …`). A call of a name the file never declares is kept only as a
+    /// call of a wrapper when the name is imported, so reading its arguments is skipped. A fast
+    /// path for speed: most calls in a frontend (`useState(x)`, `t("key")`) are of such names.
+    /// Textual, so it may say yes for a name that is not declared, never no for one that is.
+    fn may_be_declared(&mut self, name: &str, source: &str) -> bool {
+        if let Some(&known) = self.declared.get(name) {
+            return known;
+        }
+        let found = declares(name, source);
+        self.declared.insert(name.to_owned(), found);
+        found
+    }
+
     fn is_generated(&mut self, cx: &Context<'_>) -> bool {
         *self.generated.get_or_insert_with(|| wrappers::is_generated(cx.path.as_str(), cx.source))
     }
@@ -555,14 +606,14 @@ impl Calls {
             "identifier" => {
                 let name = text(callee, cx.source);
                 if name == "fetch" {
-                    let scope = scope::enclosing(cx);
+                    let scope = self.scope(cx);
                     let args = self.read_args(arguments, cx, scope.as_ref());
                     let found = fetch::interpret(&args);
                     direct(self, CallClient::Library("fetch"), args, scope, found);
                     return;
                 }
                 if openapi::is_request_function(name) {
-                    let scope = scope::enclosing(cx);
+                    let scope = self.scope(cx);
                     let args = self.read_args(arguments, cx, scope.as_ref());
                     let found = openapi::request_object(&args);
                     direct(self, CallClient::Library("openapi"), args, scope, found);
@@ -570,7 +621,7 @@ impl Calls {
                 }
                 let libs = self.libs.as_ref().expect("read above");
                 if libs.swr.contains(name) {
-                    let scope = scope::enclosing(cx);
+                    let scope = self.scope(cx);
                     let args = self.read_args(arguments, cx, scope.as_ref());
                     let found = swr::interpret(&args);
                     direct(self, CallClient::Library("swr"), args, scope, found);
@@ -584,7 +635,7 @@ impl Calls {
                     || imported
                     || self.instances.iter().any(|i| i.name == name);
                 if wanted {
-                    let scope = scope::enclosing(cx);
+                    let scope = self.scope(cx);
                     let args = self.read_args(arguments, cx, scope.as_ref());
                     self.pending.push(Pending {
                         line,
@@ -594,17 +645,19 @@ impl Calls {
                         args,
                         scope,
                     });
-                } else if has_url_like_argument(arguments, cx.source)
+                } else if has_url_like_argument(arguments, cx)
                     || libs.importing.contains(name)
                     // A function of this file may be a wrapper declared anywhere in it.
-                    || (cx.syntax == Syntax::JavaScript && arguments.named_child_count() > 0)
+                    || (cx.syntax == Syntax::JavaScript
+                        && arguments.named_child_count() > 0
+                        && self.may_be_declared(name, cx.source))
                     || (cx.syntax == Syntax::JavaScript && self.is_generated(cx))
                 {
                     let libs = self.libs.as_ref().expect("read above");
                     let importing = libs.importing.contains(name);
-                    let scope = scope::enclosing(cx);
-                    let args = self.read_args(arguments, cx, scope.as_ref());
-                    self.invocation(line, column, name, &args, scope, importing, cx.syntax);
+                    let scope = self.scope(cx);
+                    let (args, any) = self.wrapper_args(arguments, cx, scope.as_ref());
+                    self.invocation(line, column, name, &args, any, scope, importing, cx.syntax);
                 }
             }
             "member_expression" | "attribute" => {
@@ -617,7 +670,7 @@ impl Calls {
                     && cx.syntax == Syntax::JavaScript
                     && matches!(receiver, "window" | "globalThis" | "self");
                 let wanted = is_fetch || openapi::is_upper_verb(verb) || is_verb(verb);
-                let scope = if wanted { scope::enclosing(cx) } else { None };
+                let scope = if wanted { self.scope(cx) } else { None };
                 if is_fetch {
                     let args = self.read_args(arguments, cx, scope.as_ref());
                     let found = fetch::interpret(&args);
@@ -645,15 +698,15 @@ impl Calls {
                     let generated = javascript && self.is_generated(cx);
                     if !(on_self
                         || generated
-                        || has_url_like_argument(arguments, cx.source)
+                        || has_url_like_argument(arguments, cx)
                         || (importing && javascript))
                     {
                         return;
                     }
-                    let scope = scope::enclosing(cx);
-                    let args = self.read_args(arguments, cx, scope.as_ref());
+                    let scope = self.scope(cx);
+                    let (args, any) = self.wrapper_args(arguments, cx, scope.as_ref());
                     let callee = format!("{receiver}.{verb}");
-                    self.invocation(line, column, &callee, &args, scope, importing, cx.syntax);
+                    self.invocation(line, column, &callee, &args, any, scope, importing, cx.syntax);
                 }
             }
             _ => {}
@@ -669,14 +722,15 @@ impl Calls {
         column: u32,
         callee: &str,
         args: &Args,
+        has_args: bool,
         scope: Option<scope::FnScope>,
         imported: bool,
         syntax: Syntax,
     ) {
         let args: Vec<InvocationArg> =
-            args.positional.iter().take(6).map(InvocationArg::of).collect();
+            args.positional.iter().take(args::KEPT).map(InvocationArg::of).collect();
         let useful = args.iter().any(InvocationArg::useful);
-        let local_function = !callee.contains('.') && !args.is_empty();
+        let local_function = !callee.contains('.') && has_args;
         let keep = match syntax {
             Syntax::JavaScript => {
                 useful || imported || local_function || self.generated == Some(true)
@@ -707,7 +761,17 @@ impl Calls {
         }
         let head = p.receiver.split('.').next().unwrap_or(&p.receiver);
         let imported = libs.importing.contains(head);
-        self.invocation(p.line, p.column, &callee, &p.args, p.scope.clone(), imported, syntax);
+        let has_args = !p.args.positional.is_empty();
+        self.invocation(
+            p.line,
+            p.column,
+            &callee,
+            &p.args,
+            has_args,
+            p.scope.clone(),
+            imported,
+            syntax,
+        );
     }
 
     /// A class and what it extends.
@@ -733,7 +797,7 @@ impl Calls {
         if !is_class_name(class) {
             return;
         }
-        let scope = scope::enclosing(cx).and_then(|s| s.class);
+        let scope = self.scope(cx).and_then(|s| s.class);
         let name = format!("this.{}", text(name, cx.source));
         self.objects.push(ClassInstance { name, class: class.to_owned(), scope });
     }
@@ -863,7 +927,7 @@ impl Calls {
             if !may_hold_url(value) {
                 return;
             }
-            let Some(scope) = scope::enclosing(cx) else { return };
+            let Some(scope) = self.scope(cx) else { return };
             let parts = url::parts(value, cx.source, &self.env(Some(&scope)));
             let locals = self.locals.entry(scope.id).or_default();
             url::record_constant(locals, &name, parts);
@@ -880,6 +944,9 @@ impl Calls {
         match value.kind() {
             "arrow_function" | "function_expression" => self.record_template(&name, value, cx),
             "object" => self.object(&name, value, cx, exported, 0),
+            kind if !exported && is_opaque(kind) => {
+                url::record_constant(&mut self.constants, &name, None);
+            }
             _ => {
                 let parts = url::parts(value, cx.source, &self.env(None));
                 url::record_constant(&mut self.constants, &name, parts.clone());
@@ -927,6 +994,9 @@ impl Calls {
                                 && !self.constants.contains_key(text(value, cx.source)) =>
                         {
                             self.aliases.push((full, text(value, cx.source).to_owned()));
+                        }
+                        kind if !exported && is_opaque(kind) => {
+                            url::record_constant(&mut self.constants, &full, None);
                         }
                         _ => {
                             let parts = url::parts(value, cx.source, &self.env(None));
@@ -978,7 +1048,7 @@ impl Calls {
                     && is_class_name(text(callee, cx.source))
                 {
                     let class = text(callee, cx.source).to_owned();
-                    let scope = scope::enclosing(cx).and_then(|s| s.class);
+                    let scope = self.scope(cx).and_then(|s| s.class);
                     let name = name.replacen("self.", "this.", 1);
                     self.objects.push(ClassInstance { name, class, scope });
                 }
@@ -987,7 +1057,7 @@ impl Calls {
                 let libs = libs_of(&mut self.libs, facts);
                 angular::injected(&name, value, cx.source, libs, &mut self.angular);
                 if let Some(class) = constructed_class(value, cx.source) {
-                    let scope = scope::enclosing(cx).and_then(|s| s.class);
+                    let scope = self.scope(cx).and_then(|s| s.class);
                     self.objects.push(ClassInstance { name: name.clone(), class, scope });
                 }
             }
@@ -1023,7 +1093,7 @@ impl Calls {
                 }
             }
         };
-        let scope = scope::enclosing(cx);
+        let scope = self.scope(cx);
         let args = self.read_args(arguments, cx, scope.as_ref());
         let base = match library {
             "axios" => axios::base(&args),
@@ -1084,16 +1154,51 @@ impl Calls {
     }
 }
 
-/// True when an argument is a string, a template or a concatenation: what a URL is written as.
-fn has_url_like_argument(arguments: Node<'_>, source: &str) -> bool {
+/// True when `source` has `name` as a whole word after `function`, `function*` or `class`, or
+/// followed by `=` (not `==` or `=>`) or `:` (see [`Calls::may_be_declared`]).
+fn declares(name: &str, source: &str) -> bool {
+    let bytes = source.as_bytes();
+    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80;
+    memchr::memmem::find_iter(bytes, name.as_bytes()).any(|at| {
+        let end = at + name.len();
+        if at > 0 && is_word(bytes[at - 1]) || bytes.get(end).is_some_and(|&b| is_word(b)) {
+            return false;
+        }
+        let before = source[..at].trim_end();
+        let keyword = ["function", "function*", "class"].iter().any(|k| {
+            before.ends_with(k)
+                && !before[..before.len() - k.len()].bytes().next_back().is_some_and(is_word)
+        });
+        let after = source[end..].trim_start().as_bytes();
+        let binds = match after {
+            [b'=', b'=' | b'>', ..] => false,
+            [b'=' | b':', ..] | [b'!' | b'?', b':', ..] => true,
+            _ => false,
+        };
+        keyword || binds
+    })
+}
+
+/// True when an argument is a string, a template or a concatenation that can hold a URL or a
+/// path piece: it has a `/` in it. A wrapper's URL is a path (`"/api/x"`, `` `${base}/x` ``); a
+/// string without a slash (`log.info("done")`, `d.get("key")`, the great majority of calls with
+/// a string) is not one, and reading such calls as possible wrapper invocations is what would
+/// cost.
+fn has_url_like_argument(arguments: Node<'_>, cx: &Context<'_>) -> bool {
     let mut cursor = arguments.walk();
-    arguments.named_children(&mut cursor).any(|a| is_url_like(a, source))
+    arguments
+        .named_children(&mut cursor)
+        .any(|a| is_stringish_kind(cx.kind(a)) && text(a, cx.source).contains('/'))
 }
 
 /// A string, template or concatenation: an expression that flattens to URL parts.
 fn is_stringish(node: Node<'_>) -> bool {
+    is_stringish_kind(node.kind())
+}
+
+fn is_stringish_kind(kind: &str) -> bool {
     matches!(
-        node.kind(),
+        kind,
         "string"
             | "template_string"
             | "binary_expression"
@@ -1102,19 +1207,46 @@ fn is_stringish(node: Node<'_>) -> bool {
     )
 }
 
-/// A string, template or concatenation that can hold a URL or a path piece: it has a `/` in
-/// it. A wrapper's URL is a path (`"/api/x"`, `` `${base}/x` ``); a string without a slash
-/// (`log.info("done")`, `d.get("key")`, the great majority of calls with a string) is not one,
-/// and reading such calls as possible wrapper invocations is what would cost.
-fn is_url_like(node: Node<'_>, source: &str) -> bool {
-    is_stringish(node) && text(node, source).contains('/')
-}
-
 /// Whether a function-local assignment's value can be a URL constant worth remembering: a
 /// string, template or concatenation (`config.urlRoot + path`), or a name (an alias of a
 /// constant). Any other value (a call, a conditional, a number) flattens to nothing useful.
 fn may_hold_url(node: Node<'_>) -> bool {
     is_stringish(node) || matches!(node.kind(), "identifier" | "member_expression")
+}
+
+/// A value whose URL parts are one plain hole that no constant keeps (a collection, a number,
+/// a function, an operator other than concatenation): recorded as assigned without reading it.
+/// A fast path for speed: reading a large dictionary as a URL scans its text several times.
+fn is_opaque(kind: &str) -> bool {
+    matches!(
+        kind,
+        "dictionary"
+            | "list"
+            | "tuple"
+            | "set"
+            | "integer"
+            | "float"
+            | "true"
+            | "false"
+            | "none"
+            | "lambda"
+            | "list_comprehension"
+            | "dictionary_comprehension"
+            | "set_comprehension"
+            | "generator_expression"
+            | "subscript"
+            | "comparison_operator"
+            | "not_operator"
+            | "unary_operator"
+            | "array"
+            | "number"
+            | "null"
+            | "undefined"
+            | "regex"
+            | "class"
+            | "unary_expression"
+            | "subscript_expression"
+    )
 }
 
 /// `x`, `this.api`, `a.b.c`: a name callers can follow.
@@ -1332,6 +1464,23 @@ pub(crate) mod tests {
     /// The calls and client instances of one file, a line each.
     pub(crate) fn described(file: &str, source: &str) -> String {
         render(file, source).join("\n")
+    }
+
+    /// The textual test that lets a call of an undeclared name skip its arguments says yes for
+    /// every way the file's facts can name a function, class or binding.
+    #[test]
+    fn declared_names_are_found_in_the_text() {
+        let source = "async function getJSON(u) {}\nfunction* gen() {}\nclass Api {}\n\
+                      const post = (u) => fetch(u);\nlet put: Put = (u) => u;\nvar del!: D;\n\
+                      const api = { get(u) { return u } };\nx.y = 1;\n";
+        for name in ["getJSON", "gen", "Api", "post", "put", "del", "api", "y"] {
+            assert!(super::declares(name, source), "{name}");
+        }
+        let uses =
+            "useState(x);\nif (t == 1) t2(x);\nconst f = t3 => t3(x);\nnotfunction t4() {}\n";
+        for name in ["useState", "t", "t2", "t3", "t4", "s"] {
+            assert!(!super::declares(name, uses), "{name}");
+        }
     }
 
     #[test]

@@ -66,7 +66,7 @@ pub(super) fn enclosing(cx: &Context<'_>) -> Option<FnScope> {
     let upto = ancestry.len().saturating_sub(1);
     for i in (start..upto).rev() {
         let node = ancestry[i];
-        if !is_function(node.kind()) {
+        if !is_function(cx.kind(node)) {
             continue;
         }
         let name = function_name(ancestry, i, source);
@@ -74,7 +74,7 @@ pub(super) fn enclosing(cx: &Context<'_>) -> Option<FnScope> {
         let class = ancestry[start..i]
             .iter()
             .rev()
-            .find(|n| is_class(n.kind()))
+            .find(|n| is_class(cx.kind(**n)))
             .and_then(|c| c.field("name"))
             .map(|n| text(n, source).to_owned());
         let scope = FnScope {
@@ -100,6 +100,16 @@ pub(super) fn enclosing(cx: &Context<'_>) -> Option<FnScope> {
         s.params.clear();
         s
     })
+}
+
+/// The node id of the innermost function around the node being visited (within the ancestors
+/// [`enclosing`] looks at); `None` at module level. Every node of one function has the same
+/// [`enclosing`] scope, so it is the key a caller may remember that scope by.
+pub(super) fn innermost_function(cx: &Context<'_>) -> Option<usize> {
+    let ancestry = cx.ancestry();
+    let start = ancestry.len().saturating_sub(MAX_DEPTH);
+    let upto = ancestry.len().saturating_sub(1);
+    ancestry[start..upto].iter().rev().find(|n| is_function(cx.kind(**n))).map(Node::id)
 }
 
 /// The parameters of a function node (Python methods without `self` / `cls`).

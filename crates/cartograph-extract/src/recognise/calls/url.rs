@@ -143,7 +143,7 @@ pub(crate) struct Env<'a> {
 pub(crate) type Templates = HashMap<String, Option<Vec<Part>>>;
 
 impl Env<'_> {
-    fn constant(&self, name: &str) -> Option<&Option<Vec<Part>>> {
+    pub(super) fn constant(&self, name: &str) -> Option<&Option<Vec<Part>>> {
         self.locals.and_then(|l| l.get(name)).or_else(|| self.consts.and_then(|c| c.get(name)))
     }
 }

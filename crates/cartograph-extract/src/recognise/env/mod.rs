@@ -97,11 +97,9 @@ impl Family for Env {
     fn wants(&self, cx: &Context<'_>) -> bool {
         match cx.syntax {
             Syntax::Python => {
-                cx.source.contains("environ")
-                    || cx.source.contains("getenv")
-                    || cx.source.contains("BaseSettings")
+                super::contains_any(cx.source, &["environ", "getenv", "BaseSettings"])
             }
-            Syntax::JavaScript => cx.source.contains(".env"),
+            Syntax::JavaScript => super::contains_any(cx.source, &[".env"]),
         }
     }
 

@@ -196,7 +196,7 @@ impl Family for JsRoutes {
             || file.starts_with("next.config.")
             || path.starts_with("pages/")
             || path.contains("/pages/")
-            || WANTED.iter().any(|w| cx.source.contains(w))
+            || super::contains_any(cx.source, WANTED)
     }
 
     fn visit(&mut self, node: Node<'_>, kind: &str, cx: &Context<'_>, facts: &mut FileFacts) {

@@ -354,7 +354,7 @@ impl Family for PyRoutes {
 
     fn wants(&self, cx: &Context<'_>) -> bool {
         match cx.syntax {
-            Syntax::Python => MARKERS.iter().any(|m| cx.source.contains(m)),
+            Syntax::Python => super::contains_any(cx.source, MARKERS),
             Syntax::JavaScript => false,
         }
     }

@@ -383,7 +383,7 @@ impl Family for Tables {
             "sqlmodel",
             "django",
         ];
-        HINTS.iter().any(|h| cx.source.contains(h))
+        super::contains_any(cx.source, HINTS)
     }
 
     fn visit(&mut self, node: Node<'_>, kind: &str, cx: &Context<'_>, facts: &mut FileFacts) {
