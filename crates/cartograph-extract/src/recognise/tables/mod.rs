@@ -434,6 +434,9 @@ impl Tables {
             "for_statement" => remember_loop(node, cx.source, &mut self.scopes),
             "named_expression" => remember_walrus(node, cx.source, &mut self.scopes),
             "call" => {
+                if !may_touch_tables(node, cx.source) {
+                    return;
+                }
                 if let Some(detached) = sqlalchemy::detached(node, cx.source) {
                     self.scopes.detach(detached);
                 }
@@ -464,6 +467,42 @@ impl Tables {
 
 /// `a`, `a.b.c` for an identifier or a chain of attribute (Python) / member (JS) accesses on
 /// identifiers; `None` for anything else. Looks at most a few levels down.
+/// Whether a Python call may be one that `sqlalchemy::detached`, `sqlalchemy::call` or
+/// `django::call` reads, judged from the callee's text: its last name is one of the methods
+/// they read, or it goes through `objects` or `query`. A fast path for speed: each of them
+/// looks the callee's fields up again, for every call of the file.
+fn may_touch_tables(call: Node<'_>, source: &str) -> bool {
+    let Some(function) = call.field("function") else { return false };
+    let callee = text(function, source);
+    let last = callee.rsplit('.').next().and_then(|l| l.split_whitespace().last());
+    matches!(
+        last,
+        Some(
+            "expunge_all"
+                | "expunge"
+                | "make_transient"
+                | "make_transient_to_detached"
+                | "save"
+                | "delete"
+                | "select"
+                | "insert"
+                | "update"
+                | "query"
+                | "get"
+                | "get_one"
+                | "add"
+                | "add_all"
+                | "merge"
+                | "select_from"
+                | "join"
+                | "outerjoin"
+                | "append"
+                | "extend"
+        )
+    ) || callee.contains("objects")
+        || callee.contains("query")
+}
+
 /// `(left, right)` of a statement that is a plain assignment (`name = value`), as in a class or
 /// `Meta` body; `None` for any other statement.
 pub(super) fn assignment_sides<'t>(statement: Node<'t>) -> Option<(Node<'t>, Node<'t>)> {
