@@ -821,3 +821,101 @@ fn nest_bootstrap_beside_a_schema_script_is_the_app() {
         ),
     ]);
 }
+
+#[test]
+fn koa_routers_from_factories_mounted_in_a_loop() {
+    check!(&[
+        (
+            "core/src/tenant.ts",
+            r#"import Koa from "koa";
+import mount from "koa-mount";
+import initApis, { initWellKnown } from "./routes/init";
+
+export class Tenant {
+  build(ctx) {
+    const app = new Koa();
+    app.use(mount("/.well-known", initWellKnown(ctx)));
+    app.use(mount("/api", initApis(ctx)));
+    return app;
+  }
+}
+"#,
+        ),
+        (
+            "core/src/routes/init.ts",
+            r#"import Koa from "koa";
+import Router from "koa-router";
+import roleRoutes from "./role";
+import adminRoutes from "./admin";
+import statusRoutes from "./status";
+
+const createRouters = (ctx) => {
+  const managementRouter = new Router();
+  roleRoutes(managementRouter, ctx);
+  adminRoutes(managementRouter, ctx);
+  const anonymousRouter = new Router();
+  statusRoutes(anonymousRouter, ctx);
+  return [managementRouter, anonymousRouter];
+};
+
+export default function initApis(ctx): Koa {
+  const apisApp = new Koa();
+  for (const router of createRouters(ctx)) {
+    apisApp.use(router.routes()).use(router.allowedMethods());
+  }
+  return apisApp;
+}
+
+export function initWellKnown(ctx): Koa {
+  const wellKnownApp = new Koa();
+  const anonymousRouter = new Router();
+  anonymousRouter.get("/openid-configuration", async (ctx) => {});
+  wellKnownApp.use(anonymousRouter.routes());
+  return wellKnownApp;
+}
+"#,
+        ),
+        (
+            "core/src/routes/role.ts",
+            r#"import userRoleRoutes from "./role.user";
+
+export default function roleRoutes<T>(...[router, ctx]: RouterInitArgs<T>) {
+  router.get("/roles", async (ctx) => {});
+  router.delete("/roles/:id", async (ctx) => {});
+  userRoleRoutes(router, ctx);
+}
+"#,
+        ),
+        (
+            "core/src/routes/role.user.ts",
+            r#"export default function userRoleRoutes<T>(...[router]: RouterInitArgs<T>) {
+  router.post("/roles/:id/users", async (ctx) => {});
+}
+"#,
+        ),
+        (
+            "core/src/routes/admin/index.ts",
+            r#"import basics from "./basics";
+
+export default function adminRoutes<T>(...args: RouterInitArgs<T>) {
+  basics(...args);
+}
+"#,
+        ),
+        (
+            "core/src/routes/admin/basics.ts",
+            r#"export default function basics<T>(...args: RouterInitArgs<T>) {
+  const [router, { queries }] = args;
+  router.get("/users/:userId", async (ctx) => {});
+}
+"#,
+        ),
+        (
+            "core/src/routes/status.ts",
+            r#"export default function statusRoutes(router, ctx) {
+  router.get("/status", async (ctx) => {});
+}
+"#,
+        ),
+    ]);
+}

@@ -43,6 +43,18 @@ pub struct JsRouteFacts {
     pub nest_router_module: bool,
     /// In a `next.config.*` file: the `basePath` option.
     pub next_base_path: Option<PathValue>,
+    /// Apps and routers created in this file that a function returns (`return app`, `return
+    /// [a, b]`): a factory whose call is mounted mounts them.
+    pub returns: Vec<Returned>,
+}
+
+/// A server created in the file and returned by a function of the file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Returned {
+    /// The function's key (see `function_key`).
+    pub function: String,
+    /// The server's local name.
+    pub local: String,
 }
 
 /// The web framework an app or router belongs to.
@@ -171,7 +183,10 @@ pub enum MountTarget {
     Function(String),
     /// `require("./x")` or `import("./x")` written inline, with the member taken from it.
     Module { specifier: String, member: Option<String> },
-    /// Anything else (a call, a computed expression).
+    /// A call of a named function (`initApis(tenant)`), or a loop over what it returns (`for
+    /// (const r of createRouters()) app.use(r.routes())`): the servers the function returns.
+    Call(String),
+    /// Anything else (a computed expression).
     Other,
 }
 

@@ -37,12 +37,15 @@ use facts::settle_names;
 pub use facts::{
     Apply, DefaultExport, Export, Framework, JsRouteFacts, Mount, MountTarget, NestApp,
     NestController, NestPrefix, NestRoute, NestVersion, NestVersioning, NextHandler, PathValue,
-    ReExport, Receiver, RouteCall, Server, ServerKind,
+    ReExport, Receiver, Returned, RouteCall, Server, ServerKind,
 };
 use shapes::{
     declared_name, function_key, handler_name, is_dotted_name, is_function, is_path_like,
     path_value, receiver, required_module, strip_expression, to_u32,
 };
+
+/// How many parameters of a rest handed on whole (`more(...args)`) are followed.
+const SPREAD_PARAMETERS: u32 = 4;
 
 const JS_LANGUAGES: &[Language] = &[Language::TypeScript, Language::JavaScript];
 
@@ -78,8 +81,9 @@ pub const RECOGNISERS: &[Recogniser] = &[
         languages: JS_LANGUAGES,
         edges: &[EdgeKind::Serves],
         summary: "Koa-router routers: method routes, the prefix option, nested use(prefix, \
-                  router.routes()), app.use(router.routes()) on a Koa app and Koa apps mounted \
-                  with koa-mount",
+                  router.routes()), app.use(router.routes()) on a Koa app, Koa apps mounted \
+                  with koa-mount, servers returned by factories (also looped over) and route \
+                  modules that take the router as a (rest) parameter",
     },
     Recogniser {
         name: "nestjs",
@@ -112,7 +116,12 @@ struct Creation {
     prefix: Option<PathValue>,
     line: u32,
     column: u32,
+    /// The start and end of the innermost function around the creation; `None` at the top level.
+    scope: Option<Span>,
 }
+
+/// A start and an end position, as [`position`] gives them.
+type Span = ((u32, u32), (u32, u32));
 
 /// A call `f(a, b)` with the plain names among its arguments and their indexes.
 struct NamedCall {
@@ -139,6 +148,8 @@ pub(crate) struct JsRoutes {
     wrapped: Vec<(String, String)>,
     /// `const NAME = "literal"` declarations; `None` when a name is bound to different values.
     constants: std::collections::HashMap<String, Option<String>>,
+    /// Names returned by functions: (function key, name, position).
+    returns: Vec<(String, String, (u32, u32))>,
 }
 
 /// Words one of which every file with something for this family contains.
@@ -181,6 +192,7 @@ impl Family for JsRoutes {
             "export_statement",
             "class_declaration",
             "pair",
+            "return_statement",
         ]
     }
 
@@ -213,11 +225,13 @@ impl Family for JsRoutes {
             }
             "class_declaration" => nest::class(node, cx, &mut facts.js_routes),
             "pair" => nextjs::base_path(node, cx, &mut facts.js_routes),
+            "return_statement" => self.returned(node, cx),
             _ => {}
         }
     }
 
     fn finish(&mut self, _cx: &Context<'_>, facts: &mut FileFacts) {
+        self.scope_shadowed_names(&mut facts.js_routes);
         let imports = ImportedNames::of(facts);
         facts.js_routes.imports_next = imports.next;
         for creation in std::mem::take(&mut self.creations) {
@@ -250,6 +264,11 @@ impl Family for JsRoutes {
         for mount in &mut js.mounts {
             if local.contains(&mount.receiver.name) {
                 mount.receiver.param = None;
+            }
+        }
+        for (function, name, _) in std::mem::take(&mut self.returns) {
+            if local.contains(&name) {
+                js.returns.push(Returned { function, local: name });
             }
         }
         for NamedCall { function, names, params, line, column } in
@@ -313,6 +332,62 @@ impl Family for JsRoutes {
 }
 
 impl JsRoutes {
+    /// Two functions of one file may each create a server under the same name (`const router =
+    /// new Router()` in two factories): each is a server of its own. Such a name is renamed
+    /// `name@LINE` (the creation's line) for the creations inside functions, and every use of
+    /// the name is renamed after the creation whose function encloses it; a creation at the top
+    /// level keeps its name, which uses outside those functions refer to.
+    fn scope_shadowed_names(&mut self, js: &mut JsRouteFacts) {
+        let mut counts: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        for c in &self.creations {
+            *counts.entry(c.local.as_str()).or_default() += 1;
+        }
+        let shadowed: Vec<String> =
+            counts.into_iter().filter(|(_, n)| *n > 1).map(|(name, _)| name.to_owned()).collect();
+        if shadowed.is_empty() {
+            return;
+        }
+        // (name, scope, new name), innermost scopes last so they win.
+        let mut scoped: Vec<(String, Span, String)> = self
+            .creations
+            .iter_mut()
+            .filter(|c| shadowed.contains(&c.local))
+            .filter_map(|c| {
+                let scope = c.scope?;
+                let renamed = format!("{}@{}", c.local, c.line);
+                let name = std::mem::replace(&mut c.local, renamed.clone());
+                Some((name, scope, renamed))
+            })
+            .collect();
+        scoped.sort_by_key(|(_, (start, _), _)| *start);
+        let rename = |name: &mut String, at: (u32, u32)| {
+            if let Some((_, _, renamed)) = scoped
+                .iter()
+                .rev()
+                .find(|(n, (start, end), _)| n == name && *start <= at && at <= *end)
+            {
+                name.clone_from(renamed);
+            }
+        };
+        for route in &mut js.routes {
+            rename(&mut route.receiver.name, (route.line, route.column));
+        }
+        for mount in &mut js.mounts {
+            rename(&mut mount.receiver.name, (mount.line, mount.column));
+            if let MountTarget::Name(target) = &mut mount.target {
+                rename(target, (mount.line, mount.column));
+            }
+        }
+        for call in &mut self.calls_with_names {
+            for (name, _) in &mut call.names {
+                rename(name, (call.line, call.column));
+            }
+        }
+        for (_, name, at) in &mut self.returns {
+            rename(name, *at);
+        }
+    }
+
     fn call(&mut self, node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
         // `await NestFactory.create<App>(M)` parses as a call of `await NestFactory.create`.
         let Some(function) = node.field("function").map(strip_expression) else {
@@ -349,6 +424,42 @@ impl JsRoutes {
             }
             "call_expression" => self.record_apply(node, function, cx),
             _ => {}
+        }
+    }
+
+    /// Remembers `return app` / `return [a, b]` with the enclosing function's key; kept after the
+    /// walk only for names of servers created in the file.
+    fn returned(&mut self, node: Node<'_>, cx: &Context<'_>) {
+        let Some(value) = node.named_child(0).map(strip_expression) else {
+            return;
+        };
+        let names: Vec<&str> = match value.kind() {
+            "identifier" => vec![text(value, cx.source)],
+            "array" => {
+                let mut cursor = value.walk();
+                value
+                    .named_children(&mut cursor)
+                    .map(strip_expression)
+                    .filter(|e| e.kind() == "identifier")
+                    .map(|e| text(e, cx.source))
+                    .collect()
+            }
+            _ => return,
+        };
+        if names.is_empty() || !names.iter().any(|n| self.creations.iter().any(|c| c.local == *n)) {
+            return;
+        }
+        let mut current = cx.parent(node);
+        while let Some(n) = current {
+            if is_function(n.kind()) {
+                if let Some(key) = function_key(n, cx) {
+                    for name in names {
+                        self.returns.push((key.clone(), name.to_owned(), position(node)));
+                    }
+                }
+                return;
+            }
+            current = cx.parent(n);
         }
     }
 
@@ -390,6 +501,24 @@ impl JsRoutes {
         let mut names = Vec::new();
         let mut params = Vec::new();
         for (index, arg) in named_args(arguments).into_iter().enumerate() {
+            // `more(...args)` inside `function routes(...args)`: the rest is handed on whole, so
+            // each of its first parameters is forwarded to the callee's at the same offset. The
+            // linker keeps only the offsets where the callee's parameter declares routes.
+            if arg.kind() == "spread_element" {
+                if let Some(inner) = arg.named_child(0).filter(|a| a.kind() == "identifier") {
+                    let name = text(inner, cx.source);
+                    if let Some((key, rest)) = shapes::rest_parameter_of(inner, name, cx) {
+                        for offset in 0..SPREAD_PARAMETERS {
+                            params.push((
+                                name.to_owned(),
+                                to_u32(index).saturating_add(offset),
+                                (key.clone(), rest.saturating_add(offset)),
+                            ));
+                        }
+                    }
+                }
+                continue;
+            }
             // Only names of servers created earlier in the file can be handed over: a server is
             // created before it is passed on.
             let name = text(arg, cx.source);
@@ -553,6 +682,12 @@ impl JsRoutes {
             }
         }
         let (line, column) = position(value);
+        let scope = std::iter::successors(cx.parent(value), |n| cx.parent(*n))
+            .find(|n| is_function(n.kind()))
+            .map(|f| {
+                let end = f.end_position();
+                (position(f), (to_u32(end.row) + 1, to_u32(end.column) + 1))
+            });
         self.creations.push(Creation {
             local: local.to_owned(),
             callee: callee_text,
@@ -561,6 +696,7 @@ impl JsRoutes {
             prefix,
             line,
             column,
+            scope,
         });
     }
 }
