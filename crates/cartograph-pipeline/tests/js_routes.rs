@@ -919,3 +919,77 @@ export default function adminRoutes<T>(...args: RouterInitArgs<T>) {
         ),
     ]);
 }
+
+#[test]
+fn next_pages_methods_from_request_method_checks() {
+    check!(&[
+        ("web/next.config.js", "module.exports = {};\n"),
+        (
+            "web/pages/api/items/index.ts",
+            r#"export default async function handler(req, res) {
+  if (req.method === "GET") return res.json([]);
+  if (req.method === "POST") return res.status(201).json({});
+  res.status(405).end();
+}
+"#,
+        ),
+        (
+            "web/pages/api/items/[id].ts",
+            r#"export default async function handler(req, res) {
+  switch (req.method) {
+    case "GET":
+      return res.json({});
+    case "DELETE":
+      return res.status(204).end();
+  }
+}
+"#,
+        ),
+        (
+            "web/pages/api/guarded.ts",
+            r#"export default function handler(req, res) {
+  if (req.method !== "PUT") return res.status(405).end();
+  res.json({});
+}
+"#,
+        ),
+        (
+            "web/pages/api/allowed.ts",
+            r#"export default function handler(req, res) {
+  if (!["PATCH", "POST"].includes(req.method)) return res.status(405).end();
+  res.json({});
+}
+"#,
+        ),
+        (
+            "web/pages/api/table.ts",
+            r#"const handlers = { GET: list, PUT: update };
+const options = { get: 1 };
+export default function handler(req, res) {
+  return handlers[req.method](req, res);
+}
+"#,
+        ),
+        (
+            "web/pages/api/delegated.ts",
+            r#"import handle from "../../lib/upload";
+export default handle;
+"#,
+        ),
+        (
+            "web/lib/upload.ts",
+            r#"export default async function handle(req, res) {
+  if (req.method === "POST") return res.json({});
+}
+"#,
+        ),
+        (
+            "web/pages/api/anything.ts",
+            r#"export default function handler(req, res) {
+  if (req.method === "OPTIONS") return res.end();
+  res.json({ ok: true });
+}
+"#,
+        ),
+    ]);
+}

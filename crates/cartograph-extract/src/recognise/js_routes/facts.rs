@@ -43,6 +43,10 @@ pub struct JsRouteFacts {
     pub nest_router_module: bool,
     /// In a `next.config.*` file: the `basePath` option.
     pub next_base_path: Option<PathValue>,
+    /// The methods the file's code checks the request's `method` against (Next.js Pages Router
+    /// handlers); empty when it checks none. Read only in files that read a `req.method` or sit
+    /// in a `pages/api/` folder.
+    pub checked_methods: Vec<HttpMethod>,
     /// Apps and routers created in this file that a function returns (`return app`, `return
     /// [a, b]`): a factory whose call is mounted mounts them.
     pub returns: Vec<Returned>,

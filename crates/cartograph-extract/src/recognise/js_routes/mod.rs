@@ -100,7 +100,8 @@ pub const RECOGNISERS: &[Recogniser] = &[
         languages: JS_LANGUAGES,
         edges: &[EdgeKind::Serves],
         summary: "Next.js file routes: App Router route.ts exported method handlers and Pages \
-                  Router pages/api files",
+                  Router pages/api files, their methods read from req.method checks (if, \
+                  switch, includes, method-keyed tables, an imported handler's checks)",
     },
 ];
 
@@ -148,6 +149,8 @@ pub(crate) struct JsRoutes {
     wrapped: Vec<(String, String)>,
     /// `const NAME = "literal"` declarations; `None` when a name is bound to different values.
     constants: std::collections::HashMap<String, Option<String>>,
+    /// True once the file's method checks are read (see [`nextjs::method_checks`]).
+    methods_read: bool,
     /// Names returned by functions: (function key, name, position).
     returns: Vec<(String, String, (u32, u32))>,
 }
@@ -178,6 +181,8 @@ const WANTED: &[&str] = &[
     "(router)",
     "(app, ",
     "(router, ",
+    // Next.js Pages Router handlers and the functions they delegate to.
+    "req.method",
     // Barrel files that re-export routers.
     "export *",
     "export {",
@@ -216,10 +221,12 @@ impl Family for JsRoutes {
             "call_expression" => self.call(node, cx, facts),
             "variable_declarator" => self.declarator(node, cx),
             "assignment_expression" => {
+                self.read_methods(cx, facts);
                 exports::assignment(node, cx, &mut facts.js_routes);
                 self.assigned_creation(node, cx);
             }
             "export_statement" => {
+                self.read_methods(cx, facts);
                 exports::export_statement(node, cx, &mut facts.js_routes);
                 self.default_creation(node, cx);
             }
@@ -385,6 +392,24 @@ impl JsRoutes {
         }
         for (_, name, at) in &mut self.returns {
             rename(name, *at);
+        }
+    }
+
+    /// Reads the file's `req.method` checks once, at its first export, in a file that may hold
+    /// a Next.js Pages Router handler or one it delegates to: under a `pages/api/` folder, or
+    /// reading a `req.method`.
+    fn read_methods(&mut self, cx: &Context<'_>, facts: &mut FileFacts) {
+        if self.methods_read {
+            return;
+        }
+        self.methods_read = true;
+        let path = cx.path.as_str();
+        let candidate = path.starts_with("pages/api/")
+            || path.contains("/pages/api/")
+            || cx.source.contains("req.method")
+            || cx.source.contains("request.method");
+        if let Some(root) = cx.ancestry().first().filter(|_| candidate) {
+            facts.js_routes.checked_methods = nextjs::method_checks(*root, cx);
         }
     }
 
