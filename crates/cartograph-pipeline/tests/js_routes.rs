@@ -917,6 +917,17 @@ export default function adminRoutes<T>(...args: RouterInitArgs<T>) {
 }
 "#,
         ),
+        (
+            "core/src/legacy.js",
+            r#"const Koa = require("koa");
+const Router = require("@koa/router");
+const app = new Koa();
+const router = new Router();
+router.prefix("/legacy");
+router.get("/things", list);
+app.use(router.routes());
+"#,
+        ),
     ]);
 }
 

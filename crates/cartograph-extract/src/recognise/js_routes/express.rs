@@ -12,7 +12,8 @@
 //! (`return app`, `return [a, b]`), and `for (const r of [a, b])` mounts each of them. The
 //! receiver is recorded as written: only the linker decides
 //! whether it is an app or router created from `express()`, `express.Router()`, `Router()`,
-//! `new Koa()` or `new Router({prefix})` (here or in the module it is imported from), so
+//! `new Koa()` or `new Router({prefix})` (or a Koa router's `router.prefix("/p")`; here or in
+//! the module it is imported from), so
 //! `router.navigate("/x")`, `history.push("/x")` and `map.get("x", fallback)` never become routes.
 //! The same method shapes serve Fastify's shorthand routes and Hono's method routes, which return
 //! their instance and may be chained (`app.get("/a", h).post("/b", h)`).

@@ -80,7 +80,8 @@ pub const RECOGNISERS: &[Recogniser] = &[
         file: "js_routes/express.rs",
         languages: JS_LANGUAGES,
         edges: &[EdgeKind::Serves],
-        summary: "Koa-router routers: method routes, the prefix option, nested use(prefix, \
+        summary: "Koa-router routers: method routes, the prefix option and router.prefix(), \
+                  nested use(prefix, \
                   router.routes()), app.use(router.routes()) on a Koa app, Koa apps mounted \
                   with koa-mount, servers returned by factories (also looped over) and route \
                   modules that take the router as a (rest) parameter",
@@ -149,6 +150,8 @@ pub(crate) struct JsRoutes {
     wrapped: Vec<(String, String)>,
     /// `const NAME = "literal"` declarations; `None` when a name is bound to different values.
     constants: std::collections::HashMap<String, Option<String>>,
+    /// Koa-router `router.prefix("/p")` calls: (receiver, prefix, position).
+    router_prefixes: Vec<(String, PathValue, (u32, u32))>,
     /// True once the file's method checks are read (see [`nextjs::method_checks`]).
     methods_read: bool,
     /// Names returned by functions: (function key, name, position).
@@ -239,6 +242,7 @@ impl Family for JsRoutes {
 
     fn finish(&mut self, _cx: &Context<'_>, facts: &mut FileFacts) {
         self.scope_shadowed_names(&mut facts.js_routes);
+        self.apply_router_prefixes();
         let imports = ImportedNames::of(facts);
         facts.js_routes.imports_next = imports.next;
         for creation in std::mem::take(&mut self.creations) {
@@ -393,6 +397,34 @@ impl JsRoutes {
         for (_, name, at) in &mut self.returns {
             rename(name, *at);
         }
+        for (name, _, at) in &mut self.router_prefixes {
+            rename(name, *at);
+        }
+    }
+
+    /// Applies `router.prefix(…)` calls to the routers they are made on.
+    fn apply_router_prefixes(&mut self) {
+        for (name, prefix, _) in std::mem::take(&mut self.router_prefixes) {
+            if let Some(creation) = self.creations.iter_mut().rev().find(|c| c.local == name) {
+                creation.prefix = Some(prefix);
+            }
+        }
+    }
+
+    /// Koa-router's `router.prefix("/p")` on a router created in the file: its prefix, set after
+    /// the walk (a later call wins, as at run time in straight-line code).
+    fn router_prefix(&mut self, node: Node<'_>, function: Node<'_>, cx: &Context<'_>) {
+        let Some(object) = function.field("object").filter(|o| o.kind() == "identifier") else {
+            return;
+        };
+        let args = node.field("arguments").map(named_args).unwrap_or_default();
+        let [prefix] = args.as_slice() else {
+            return;
+        };
+        if is_path_like(*prefix) {
+            let name = text(object, cx.source).to_owned();
+            self.router_prefixes.push((name, path_value(*prefix, cx), position(node)));
+        }
     }
 
     /// Reads the file's `req.method` checks once, at its first export, in a file that may hold
@@ -427,6 +459,7 @@ impl JsRoutes {
                 let name = text(property, cx.source);
                 match name {
                     "setGlobalPrefix" => self.nest_prefix(node, cx),
+                    "prefix" => self.router_prefix(node, function, cx),
                     "create" if text(function, cx.source) == "NestFactory.create" => {
                         self.nest_factory.get_or_insert(position(node));
                     }

@@ -504,3 +504,19 @@ fn factories_return_routers_and_loops_mount_them() {
         )
     );
 }
+
+#[test]
+fn koa_router_prefix_call_sets_the_prefix() {
+    check!(
+        "src/things.js",
+        concat!(
+            "const Router = require('@koa/router');\n",
+            "const PREFIX = '/v2';\n",
+            "const router = new Router({ prefix: '/v1' });\n",
+            "router.prefix(PREFIX);\n",
+            "router.get('/things', list);\n",
+            "other.prefix('/x');\n",
+            "module.exports = router;\n",
+        )
+    );
+}
