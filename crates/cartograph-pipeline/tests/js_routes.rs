@@ -1004,3 +1004,70 @@ export default handle;
         ),
     ]);
 }
+
+#[test]
+fn nest_global_prefix_with_an_exclude_list() {
+    // The second app's exclude entry is computed: its prefix applies, only likely.
+    let evidence = check!(&[
+        (
+            "src/main.ts",
+            r#"import { NestFactory } from "@nestjs/core";
+import { RequestMethod } from "@nestjs/common";
+async function bootstrap() {
+  const app = await NestFactory.create(AppModule);
+  app.setGlobalPrefix("api", {
+    exclude: ["health", { path: "auth/*", method: RequestMethod.GET }],
+  });
+  await app.listen(3000);
+}
+bootstrap();
+"#,
+        ),
+        (
+            "src/health.controller.ts",
+            r#"import { Controller, Get } from "@nestjs/common";
+@Controller("health")
+export class HealthController {
+  @Get()
+  check() {}
+  @Get("deep")
+  deep() {}
+}
+"#,
+        ),
+        (
+            "src/auth.controller.ts",
+            r#"import { Controller, Get, Post } from "@nestjs/common";
+@Controller("auth")
+export class AuthController {
+  @Get("github/callback")
+  callback() {}
+  @Post("login")
+  login() {}
+}
+"#,
+        ),
+        (
+            "other/main.ts",
+            r#"import { NestFactory } from "@nestjs/core";
+const app = await NestFactory.create(OtherModule);
+app.setGlobalPrefix("v2", { exclude: [paths()] });
+"#,
+        ),
+        (
+            "other/items.controller.ts",
+            r#"import { Controller, Get } from "@nestjs/common";
+@Controller("items")
+export class ItemsController {
+  @Get()
+  list() {}
+}
+"#,
+        ),
+    ]);
+    assert!(
+        evidence.iter().any(|e| e.starts_with("NestJS route GET /health ")
+            && e.contains("without the global prefix /api, whose exclude list names it")),
+        "{evidence:#?}"
+    );
+}

@@ -256,8 +256,11 @@ pub struct NestRoute {
 pub struct NestApp {
     /// `None` when no `setGlobalPrefix` call is seen.
     pub prefix: Option<PathValue>,
-    /// True when `setGlobalPrefix` received options (such as `exclude`) besides the prefix.
+    /// True when `setGlobalPrefix` received options besides the prefix that are not a literal
+    /// `exclude` list.
     pub prefix_options: bool,
+    /// The routes `setGlobalPrefix(…, { exclude })` keeps out of the prefix.
+    pub prefix_excludes: Vec<NestExclude>,
     /// The file's `enableVersioning(...)` call, if any.
     pub versioning: Option<NestVersioning>,
     pub line: u32,
@@ -287,11 +290,20 @@ pub enum NestVersioning {
     Computed,
 }
 
+/// One entry of `setGlobalPrefix(…, { exclude: [...] })`: a path (`"health"`, `"auth/*"`) with
+/// the method it is limited to (`{ path, method: RequestMethod.GET }`); `None` for every method.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NestExclude {
+    pub method: Option<HttpMethod>,
+    pub path: String,
+}
+
 /// A `setGlobalPrefix` call away from `NestFactory.create`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NestPrefix {
     pub prefix: PathValue,
     pub options: bool,
+    pub excludes: Vec<NestExclude>,
     pub line: u32,
     pub column: u32,
 }

@@ -36,8 +36,8 @@ use crate::{FileFacts, ImportTarget, Imported, Syntax};
 use facts::settle_names;
 pub use facts::{
     Apply, DefaultExport, Export, Framework, JsRouteFacts, Mount, MountTarget, NestApp,
-    NestController, NestPrefix, NestRoute, NestVersion, NestVersioning, NextHandler, PathValue,
-    ReExport, Receiver, Returned, RouteCall, Server, ServerKind,
+    NestController, NestExclude, NestPrefix, NestRoute, NestVersion, NestVersioning, NextHandler,
+    PathValue, ReExport, Receiver, Returned, RouteCall, Server, ServerKind,
 };
 use shapes::{
     declared_name, function_key, handler_name, is_dotted_name, is_function, is_path_like,
@@ -92,7 +92,7 @@ pub const RECOGNISERS: &[Recogniser] = &[
         languages: &[Language::TypeScript],
         edges: &[EdgeKind::Serves],
         summary: "NestJS @Controller prefixes with @Get/@Post/… handlers, the literal global \
-                  prefix of the app and URI versioning (default, controller and @Version \
+                  prefix of the app with its exclude list and URI versioning (default, controller and @Version \
                   versions, VERSION_NEUTRAL)",
     },
     Recogniser {
@@ -141,7 +141,7 @@ struct NamedCall {
 pub(crate) struct JsRoutes {
     creations: Vec<Creation>,
     /// Nest `setGlobalPrefix` calls and whether the file calls `NestFactory.create`.
-    nest_prefixes: Vec<(PathValue, bool, u32, u32)>,
+    nest_prefixes: Vec<(PathValue, bool, Vec<NestExclude>, u32, u32)>,
     nest_factory: Option<(u32, u32)>,
     nest_versioning: Option<NestVersioning>,
     /// Calls `f(a, b)` whose arguments include plain identifiers.
@@ -322,21 +322,29 @@ impl Family for JsRoutes {
         } else {
             js.nest_controllers.clear();
         }
-        for (prefix, _, _, _) in &mut self.nest_prefixes {
+        for (prefix, _, _, _, _) in &mut self.nest_prefixes {
             prefix.settle(&self.constants);
         }
         if let Some((line, column)) = self.nest_factory {
-            let (prefix, prefix_options) = match self.nest_prefixes.as_slice() {
-                [] => (None, false),
-                [(p, o, _, _)] => (Some(p.clone()), *o),
+            let (prefix, prefix_options, prefix_excludes) = match self.nest_prefixes.as_slice() {
+                [] => (None, false, Vec::new()),
+                [(p, o, e, _, _)] => (Some(p.clone()), *o, e.clone()),
                 // Two prefixes in one bootstrap file: which one wins depends on run-time order.
-                _ => (Some(PathValue::Computed), false),
+                _ => (Some(PathValue::Computed), false, Vec::new()),
             };
             let versioning = self.nest_versioning.take();
-            js.nest_apps.push(NestApp { prefix, prefix_options, versioning, line, column });
+            js.nest_apps.push(NestApp {
+                prefix,
+                prefix_options,
+                prefix_excludes,
+                versioning,
+                line,
+                column,
+            });
         } else {
-            for (prefix, options, line, column) in std::mem::take(&mut self.nest_prefixes) {
-                js.nest_loose_prefixes.push(NestPrefix { prefix, options, line, column });
+            for (prefix, options, excludes, line, column) in std::mem::take(&mut self.nest_prefixes)
+            {
+                js.nest_loose_prefixes.push(NestPrefix { prefix, options, excludes, line, column });
             }
         }
     }
@@ -606,7 +614,11 @@ impl JsRoutes {
             return;
         };
         let (line, column) = position(node);
-        self.nest_prefixes.push((path_value(*first, cx), args.len() > 1, line, column));
+        let (unread, excludes) = match args.get(1) {
+            Some(options) => nest::prefix_options(*options, cx),
+            None => (false, Vec::new()),
+        };
+        self.nest_prefixes.push((path_value(*first, cx), unread, excludes, line, column));
     }
 
     /// `const app = express()` and the other creation shapes.
