@@ -262,7 +262,7 @@ fn mount(
 
 /// What a loop variable mounted in the loop's body stands for: `for (const r of [a, b])` gives
 /// `a` and `b`, `for (const r of createRouters())` the servers `createRouters` returns. `None`
-/// when `name` is not the variable of an enclosing `for … of` loop.
+/// when `name` is not the variable of an enclosing `for … of` loop over such a list.
 fn loop_targets(node: Node<'_>, name: &str, cx: &Context<'_>) -> Option<Vec<MountTarget>> {
     let mut current = cx.parent(node);
     while let Some(n) = current {
@@ -273,27 +273,28 @@ fn loop_targets(node: Node<'_>, name: &str, cx: &Context<'_>) -> Option<Vec<Moun
             && n.field("left")
                 .is_some_and(|l| l.kind() == "identifier" && text(l, cx.source) == name)
         {
+            // Anything else (a `for … in`, a list held in a variable) keeps the loop variable as
+            // the target, which the linker refuses as a router it cannot follow.
             let of = n.field("operator").is_some_and(|o| text(o, cx.source) == "of");
-            let right = n.field("right").map(strip_expression)?;
-            if !of {
-                return Some(Vec::new());
-            }
-            return Some(match right.kind() {
+            let right = n.field("right").map(strip_expression).filter(|_| of)?;
+            return match right.kind() {
                 "array" => {
                     let mut cursor = right.walk();
-                    right
-                        .named_children(&mut cursor)
-                        .filter(|e| e.kind() != "comment")
-                        .map(|e| mount_target(e, cx))
-                        .filter(|t| *t != MountTarget::Other)
-                        .collect()
+                    Some(
+                        right
+                            .named_children(&mut cursor)
+                            .filter(|e| e.kind() != "comment")
+                            .map(|e| mount_target(e, cx))
+                            .filter(|t| *t != MountTarget::Other)
+                            .collect(),
+                    )
                 }
                 "call_expression" => match mount_target(right, cx) {
-                    call @ MountTarget::Call(_) => vec![call],
-                    _ => Vec::new(),
+                    call @ MountTarget::Call(_) => Some(vec![call]),
+                    _ => None,
                 },
-                _ => Vec::new(),
-            });
+                _ => None,
+            };
         }
         current = cx.parent(n);
     }

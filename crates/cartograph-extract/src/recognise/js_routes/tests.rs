@@ -466,6 +466,7 @@ fn factories_return_routers_and_loops_mount_them() {
             "  }\n",
             "  for (const r of [extra, more]) api.use(r.routes());\n",
             "  for (const key in table) api.use(key);\n",
+            "  for (const routes of list) api.use(routes.routes());\n",
             "  return api;\n",
             "}\n",
             "export function initPublic(ctx) {\n",
