@@ -821,3 +821,253 @@ fn nest_bootstrap_beside_a_schema_script_is_the_app() {
         ),
     ]);
 }
+
+#[test]
+fn koa_routers_from_factories_mounted_in_a_loop() {
+    check!(&[
+        (
+            "core/src/tenant.ts",
+            r#"import Koa from "koa";
+import mount from "koa-mount";
+import initApis, { initWellKnown } from "./routes/init";
+
+export class Tenant {
+  build(ctx) {
+    const app = new Koa();
+    app.use(mount("/.well-known", initWellKnown(ctx)));
+    app.use(mount("/api", initApis(ctx)));
+    return app;
+  }
+}
+"#,
+        ),
+        (
+            "core/src/routes/init.ts",
+            r#"import Koa from "koa";
+import Router from "koa-router";
+import roleRoutes from "./role";
+import adminRoutes from "./admin";
+import statusRoutes from "./status";
+
+const createRouters = (ctx) => {
+  const managementRouter = new Router();
+  roleRoutes(managementRouter, ctx);
+  adminRoutes(managementRouter, ctx);
+  const anonymousRouter = new Router();
+  statusRoutes(anonymousRouter, ctx);
+  return [managementRouter, anonymousRouter];
+};
+
+export default function initApis(ctx): Koa {
+  const apisApp = new Koa();
+  for (const router of createRouters(ctx)) {
+    apisApp.use(router.routes()).use(router.allowedMethods());
+  }
+  return apisApp;
+}
+
+export function initWellKnown(ctx): Koa {
+  const wellKnownApp = new Koa();
+  const anonymousRouter = new Router();
+  anonymousRouter.get("/openid-configuration", async (ctx) => {});
+  wellKnownApp.use(anonymousRouter.routes());
+  return wellKnownApp;
+}
+"#,
+        ),
+        (
+            "core/src/routes/role.ts",
+            r#"import userRoleRoutes from "./role.user";
+
+export default function roleRoutes<T>(...[router, ctx]: RouterInitArgs<T>) {
+  router.get("/roles", async (ctx) => {});
+  router.delete("/roles/:id", async (ctx) => {});
+  userRoleRoutes(router, ctx);
+}
+"#,
+        ),
+        (
+            "core/src/routes/role.user.ts",
+            r#"export default function userRoleRoutes<T>(...[router]: RouterInitArgs<T>) {
+  router.post("/roles/:id/users", async (ctx) => {});
+}
+"#,
+        ),
+        (
+            "core/src/routes/admin/index.ts",
+            r#"import basics from "./basics";
+
+export default function adminRoutes<T>(...args: RouterInitArgs<T>) {
+  basics(...args);
+}
+"#,
+        ),
+        (
+            "core/src/routes/admin/basics.ts",
+            r#"export default function basics<T>(...args: RouterInitArgs<T>) {
+  const [router, { queries }] = args;
+  router.get("/users/:userId", async (ctx) => {});
+}
+"#,
+        ),
+        (
+            "core/src/routes/status.ts",
+            r#"export default function statusRoutes(router, ctx) {
+  router.get("/status", async (ctx) => {});
+}
+"#,
+        ),
+        (
+            "core/src/legacy.js",
+            r#"const Koa = require("koa");
+const Router = require("@koa/router");
+const app = new Koa();
+const router = new Router();
+router.prefix("/legacy");
+router.get("/things", list);
+app.use(router.routes());
+"#,
+        ),
+    ]);
+}
+
+#[test]
+fn next_pages_methods_from_request_method_checks() {
+    check!(&[
+        ("web/next.config.js", "module.exports = {};\n"),
+        (
+            "web/pages/api/items/index.ts",
+            r#"export default async function handler(req, res) {
+  if (req.method === "GET") return res.json([]);
+  if (req.method === "POST") return res.status(201).json({});
+  res.status(405).end();
+}
+"#,
+        ),
+        (
+            "web/pages/api/items/[id].ts",
+            r#"export default async function handler(req, res) {
+  switch (req.method) {
+    case "GET":
+      return res.json({});
+    case "DELETE":
+      return res.status(204).end();
+  }
+}
+"#,
+        ),
+        (
+            "web/pages/api/guarded.ts",
+            r#"export default function handler(req, res) {
+  if (req.method !== "PUT") return res.status(405).end();
+  res.json({});
+}
+"#,
+        ),
+        (
+            "web/pages/api/allowed.ts",
+            r#"export default function handler(req, res) {
+  if (!["PATCH", "POST"].includes(req.method)) return res.status(405).end();
+  res.json({});
+}
+"#,
+        ),
+        (
+            "web/pages/api/table.ts",
+            r#"const handlers = { GET: list, PUT: update };
+const options = { get: 1 };
+export default function handler(req, res) {
+  return handlers[req.method](req, res);
+}
+"#,
+        ),
+        (
+            "web/pages/api/delegated.ts",
+            r#"import handle from "../../lib/upload";
+export default handle;
+"#,
+        ),
+        (
+            "web/lib/upload.ts",
+            r#"export default async function handle(req, res) {
+  if (req.method === "POST") return res.json({});
+}
+"#,
+        ),
+        (
+            "web/pages/api/anything.ts",
+            r#"export default function handler(req, res) {
+  if (req.method === "OPTIONS") return res.end();
+  res.json({ ok: true });
+}
+"#,
+        ),
+    ]);
+}
+
+#[test]
+fn nest_global_prefix_with_an_exclude_list() {
+    // The second app's exclude entry is computed: its prefix applies, only likely.
+    let evidence = check!(&[
+        (
+            "src/main.ts",
+            r#"import { NestFactory } from "@nestjs/core";
+import { RequestMethod } from "@nestjs/common";
+async function bootstrap() {
+  const app = await NestFactory.create(AppModule);
+  app.setGlobalPrefix("api", {
+    exclude: ["health", { path: "auth/*", method: RequestMethod.GET }],
+  });
+  await app.listen(3000);
+}
+bootstrap();
+"#,
+        ),
+        (
+            "src/health.controller.ts",
+            r#"import { Controller, Get } from "@nestjs/common";
+@Controller("health")
+export class HealthController {
+  @Get()
+  check() {}
+  @Get("deep")
+  deep() {}
+}
+"#,
+        ),
+        (
+            "src/auth.controller.ts",
+            r#"import { Controller, Get, Post } from "@nestjs/common";
+@Controller("auth")
+export class AuthController {
+  @Get("github/callback")
+  callback() {}
+  @Post("login")
+  login() {}
+}
+"#,
+        ),
+        (
+            "other/main.ts",
+            r#"import { NestFactory } from "@nestjs/core";
+const app = await NestFactory.create(OtherModule);
+app.setGlobalPrefix("v2", { exclude: [paths()] });
+"#,
+        ),
+        (
+            "other/items.controller.ts",
+            r#"import { Controller, Get } from "@nestjs/common";
+@Controller("items")
+export class ItemsController {
+  @Get()
+  list() {}
+}
+"#,
+        ),
+    ]);
+    assert!(
+        evidence.iter().any(|e| e.starts_with("NestJS route GET /health ")
+            && e.contains("without the global prefix /api, whose exclude list names it")),
+        "{evidence:#?}"
+    );
+}

@@ -6,10 +6,14 @@
 //! `app.route("/x").get(h).post(h)`, and mounts `app.use("/prefix", router)`,
 //! `app.use(router)`, `app.use("/p", require("./r"))`, Koa's `app.use(router.routes())` and
 //! `router.use("/p", sub.routes())`, and Koa apps mounted with koa-mount
-//! (`app.use(mount("/api", api))`, kept only when `mount` is imported from `koa-mount`). The
+//! (`app.use(mount("/api", api))`, kept only when `mount` is imported from `koa-mount`), and
+//! what a factory returns: `app.use(mount("/api", initApis(t)))` and
+//! `for (const r of createRouters(t)) app.use(r.routes())` mount the servers the function returns
+//! (`return app`, `return [a, b]`), and `for (const r of [a, b])` mounts each of them. The
 //! receiver is recorded as written: only the linker decides
 //! whether it is an app or router created from `express()`, `express.Router()`, `Router()`,
-//! `new Koa()` or `new Router({prefix})` (here or in the module it is imported from), so
+//! `new Koa()` or `new Router({prefix})` (or a Koa router's `router.prefix("/p")`; here or in
+//! the module it is imported from), so
 //! `router.navigate("/x")`, `history.push("/x")` and `map.get("x", fallback)` never become routes.
 //! The same method shapes serve Fastify's shorthand routes and Hono's method routes, which return
 //! their instance and may be chained (`app.get("/a", h).post("/b", h)`).
@@ -236,20 +240,65 @@ fn mount(
             continue;
         }
         let target = mount_target(*target, cx);
-        if target == MountTarget::Other {
-            continue;
+        let targets = match &target {
+            MountTarget::Other => continue,
+            MountTarget::Name(name) => loop_targets(node, name, cx).unwrap_or_else(|| vec![target]),
+            _ => vec![target],
+        };
+        for target in targets {
+            js.mounts.push(Mount {
+                receiver: recv.clone(),
+                prefix: prefix.clone(),
+                target,
+                call: call.clone(),
+                plugin: false,
+                wrapper: None,
+                line,
+                column,
+            });
         }
-        js.mounts.push(Mount {
-            receiver: recv.clone(),
-            prefix: prefix.clone(),
-            target,
-            call: call.clone(),
-            plugin: false,
-            wrapper: None,
-            line,
-            column,
-        });
     }
+}
+
+/// What a loop variable mounted in the loop's body stands for: `for (const r of [a, b])` gives
+/// `a` and `b`, `for (const r of createRouters())` the servers `createRouters` returns. `None`
+/// when `name` is not the variable of an enclosing `for … of` loop over such a list.
+fn loop_targets(node: Node<'_>, name: &str, cx: &Context<'_>) -> Option<Vec<MountTarget>> {
+    let mut current = cx.parent(node);
+    while let Some(n) = current {
+        if is_function(n.kind()) {
+            return None;
+        }
+        if n.kind() == "for_in_statement"
+            && n.field("left")
+                .is_some_and(|l| l.kind() == "identifier" && text(l, cx.source) == name)
+        {
+            // Anything else (a `for … in`, a list held in a variable) keeps the loop variable as
+            // the target, which the linker refuses as a router it cannot follow.
+            let of = n.field("operator").is_some_and(|o| text(o, cx.source) == "of");
+            let right = n.field("right").map(strip_expression).filter(|_| of)?;
+            return match right.kind() {
+                "array" => {
+                    let mut cursor = right.walk();
+                    Some(
+                        right
+                            .named_children(&mut cursor)
+                            .filter(|e| e.kind() != "comment")
+                            .map(|e| mount_target(e, cx))
+                            .filter(|t| *t != MountTarget::Other)
+                            .collect(),
+                    )
+                }
+                "call_expression" => match mount_target(right, cx) {
+                    call @ MountTarget::Call(_) => Some(vec![call]),
+                    _ => None,
+                },
+                _ => None,
+            };
+        }
+        current = cx.parent(n);
+    }
+    None
 }
 
 /// `mount("/api", api)` / `mount(api)` handed to `use`: the function, its prefix and the app it
@@ -274,7 +323,7 @@ fn wrapped_app(
         _ => return None,
     };
     let target = mount_target(app, cx);
-    matches!(target, MountTarget::Name(_) | MountTarget::Module { .. })
+    matches!(target, MountTarget::Name(_) | MountTarget::Module { .. } | MountTarget::Call(_))
         .then(|| (name.to_owned(), prefix, target))
 }
 
@@ -313,6 +362,10 @@ pub(super) fn mount_target(node: Node<'_>, cx: &Context<'_>) -> MountTarget {
                 && super::is_dotted_name(object)
             {
                 return MountTarget::Name(text(object, cx.source).to_owned());
+            }
+            // A factory: `app.use(mount("/api", initApis(tenant)))`.
+            if function.kind() == "identifier" {
+                return MountTarget::Call(text(function, cx.source).to_owned());
             }
             MountTarget::Other
         }

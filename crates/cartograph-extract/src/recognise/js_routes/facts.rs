@@ -43,6 +43,22 @@ pub struct JsRouteFacts {
     pub nest_router_module: bool,
     /// In a `next.config.*` file: the `basePath` option.
     pub next_base_path: Option<PathValue>,
+    /// The methods the file's code checks the request's `method` against (Next.js Pages Router
+    /// handlers); empty when it checks none. Read only in files that read a `req.method` or sit
+    /// in a `pages/api/` folder.
+    pub checked_methods: Vec<HttpMethod>,
+    /// Apps and routers created in this file that a function returns (`return app`, `return
+    /// [a, b]`): a factory whose call is mounted mounts them.
+    pub returns: Vec<Returned>,
+}
+
+/// A server created in the file and returned by a function of the file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Returned {
+    /// The function's key (see `function_key`).
+    pub function: String,
+    /// The server's local name.
+    pub local: String,
 }
 
 /// The web framework an app or router belongs to.
@@ -171,7 +187,10 @@ pub enum MountTarget {
     Function(String),
     /// `require("./x")` or `import("./x")` written inline, with the member taken from it.
     Module { specifier: String, member: Option<String> },
-    /// Anything else (a call, a computed expression).
+    /// A call of a named function (`initApis(tenant)`), or a loop over what it returns (`for
+    /// (const r of createRouters()) app.use(r.routes())`): the servers the function returns.
+    Call(String),
+    /// Anything else (a computed expression).
     Other,
 }
 
@@ -237,8 +256,11 @@ pub struct NestRoute {
 pub struct NestApp {
     /// `None` when no `setGlobalPrefix` call is seen.
     pub prefix: Option<PathValue>,
-    /// True when `setGlobalPrefix` received options (such as `exclude`) besides the prefix.
+    /// True when `setGlobalPrefix` received options besides the prefix that are not a literal
+    /// `exclude` list.
     pub prefix_options: bool,
+    /// The routes `setGlobalPrefix(…, { exclude })` keeps out of the prefix.
+    pub prefix_excludes: Vec<NestExclude>,
     /// The file's `enableVersioning(...)` call, if any.
     pub versioning: Option<NestVersioning>,
     pub line: u32,
@@ -268,11 +290,20 @@ pub enum NestVersioning {
     Computed,
 }
 
+/// One entry of `setGlobalPrefix(…, { exclude: [...] })`: a path (`"health"`, `"auth/*"`) with
+/// the method it is limited to (`{ path, method: RequestMethod.GET }`); `None` for every method.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NestExclude {
+    pub method: Option<HttpMethod>,
+    pub path: String,
+}
+
 /// A `setGlobalPrefix` call away from `NestFactory.create`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NestPrefix {
     pub prefix: PathValue,
     pub options: bool,
+    pub excludes: Vec<NestExclude>,
     pub line: u32,
     pub column: u32,
 }

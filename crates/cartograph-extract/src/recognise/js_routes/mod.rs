@@ -36,13 +36,16 @@ use crate::{FileFacts, ImportTarget, Imported, Syntax};
 use facts::settle_names;
 pub use facts::{
     Apply, DefaultExport, Export, Framework, JsRouteFacts, Mount, MountTarget, NestApp,
-    NestController, NestPrefix, NestRoute, NestVersion, NestVersioning, NextHandler, PathValue,
-    ReExport, Receiver, RouteCall, Server, ServerKind,
+    NestController, NestExclude, NestPrefix, NestRoute, NestVersion, NestVersioning, NextHandler,
+    PathValue, ReExport, Receiver, Returned, RouteCall, Server, ServerKind,
 };
 use shapes::{
     declared_name, function_key, handler_name, is_dotted_name, is_function, is_path_like,
     path_value, receiver, required_module, strip_expression, to_u32,
 };
+
+/// How many parameters of a rest handed on whole (`more(...args)`) are followed.
+const SPREAD_PARAMETERS: u32 = 4;
 
 const JS_LANGUAGES: &[Language] = &[Language::TypeScript, Language::JavaScript];
 
@@ -77,9 +80,11 @@ pub const RECOGNISERS: &[Recogniser] = &[
         file: "js_routes/express.rs",
         languages: JS_LANGUAGES,
         edges: &[EdgeKind::Serves],
-        summary: "Koa-router routers: method routes, the prefix option, nested use(prefix, \
-                  router.routes()), app.use(router.routes()) on a Koa app and Koa apps mounted \
-                  with koa-mount",
+        summary: "Koa-router routers: method routes, the prefix option and router.prefix(), \
+                  nested use(prefix, \
+                  router.routes()), app.use(router.routes()) on a Koa app, Koa apps mounted \
+                  with koa-mount, servers returned by factories (also looped over) and route \
+                  modules that take the router as a (rest) parameter",
     },
     Recogniser {
         name: "nestjs",
@@ -87,7 +92,7 @@ pub const RECOGNISERS: &[Recogniser] = &[
         languages: &[Language::TypeScript],
         edges: &[EdgeKind::Serves],
         summary: "NestJS @Controller prefixes with @Get/@Post/… handlers, the literal global \
-                  prefix of the app and URI versioning (default, controller and @Version \
+                  prefix of the app with its exclude list and URI versioning (default, controller and @Version \
                   versions, VERSION_NEUTRAL)",
     },
     Recogniser {
@@ -96,7 +101,8 @@ pub const RECOGNISERS: &[Recogniser] = &[
         languages: JS_LANGUAGES,
         edges: &[EdgeKind::Serves],
         summary: "Next.js file routes: App Router route.ts exported method handlers and Pages \
-                  Router pages/api files",
+                  Router pages/api files, their methods read from req.method checks (if, \
+                  switch, includes, method-keyed tables, an imported handler's checks)",
     },
 ];
 
@@ -112,7 +118,12 @@ struct Creation {
     prefix: Option<PathValue>,
     line: u32,
     column: u32,
+    /// The start and end of the innermost function around the creation; `None` at the top level.
+    scope: Option<Span>,
 }
+
+/// A start and an end position, as [`position`] gives them.
+type Span = ((u32, u32), (u32, u32));
 
 /// A call `f(a, b)` with the plain names among its arguments and their indexes.
 struct NamedCall {
@@ -130,7 +141,7 @@ struct NamedCall {
 pub(crate) struct JsRoutes {
     creations: Vec<Creation>,
     /// Nest `setGlobalPrefix` calls and whether the file calls `NestFactory.create`.
-    nest_prefixes: Vec<(PathValue, bool, u32, u32)>,
+    nest_prefixes: Vec<(PathValue, bool, Vec<NestExclude>, u32, u32)>,
     nest_factory: Option<(u32, u32)>,
     nest_versioning: Option<NestVersioning>,
     /// Calls `f(a, b)` whose arguments include plain identifiers.
@@ -139,6 +150,12 @@ pub(crate) struct JsRoutes {
     wrapped: Vec<(String, String)>,
     /// `const NAME = "literal"` declarations; `None` when a name is bound to different values.
     constants: std::collections::HashMap<String, Option<String>>,
+    /// Koa-router `router.prefix("/p")` calls: (receiver, prefix, position).
+    router_prefixes: Vec<(String, PathValue, (u32, u32))>,
+    /// True once the file's method checks are read (see [`nextjs::method_checks`]).
+    methods_read: bool,
+    /// Names returned by functions: (function key, name, position).
+    returns: Vec<(String, String, (u32, u32))>,
 }
 
 /// Words one of which every file with something for this family contains.
@@ -167,6 +184,8 @@ const WANTED: &[&str] = &[
     "(router)",
     "(app, ",
     "(router, ",
+    // Next.js Pages Router handlers and the functions they delegate to.
+    "req.method",
     // Barrel files that re-export routers.
     "export *",
     "export {",
@@ -181,6 +200,7 @@ impl Family for JsRoutes {
             "export_statement",
             "class_declaration",
             "pair",
+            "return_statement",
         ]
     }
 
@@ -204,20 +224,25 @@ impl Family for JsRoutes {
             "call_expression" => self.call(node, cx, facts),
             "variable_declarator" => self.declarator(node, cx),
             "assignment_expression" => {
+                self.read_methods(cx, facts);
                 exports::assignment(node, cx, &mut facts.js_routes);
                 self.assigned_creation(node, cx);
             }
             "export_statement" => {
+                self.read_methods(cx, facts);
                 exports::export_statement(node, cx, &mut facts.js_routes);
                 self.default_creation(node, cx);
             }
             "class_declaration" => nest::class(node, cx, &mut facts.js_routes),
             "pair" => nextjs::base_path(node, cx, &mut facts.js_routes),
+            "return_statement" => self.returned(node, cx),
             _ => {}
         }
     }
 
     fn finish(&mut self, _cx: &Context<'_>, facts: &mut FileFacts) {
+        self.scope_shadowed_names(&mut facts.js_routes);
+        self.apply_router_prefixes();
         let imports = ImportedNames::of(facts);
         facts.js_routes.imports_next = imports.next;
         for creation in std::mem::take(&mut self.creations) {
@@ -250,6 +275,11 @@ impl Family for JsRoutes {
         for mount in &mut js.mounts {
             if local.contains(&mount.receiver.name) {
                 mount.receiver.param = None;
+            }
+        }
+        for (function, name, _) in std::mem::take(&mut self.returns) {
+            if local.contains(&name) {
+                js.returns.push(Returned { function, local: name });
             }
         }
         for NamedCall { function, names, params, line, column } in
@@ -292,27 +322,137 @@ impl Family for JsRoutes {
         } else {
             js.nest_controllers.clear();
         }
-        for (prefix, _, _, _) in &mut self.nest_prefixes {
+        for (prefix, _, _, _, _) in &mut self.nest_prefixes {
             prefix.settle(&self.constants);
         }
         if let Some((line, column)) = self.nest_factory {
-            let (prefix, prefix_options) = match self.nest_prefixes.as_slice() {
-                [] => (None, false),
-                [(p, o, _, _)] => (Some(p.clone()), *o),
+            let (prefix, prefix_options, prefix_excludes) = match self.nest_prefixes.as_slice() {
+                [] => (None, false, Vec::new()),
+                [(p, o, e, _, _)] => (Some(p.clone()), *o, e.clone()),
                 // Two prefixes in one bootstrap file: which one wins depends on run-time order.
-                _ => (Some(PathValue::Computed), false),
+                _ => (Some(PathValue::Computed), false, Vec::new()),
             };
             let versioning = self.nest_versioning.take();
-            js.nest_apps.push(NestApp { prefix, prefix_options, versioning, line, column });
+            js.nest_apps.push(NestApp {
+                prefix,
+                prefix_options,
+                prefix_excludes,
+                versioning,
+                line,
+                column,
+            });
         } else {
-            for (prefix, options, line, column) in std::mem::take(&mut self.nest_prefixes) {
-                js.nest_loose_prefixes.push(NestPrefix { prefix, options, line, column });
+            for (prefix, options, excludes, line, column) in std::mem::take(&mut self.nest_prefixes)
+            {
+                js.nest_loose_prefixes.push(NestPrefix { prefix, options, excludes, line, column });
             }
         }
     }
 }
 
 impl JsRoutes {
+    /// Two functions of one file may each create a server under the same name (`const router =
+    /// new Router()` in two factories): each is a server of its own. Such a name is renamed
+    /// `name@LINE` (the creation's line) for the creations inside functions, and every use of
+    /// the name is renamed after the creation whose function encloses it; a creation at the top
+    /// level keeps its name, which uses outside those functions refer to.
+    fn scope_shadowed_names(&mut self, js: &mut JsRouteFacts) {
+        let mut counts: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        for c in &self.creations {
+            *counts.entry(c.local.as_str()).or_default() += 1;
+        }
+        let shadowed: Vec<String> =
+            counts.into_iter().filter(|(_, n)| *n > 1).map(|(name, _)| name.to_owned()).collect();
+        if shadowed.is_empty() {
+            return;
+        }
+        // (name, scope, new name), innermost scopes last so they win.
+        let mut scoped: Vec<(String, Span, String)> = self
+            .creations
+            .iter_mut()
+            .filter(|c| shadowed.contains(&c.local))
+            .filter_map(|c| {
+                let scope = c.scope?;
+                let renamed = format!("{}@{}", c.local, c.line);
+                let name = std::mem::replace(&mut c.local, renamed.clone());
+                Some((name, scope, renamed))
+            })
+            .collect();
+        scoped.sort_by_key(|(_, (start, _), _)| *start);
+        let rename = |name: &mut String, at: (u32, u32)| {
+            if let Some((_, _, renamed)) = scoped
+                .iter()
+                .rev()
+                .find(|(n, (start, end), _)| n == name && *start <= at && at <= *end)
+            {
+                name.clone_from(renamed);
+            }
+        };
+        for route in &mut js.routes {
+            rename(&mut route.receiver.name, (route.line, route.column));
+        }
+        for mount in &mut js.mounts {
+            rename(&mut mount.receiver.name, (mount.line, mount.column));
+            if let MountTarget::Name(target) = &mut mount.target {
+                rename(target, (mount.line, mount.column));
+            }
+        }
+        for call in &mut self.calls_with_names {
+            for (name, _) in &mut call.names {
+                rename(name, (call.line, call.column));
+            }
+        }
+        for (_, name, at) in &mut self.returns {
+            rename(name, *at);
+        }
+        for (name, _, at) in &mut self.router_prefixes {
+            rename(name, *at);
+        }
+    }
+
+    /// Applies `router.prefix(…)` calls to the routers they are made on.
+    fn apply_router_prefixes(&mut self) {
+        for (name, prefix, _) in std::mem::take(&mut self.router_prefixes) {
+            if let Some(creation) = self.creations.iter_mut().rev().find(|c| c.local == name) {
+                creation.prefix = Some(prefix);
+            }
+        }
+    }
+
+    /// Koa-router's `router.prefix("/p")` on a router created in the file: its prefix, set after
+    /// the walk (a later call wins, as at run time in straight-line code).
+    fn router_prefix(&mut self, node: Node<'_>, function: Node<'_>, cx: &Context<'_>) {
+        let Some(object) = function.field("object").filter(|o| o.kind() == "identifier") else {
+            return;
+        };
+        let args = node.field("arguments").map(named_args).unwrap_or_default();
+        let [prefix] = args.as_slice() else {
+            return;
+        };
+        if is_path_like(*prefix) {
+            let name = text(object, cx.source).to_owned();
+            self.router_prefixes.push((name, path_value(*prefix, cx), position(node)));
+        }
+    }
+
+    /// Reads the file's `req.method` checks once, at its first export, in a file that may hold
+    /// a Next.js Pages Router handler or one it delegates to: under a `pages/api/` folder, or
+    /// reading a `req.method`.
+    fn read_methods(&mut self, cx: &Context<'_>, facts: &mut FileFacts) {
+        if self.methods_read {
+            return;
+        }
+        self.methods_read = true;
+        let path = cx.path.as_str();
+        let candidate = path.starts_with("pages/api/")
+            || path.contains("/pages/api/")
+            || cx.source.contains("req.method")
+            || cx.source.contains("request.method");
+        if let Some(root) = cx.ancestry().first().filter(|_| candidate) {
+            facts.js_routes.checked_methods = nextjs::method_checks(*root, cx);
+        }
+    }
+
     fn call(&mut self, node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
         // `await NestFactory.create<App>(M)` parses as a call of `await NestFactory.create`.
         let Some(function) = node.field("function").map(strip_expression) else {
@@ -327,6 +467,7 @@ impl JsRoutes {
                 let name = text(property, cx.source);
                 match name {
                     "setGlobalPrefix" => self.nest_prefix(node, cx),
+                    "prefix" => self.router_prefix(node, function, cx),
                     "create" if text(function, cx.source) == "NestFactory.create" => {
                         self.nest_factory.get_or_insert(position(node));
                     }
@@ -349,6 +490,42 @@ impl JsRoutes {
             }
             "call_expression" => self.record_apply(node, function, cx),
             _ => {}
+        }
+    }
+
+    /// Remembers `return app` / `return [a, b]` with the enclosing function's key; kept after the
+    /// walk only for names of servers created in the file.
+    fn returned(&mut self, node: Node<'_>, cx: &Context<'_>) {
+        let Some(value) = node.named_child(0).map(strip_expression) else {
+            return;
+        };
+        let names: Vec<&str> = match value.kind() {
+            "identifier" => vec![text(value, cx.source)],
+            "array" => {
+                let mut cursor = value.walk();
+                value
+                    .named_children(&mut cursor)
+                    .map(strip_expression)
+                    .filter(|e| e.kind() == "identifier")
+                    .map(|e| text(e, cx.source))
+                    .collect()
+            }
+            _ => return,
+        };
+        if names.is_empty() || !names.iter().any(|n| self.creations.iter().any(|c| c.local == *n)) {
+            return;
+        }
+        let mut current = cx.parent(node);
+        while let Some(n) = current {
+            if is_function(n.kind()) {
+                if let Some(key) = function_key(n, cx) {
+                    for name in names {
+                        self.returns.push((key.clone(), name.to_owned(), position(node)));
+                    }
+                }
+                return;
+            }
+            current = cx.parent(n);
         }
     }
 
@@ -390,6 +567,24 @@ impl JsRoutes {
         let mut names = Vec::new();
         let mut params = Vec::new();
         for (index, arg) in named_args(arguments).into_iter().enumerate() {
+            // `more(...args)` inside `function routes(...args)`: the rest is handed on whole, so
+            // each of its first parameters is forwarded to the callee's at the same offset. The
+            // linker keeps only the offsets where the callee's parameter declares routes.
+            if arg.kind() == "spread_element" {
+                if let Some(inner) = arg.named_child(0).filter(|a| a.kind() == "identifier") {
+                    let name = text(inner, cx.source);
+                    if let Some((key, rest)) = shapes::rest_parameter_of(inner, name, cx) {
+                        for offset in 0..SPREAD_PARAMETERS {
+                            params.push((
+                                name.to_owned(),
+                                to_u32(index).saturating_add(offset),
+                                (key.clone(), rest.saturating_add(offset)),
+                            ));
+                        }
+                    }
+                }
+                continue;
+            }
             // Only names of servers created earlier in the file can be handed over: a server is
             // created before it is passed on.
             let name = text(arg, cx.source);
@@ -419,7 +614,11 @@ impl JsRoutes {
             return;
         };
         let (line, column) = position(node);
-        self.nest_prefixes.push((path_value(*first, cx), args.len() > 1, line, column));
+        let (unread, excludes) = match args.get(1) {
+            Some(options) => nest::prefix_options(*options, cx),
+            None => (false, Vec::new()),
+        };
+        self.nest_prefixes.push((path_value(*first, cx), unread, excludes, line, column));
     }
 
     /// `const app = express()` and the other creation shapes.
@@ -553,6 +752,12 @@ impl JsRoutes {
             }
         }
         let (line, column) = position(value);
+        let scope = std::iter::successors(cx.parent(value), |n| cx.parent(*n))
+            .find(|n| is_function(n.kind()))
+            .map(|f| {
+                let end = f.end_position();
+                (position(f), (to_u32(end.row) + 1, to_u32(end.column) + 1))
+            });
         self.creations.push(Creation {
             local: local.to_owned(),
             callee: callee_text,
@@ -561,6 +766,7 @@ impl JsRoutes {
             prefix,
             line,
             column,
+            scope,
         });
     }
 }

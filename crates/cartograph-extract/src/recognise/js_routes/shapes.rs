@@ -239,12 +239,110 @@ pub(super) fn parameter_index(function: Node<'_>, name: &str, cx: &Context<'_>) 
     let mut cursor = parameters.walk();
     let params: Vec<Node<'_>> =
         parameters.named_children(&mut cursor).filter(|p| p.kind() != "comment").collect();
+    let mut rest = None;
     for (index, param) in params.into_iter().enumerate() {
         // TS wraps a parameter as `required_parameter` with a `pattern`.
         let pattern = param.field("pattern").unwrap_or(param);
-        if pattern.kind() == "identifier" && text(pattern, cx.source) == name {
-            return Some(to_u32(index));
+        match pattern.kind() {
+            "identifier" if text(pattern, cx.source) == name => return Some(to_u32(index)),
+            "rest_pattern" => match pattern.named_child(0) {
+                // `...[router, tenant]: Args`: the rest's elements are the parameters from here.
+                Some(array) if array.kind() == "array_pattern" => {
+                    if let Some(offset) = element_index(array, name, cx) {
+                        return Some(to_u32(index + offset));
+                    }
+                }
+                Some(rest_name) if rest_name.kind() == "identifier" => {
+                    rest = Some((text(rest_name, cx.source), index));
+                }
+                _ => {}
+            },
+            _ => {}
         }
+    }
+    // `(...args) => { const [router, ctx] = args; … }`: the rest unpacked first thing in the body.
+    let (rest_name, index) = rest?;
+    let body = function.field("body").filter(|b| b.kind() == "statement_block")?;
+    let mut cursor = body.walk();
+    for statement in body.named_children(&mut cursor) {
+        if !matches!(statement.kind(), "lexical_declaration" | "variable_declaration") {
+            continue;
+        }
+        let mut inner = statement.walk();
+        for declarator in statement.named_children(&mut inner) {
+            let (Some(pattern), Some(value)) =
+                (declarator.field("name"), declarator.field("value"))
+            else {
+                continue;
+            };
+            if pattern.kind() == "array_pattern"
+                && value.kind() == "identifier"
+                && text(value, cx.source) == rest_name
+                && let Some(offset) = element_index(pattern, name, cx)
+            {
+                return Some(to_u32(index + offset));
+            }
+        }
+    }
+    None
+}
+
+/// The position of the plain name `name` in an array pattern (`[a, b = 1]`, `[, b]`).
+fn element_index(array: Node<'_>, name: &str, cx: &Context<'_>) -> Option<usize> {
+    let mut cursor = array.walk();
+    // Positions are counted by commas, so that holes (`[, router]`) count too.
+    let mut offset = 0;
+    for element in array.children(&mut cursor) {
+        match element.kind() {
+            "," => offset += 1,
+            "identifier" if text(element, cx.source) == name => return Some(offset),
+            "assignment_pattern"
+                if element
+                    .field("left")
+                    .is_some_and(|l| l.kind() == "identifier" && text(l, cx.source) == name) =>
+            {
+                return Some(offset);
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The enclosing function whose rest parameter is `name` (`(...args) => …`), with the rest's
+/// index among the parameters.
+pub(super) fn rest_parameter_of(
+    node: Node<'_>,
+    name: &str,
+    cx: &Context<'_>,
+) -> Option<(String, u32)> {
+    let mut current = cx.parent(node);
+    while let Some(n) = current {
+        if is_function(n.kind()) {
+            let mut cursor = n.walk();
+            let params: Vec<Node<'_>> = match n.field("parameters") {
+                Some(parameters) => parameters
+                    .named_children(&mut cursor)
+                    .filter(|p| p.kind() != "comment")
+                    .collect(),
+                None => Vec::new(),
+            };
+            for (index, param) in params.into_iter().enumerate() {
+                let pattern = param.field("pattern").unwrap_or(param);
+                let rest = (pattern.kind() == "rest_pattern")
+                    .then(|| pattern.named_child(0))
+                    .flatten()
+                    .filter(|r| r.kind() == "identifier" && text(*r, cx.source) == name);
+                if rest.is_some() {
+                    return function_key(n, cx).map(|key| (key, to_u32(index)));
+                }
+            }
+            // The innermost function with such a name decides; a plain parameter shadows it.
+            if parameter_index(n, name, cx).is_some() {
+                return None;
+            }
+        }
+        current = cx.parent(n);
     }
     None
 }

@@ -46,6 +46,7 @@ fn target(t: &MountTarget) -> String {
                 member.as_ref().map(|m| format!(".{m}")).unwrap_or_default()
             )
         }
+        MountTarget::Call(f) => format!("what {f} returns"),
         MountTarget::Other => "other".to_owned(),
     }
 }
@@ -78,6 +79,9 @@ fn render(js: &JsRouteFacts) -> Vec<String> {
     }
     for a in &js.applies {
         out.push(format!("apply {} to {} at {}", a.server, target(&a.function), a.index));
+    }
+    for r in &js.returns {
+        out.push(format!("return {} from {}", r.local, r.function));
     }
     for e in &js.exports {
         out.push(format!("export {} = {}", e.exported, e.local));
@@ -435,6 +439,85 @@ fn nest_versions_and_uri_versioning() {
             "import { NestFactory } from '@nestjs/core';\n",
             "const app = await NestFactory.create(M);\n",
             "app.enableVersioning({ type: VersioningType.HEADER, header: 'X-V' });\n",
+        )
+    );
+}
+
+#[test]
+fn factories_return_routers_and_loops_mount_them() {
+    // Routers made in two factories under one name stay two routers; a loop over a factory's
+    // result mounts what it returns; a rest parameter is read element by element and handed on
+    // whole.
+    check!(
+        "src/api.ts",
+        concat!(
+            "import Koa from 'koa';\n",
+            "import Router from 'koa-router';\n",
+            "const makeRouters = (ctx) => {\n",
+            "  const open = new Router();\n",
+            "  const admin = new Router();\n",
+            "  usersRoutes(admin, ctx);\n",
+            "  return [open, admin];\n",
+            "};\n",
+            "export default function initApi(ctx) {\n",
+            "  const api = new Koa();\n",
+            "  for (const router of makeRouters(ctx)) {\n",
+            "    api.use(router.routes()).use(router.allowedMethods());\n",
+            "  }\n",
+            "  for (const r of [extra, more]) api.use(r.routes());\n",
+            "  for (const key in table) api.use(key);\n",
+            "  for (const routes of list) api.use(routes.routes());\n",
+            "  return api;\n",
+            "}\n",
+            "export function initPublic(ctx) {\n",
+            "  const app = new Koa();\n",
+            "  const open = new Router();\n",
+            "  open.get('/health', h);\n",
+            "  app.use(open.routes());\n",
+            "  return app;\n",
+            "}\n",
+        )
+    );
+    check!(
+        "src/routes/users.ts",
+        concat!(
+            "export default function usersRoutes(...[router, ctx]: Args) {\n",
+            "  router.get('/users', list);\n",
+            "}\n",
+            "export function allRoutes(...args: Args) {\n",
+            "  usersRoutes(...args);\n",
+            "}\n",
+            "export function moreRoutes(...args: Args) {\n",
+            "  const [, router] = args;\n",
+            "  router.post('/more', add);\n",
+            "}\n",
+        )
+    );
+    check!(
+        "src/server.ts",
+        concat!(
+            "import Koa from 'koa';\n",
+            "import mount from 'koa-mount';\n",
+            "import initApi from './api';\n",
+            "const app = new Koa();\n",
+            "app.use(mount('/api', initApi(ctx)));\n",
+            "app.use(cors());\n",
+        )
+    );
+}
+
+#[test]
+fn koa_router_prefix_call_sets_the_prefix() {
+    check!(
+        "src/things.js",
+        concat!(
+            "const Router = require('@koa/router');\n",
+            "const PREFIX = '/v2';\n",
+            "const router = new Router({ prefix: '/v1' });\n",
+            "router.prefix(PREFIX);\n",
+            "router.get('/things', list);\n",
+            "other.prefix('/x');\n",
+            "module.exports = router;\n",
         )
     );
 }

@@ -30,7 +30,7 @@ use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::recognise::js_routes::{
-    Export, Framework, MountTarget, PathValue, Receiver, RouteCall, ServerKind,
+    Export, Framework, Mount, MountTarget, PathValue, Receiver, RouteCall, ServerKind,
 };
 use cartograph_core::{
     Confidence, Provenance, Refusal, RefusalKind, RepoPath, RouteTemplate, SourceLocation,
@@ -95,6 +95,8 @@ struct Linker<'i, 'a> {
     objects: BTreeMap<ObjKey<'a>, Object>,
     /// Export name → local name, per file.
     exports: HashMap<&'a RepoPath, HashMap<&'a str, &'a str>>,
+    /// Function key → the servers of its file it returns, per file.
+    returns: HashMap<(&'a RepoPath, &'a str), Vec<&'a str>>,
     routes: BTreeMap<ObjKey<'a>, Vec<(&'a RepoPath, &'a RouteCall)>>,
     mounts: Vec<MountEdge<'a>>,
     refusals: Vec<Refusal>,
@@ -135,10 +137,17 @@ impl<'i, 'a> Linker<'i, 'a> {
                 (f.path, exports)
             })
             .collect();
+        let mut returns: HashMap<(&'a RepoPath, &'a str), Vec<&'a str>> = HashMap::new();
+        for f in &input.files {
+            for r in &f.facts.js_routes.returns {
+                returns.entry((f.path, r.function.as_str())).or_default().push(r.local.as_str());
+            }
+        }
         Self {
             input,
             objects: BTreeMap::new(),
             exports,
+            returns,
             routes: BTreeMap::new(),
             mounts: Vec::new(),
             refusals: Vec::new(),
@@ -282,13 +291,19 @@ impl<'i, 'a> Linker<'i, 'a> {
                     continue;
                 };
                 let param = mount.plugin.then_some(0);
+                if let MountTarget::Call(function) = &mount.target {
+                    // A factory mounts what it returns; a call returning no server of the tree
+                    // is middleware (`cors()`, `koaGuard(…)`), which needs no refusal.
+                    self.mount_returned(file, mount, parent, function);
+                    continue;
+                }
                 let resolved = match &mount.target {
                     MountTarget::Name(name) => self.resolve_name(file, name),
                     MountTarget::Function(key) => Resolved::Local(file, key.clone()),
                     MountTarget::Module { specifier, member } => {
                         self.resolve_module(file, specifier, member.as_deref())
                     }
-                    MountTarget::Other => Resolved::Package,
+                    MountTarget::Call(_) | MountTarget::Other => Resolved::Package,
                 };
                 let group = groups.entry((mount.line, mount.column)).or_insert((false, None));
                 match resolved {
@@ -367,6 +382,36 @@ impl<'i, 'a> Linker<'i, 'a> {
                     }
                 }
             }
+        }
+    }
+
+    /// `app.use(factory())`: mounts each server the factory returns.
+    fn mount_returned(
+        &mut self,
+        file: &'a RepoPath,
+        mount: &Mount,
+        parent: ObjKey<'a>,
+        function: &str,
+    ) {
+        let Resolved::Local(f, key) = self.resolve_name(file, function) else {
+            return;
+        };
+        let returned = self.returns.get(&(f, key.as_str())).cloned().unwrap_or_default();
+        for local in returned {
+            let child = ObjKey { file: f, local: local.to_owned(), param: None };
+            if child == parent || !self.objects.contains_key(&child) {
+                continue;
+            }
+            self.mounts.push(MountEdge {
+                parent: parent.clone(),
+                child,
+                prefix: mount.prefix.clone(),
+                file,
+                call: format!("{} of what {key} returns", mount.call),
+                line: mount.line,
+                column: mount.column,
+                unencapsulated: false,
+            });
         }
     }
 
@@ -660,6 +705,7 @@ fn target_name(target: &MountTarget) -> String {
         MountTarget::Name(n) => n.clone(),
         MountTarget::Function(_) => "an inline function".to_owned(),
         MountTarget::Module { specifier, .. } => format!("module {specifier}"),
+        MountTarget::Call(f) => format!("what {f} returns"),
         MountTarget::Other => "an expression".to_owned(),
     }
 }

@@ -1,8 +1,9 @@
 //! NestJS: controller routes under the global prefix of the app they belong to.
 //!
 //! A Nest app is a file that calls `NestFactory.create`; its literal `setGlobalPrefix` applies to
-//! every controller. With one app the prefix is certain (likely when `setGlobalPrefix` also got
-//! options such as `exclude`); with several, a controller is given to the app whose file shares
+//! every controller but those its literal `exclude` list names (a path, a trailing wildcard, a
+//! method). With one app the prefix is certain (likely when `setGlobalPrefix` also got options
+//! that are not read: a computed exclude entry, another option); with several, a controller is given to the app whose file shares
 //! the longest folder prefix with it, at confidence `likely`; with none seen, routes carry no
 //! global prefix at confidence `likely`. A `setGlobalPrefix` in a file that does not create the
 //! app (a bootstrap split across files) applies at confidence `likely` when it is the only one
@@ -20,7 +21,8 @@
 //! cannot be tied to one app (`computed-route`).
 
 use crate::recognise::js_routes::{
-    NestApp, NestController, NestPrefix, NestRoute, NestVersion, NestVersioning, PathValue,
+    NestApp, NestController, NestExclude, NestPrefix, NestRoute, NestVersion, NestVersioning,
+    PathValue,
 };
 use cartograph_core::{
     Confidence, Provenance, Refusal, RefusalKind, RepoPath, RouteTemplate, Segment, SourceLocation,
@@ -56,7 +58,8 @@ pub(super) fn link(input: &LinkInput<'_>, linked: &mut Linked) -> Vec<ServedRout
                     continue;
                 }
             };
-            let GlobalPrefix { template: global, mut confidence, mut note, from } = global;
+            let GlobalPrefix { template: global, mut confidence, mut note, from, excludes } =
+                global;
             // Paths the linker does not compose: be less sure, and say why.
             if router_module {
                 confidence = Confidence::Likely;
@@ -93,6 +96,24 @@ pub(super) fn link(input: &LinkInput<'_>, linked: &mut Linked) -> Vec<ServedRout
                     continue;
                 };
                 let from_other_file = from.is_some_and(|p| p != view.path);
+                // `setGlobalPrefix(…, { exclude })`: an excluded route is served without it.
+                let below_global =
+                    RouteTemplate::parse(path).prefixed(&RouteTemplate::parse(prefix));
+                let excluded = excludes.iter().any(|e| {
+                    e.method.is_none_or(|m| m == route.method)
+                        && excludes_path(&e.path, &below_global)
+                });
+                let (global, note) = if excluded {
+                    (
+                        RouteTemplate::parse("/"),
+                        format!(
+                            ", without the global prefix {}, whose exclude list names it",
+                            global.display()
+                        ),
+                    )
+                } else {
+                    (global.clone(), note.clone())
+                };
                 for (segment, version_note, version_confidence) in
                     version_segments(versioning, controller, route)
                 {
@@ -192,6 +213,8 @@ struct GlobalPrefix<'a> {
     note: String,
     /// The file that set the prefix, if any.
     from: Option<&'a RepoPath>,
+    /// The routes the prefix's `exclude` option keeps out of it.
+    excludes: &'a [NestExclude],
 }
 
 /// Decides the global prefix for a controller, or why it cannot be decided.
@@ -202,11 +225,13 @@ fn global_prefix<'a>(
 ) -> Result<GlobalPrefix<'a>, String> {
     let several = apps.len() > 1;
     let chosen = choose_app(controller, apps);
-    let (path, prefix, options, away) = match (chosen, loose) {
+    let (path, prefix, options, excludes, away) = match (chosen, loose) {
         (Some((path, app)), _) if app.prefix.is_some() => {
-            (path, app.prefix.as_ref(), app.prefix_options, false)
+            (path, app.prefix.as_ref(), app.prefix_options, app.prefix_excludes.as_slice(), false)
         }
-        (_, [(path, p)]) if !several => (*path, Some(&p.prefix), p.options, true),
+        (_, [(path, p)]) if !several => {
+            (*path, Some(&p.prefix), p.options, p.excludes.as_slice(), true)
+        }
         (_, [_, _, ..]) => {
             return Err("several setGlobalPrefix calls lie away from the application bootstrap \
                         and which one applies cannot be decided"
@@ -219,6 +244,7 @@ fn global_prefix<'a>(
                 note: ", no Nest application bootstrap was found so no global prefix is applied"
                     .to_owned(),
                 from: None,
+                excludes: &[],
             });
         }
         (Some(_), _) => {
@@ -227,6 +253,7 @@ fn global_prefix<'a>(
                 confidence: if several { Confidence::Likely } else { Confidence::Certain },
                 note: String::new(),
                 from: None,
+                excludes: &[],
             });
         }
     };
@@ -249,7 +276,27 @@ fn global_prefix<'a>(
         template,
         confidence: if certain { Confidence::Certain } else { Confidence::Likely },
         from: Some(path),
+        excludes,
     })
+}
+
+/// True when an `exclude` entry names `route` (its path below the global prefix): the same
+/// template, or one below a trailing wildcard (`auth/*`, `auth/(.*)`, `auth/*path`,
+/// `auth/{*splat}`).
+fn excludes_path(entry: &str, route: &RouteTemplate) -> bool {
+    let trimmed = entry.trim_end_matches('/');
+    let wildcard = ["/(.*)", "/*"].iter().find_map(|w| trimmed.strip_suffix(w)).or_else(|| {
+        let (head, last) = trimmed.rsplit_once('/').unwrap_or(("", trimmed));
+        (last.starts_with('*') || last.starts_with("{*")).then_some(head)
+    });
+    let Some(head) = wildcard else {
+        return RouteTemplate::parse(entry).identity() == route.identity();
+    };
+    let head = RouteTemplate::parse(head);
+    route.segments().len() > head.segments().len()
+        && RouteTemplate::from_segments(route.segments()[..head.segments().len()].to_vec())
+            .identity()
+            == head.identity()
 }
 
 /// The app a controller belongs to: the only one, or the one sharing the longest folder prefix

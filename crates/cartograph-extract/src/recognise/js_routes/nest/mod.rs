@@ -25,8 +25,8 @@ use cartograph_core::HttpMethod;
 use tree_sitter::Node;
 
 use super::{
-    JsRouteFacts, NestController, NestRoute, NestVersion, NestVersioning, PathValue, named_args,
-    object_property, path_value, strip_expression,
+    JsRouteFacts, NestController, NestExclude, NestRoute, NestVersion, NestVersioning, PathValue,
+    named_args, object_property, path_value, strip_expression,
 };
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
@@ -238,4 +238,62 @@ pub(super) fn keep_imported(js: &mut JsRouteFacts, nest_names: &[(String, String
     if !imported {
         js.nest_controllers.clear();
     }
+}
+
+/// The options of `setGlobalPrefix(prefix, options)`: whether any part is not read, and the
+/// entries of a literal `exclude` list (`"health"`, `{ path: "auth/*", method: RequestMethod.GET
+/// }`). Anything else — another option, a computed entry — leaves the options unread.
+pub(super) fn prefix_options(options: Node<'_>, cx: &Context<'_>) -> (bool, Vec<NestExclude>) {
+    let options = strip_expression(options);
+    if options.kind() != "object" {
+        return (true, Vec::new());
+    }
+    let mut unread = false;
+    let mut excludes = Vec::new();
+    let mut cursor = options.walk();
+    for property in options.named_children(&mut cursor) {
+        if property.kind() == "comment" {
+            continue;
+        }
+        let key = property.field("key").map(|k| text(k, cx.source));
+        let value = property.field("value").map(strip_expression);
+        match (property.kind(), key, value) {
+            ("pair", Some("exclude"), Some(list)) if list.kind() == "array" => {
+                let mut inner = list.walk();
+                for entry in list.named_children(&mut inner) {
+                    if entry.kind() == "comment" {
+                        continue;
+                    }
+                    match exclude_entry(entry, cx) {
+                        Some(exclude) => excludes.push(exclude),
+                        None => unread = true,
+                    }
+                }
+            }
+            _ => unread = true,
+        }
+    }
+    (unread, excludes)
+}
+
+/// `"health"` or `{ path: "health", method: RequestMethod.GET }`.
+fn exclude_entry(entry: Node<'_>, cx: &Context<'_>) -> Option<NestExclude> {
+    let entry = strip_expression(entry);
+    if let Some(path) = literal_string(entry, cx.source) {
+        return Some(NestExclude { method: None, path });
+    }
+    if entry.kind() != "object" {
+        return None;
+    }
+    let path = literal_string(object_property(entry, "path", cx.source)?, cx.source)?;
+    let method = match object_property(entry, "method", cx.source) {
+        None => None,
+        Some(m) => {
+            let name = m.field("property").map(|p| text(p, cx.source))?;
+            Some(HttpMethod::parse(name)?)
+        }
+    };
+    // `RequestMethod.ALL` excludes the path for every method.
+    let method = method.filter(|m| *m != HttpMethod::Any);
+    Some(NestExclude { method, path })
 }

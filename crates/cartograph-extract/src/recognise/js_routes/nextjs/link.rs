@@ -11,7 +11,9 @@
 //! `(group)` and parallel-route slots `@slot` dropped, `[id]` a parameter, `[...slug]` a
 //! catch-all; a file under a `_private` folder or an intercepting `(.)x` folder is not a route.
 //! Pages Router: a `pages/api/**` file with a default export → `ANY /api/…`, `index` at its
-//! folder's path. A literal `basePath` in the project's `next.config.*` goes in front of every
+//! folder's path; where the handler checks `req.method` (or, checking nothing itself, its default
+//! export is imported from a module that does), one route per method it checks, at most
+//! `likely`. A literal `basePath` in the project's `next.config.*` goes in front of every
 //! route; a computed one is refused (`computed-route`).
 
 use crate::recognise::js_routes::PathValue;
@@ -20,7 +22,7 @@ use cartograph_core::{
     SourceLocation,
 };
 
-use crate::recognise::link::{FileView, LinkInput, Linked, ServedRoute};
+use crate::recognise::link::{BindingTarget, FileView, LinkInput, Linked, ServedRoute};
 
 const CONFIG_EXTENSIONS: &[&str] = &["js", "mjs", "cjs", "ts", "mts"];
 const SOURCE_EXTENSIONS: &[&str] = &["ts", "js", "tsx", "jsx", "mjs", "cjs", "mts", "cts"];
@@ -76,7 +78,7 @@ pub(super) fn link(input: &LinkInput<'_>, linked: &mut Linked) -> Vec<ServedRout
         if is_app {
             app_routes(view, &template, &project, &mut out);
         } else {
-            pages_route(view, &template, &project, &mut out);
+            pages_route(input, view, &template, &project, &mut out);
         }
     }
     out
@@ -212,6 +214,7 @@ fn app_routes(
 }
 
 fn pages_route(
+    input: &LinkInput<'_>,
     view: &FileView<'_>,
     template: &RouteTemplate,
     project: &Project,
@@ -220,21 +223,64 @@ fn pages_route(
     let Some(default) = &view.facts.js_routes.default_export else {
         return;
     };
-    out.push(ServedRoute {
-        method: HttpMethod::Any,
-        evidence: format!(
-            "Next.js Pages Router API route ANY {} from the default export of {}, an API route by convention ({}){}",
-            template.display(),
-            view.path,
-            project.signal,
-            base_note(project)
-        ),
-        template: template.clone(),
-        module: view.path.clone(),
-        handler: default.name.clone(),
-        location: SourceLocation::new(view.path.clone(), default.line, default.column),
-        framework: "nextjs",
-        provenance: Provenance::Convention,
-        confidence: project.confidence,
-    });
+    // The methods the handler checks `req.method` against; failing any, those of the module
+    // its default export is imported from (`import handler from "@/lib/x"; export default
+    // handler`).
+    let mut checked = &view.facts.js_routes.checked_methods;
+    let mut delegate = None;
+    if checked.is_empty()
+        && let Some(name) = &default.name
+        && let Some(binding) = input.binding(view.path, name)
+        && let BindingTarget::Module(target) = &binding.target
+        && let Some(other) = input.file(target)
+        && !other.facts.js_routes.checked_methods.is_empty()
+    {
+        checked = &other.facts.js_routes.checked_methods;
+        delegate = Some(target);
+    }
+    let base = base_note(project);
+    let location = SourceLocation::new(view.path.clone(), default.line, default.column);
+    if checked.is_empty() {
+        out.push(ServedRoute {
+            method: HttpMethod::Any,
+            evidence: format!(
+                "Next.js Pages Router API route ANY {} from the default export of {}, an API route by convention ({}){base}",
+                template.display(),
+                view.path,
+                project.signal,
+            ),
+            template: template.clone(),
+            module: view.path.clone(),
+            handler: default.name.clone(),
+            location,
+            framework: "nextjs",
+            provenance: Provenance::Convention,
+            confidence: project.confidence,
+        });
+        return;
+    }
+    let whose = match delegate {
+        Some(target) => format!("the handler it imports from {target}"),
+        None => "its handler".to_owned(),
+    };
+    for method in checked {
+        out.push(ServedRoute {
+            method: *method,
+            evidence: format!(
+                "Next.js Pages Router API route {method} {} from the default export of {}, an API route by convention ({}){base}; {method} is a method {whose} checks the request's method against",
+                template.display(),
+                view.path,
+                project.signal,
+            ),
+            template: template.clone(),
+            module: view.path.clone(),
+            handler: default.name.clone(),
+            location: location.clone(),
+            framework: "nextjs",
+            provenance: Provenance::Convention,
+            // Which checks answer which method is read from the comparisons, not followed
+            // through the handler's control flow.
+            confidence: project.confidence.max(Confidence::Likely),
+        });
+    }
 }

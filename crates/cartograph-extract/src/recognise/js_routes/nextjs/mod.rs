@@ -11,6 +11,12 @@
 //! its `src` parent), or, failing that, a route file that imports `next` itself (then the
 //! confidence is `likely`).
 //!
+//! A Pages Router handler serves every method unless it checks `req.method`: the methods it
+//! compares the request's `method` with (`req.method === "POST"`, `!==` guards, `switch
+//! (req.method)` cases, `["GET", "PUT"].includes(req.method)`) and the upper-case keys of a
+//! method-keyed table looked up by `[req.method]` are the methods read for the file; a check of
+//! `OPTIONS` alone (a CORS preflight) leaves the handler serving every method.
+//!
 //! In a `next.config.*` file, a `basePath: "/docs"` property is read; the linker puts it in front
 //! of every route of the project.
 //!
@@ -23,7 +29,7 @@
 use cartograph_core::HttpMethod;
 use tree_sitter::Node;
 
-use super::{JsRouteFacts, NextHandler, path_value};
+use super::{JsRouteFacts, NextHandler, named_args, path_value, strip_expression};
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
 use crate::syntax::{literal_string, position, text};
@@ -45,6 +51,140 @@ pub(super) fn base_path(pair: Node<'_>, cx: &Context<'_>, js: &mut JsRouteFacts)
     if name.as_deref() == Some("basePath") {
         js.next_base_path = Some(path_value(value, cx));
     }
+}
+
+/// The methods the file's code compares a `.method` with, or keys a table looked up by
+/// `[….method]` with, sorted and without repeats; empty when the file checks no method.
+pub(super) fn method_checks(root: Node<'_>, cx: &Context<'_>) -> Vec<HttpMethod> {
+    let mut checked = Vec::new();
+    let mut table_keys = Vec::new();
+    let mut looked_up = false;
+    let mut cursor = root.walk();
+    // A pre-order walk of the whole tree with one cursor: no recursion, so deep nesting is safe.
+    'walk: loop {
+        let node = cursor.node();
+        match node.kind() {
+            "binary_expression" => {
+                let operator = node.field("operator").map(|o| text(o, cx.source));
+                if matches!(operator, Some("===" | "==" | "!==" | "!="))
+                    && let (Some(left), Some(right)) = (node.field("left"), node.field("right"))
+                {
+                    let literal = if is_method_read(left, cx) {
+                        Some(right)
+                    } else if is_method_read(right, cx) {
+                        Some(left)
+                    } else {
+                        None
+                    };
+                    checked.extend(literal.and_then(|l| method_literal(l, cx)));
+                }
+            }
+            "switch_statement" => {
+                if node.field("value").is_some_and(|v| is_method_read(v, cx))
+                    && let Some(body) = node.field("body")
+                {
+                    let mut inner = body.walk();
+                    for case in body.named_children(&mut inner) {
+                        if case.kind() == "switch_case" {
+                            checked.extend(case.field("value").and_then(|v| method_literal(v, cx)));
+                        }
+                    }
+                }
+            }
+            "call_expression" => {
+                if let Some(function) = node.field("function")
+                    && function.kind() == "member_expression"
+                    && function
+                        .field("property")
+                        .is_some_and(|p| matches!(text(p, cx.source), "includes" | "indexOf"))
+                    && let Some(array) = function.field("object").map(strip_expression)
+                    && array.kind() == "array"
+                    && node
+                        .field("arguments")
+                        .and_then(|a| named_args(a).first().copied())
+                        .is_some_and(|a| is_method_read(a, cx))
+                {
+                    let mut inner = array.walk();
+                    for element in array.named_children(&mut inner) {
+                        checked.extend(method_literal(element, cx));
+                    }
+                }
+            }
+            "subscript_expression" => {
+                looked_up |= node.field("index").is_some_and(|i| is_method_read(i, cx));
+            }
+            "object" => table_keys.extend(method_keys(node, cx)),
+            _ => {}
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                continue 'walk;
+            }
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    if looked_up {
+        checked.extend(table_keys);
+    }
+    checked.sort();
+    checked.dedup();
+    // A CORS preflight answered first says nothing about the methods served after it.
+    if checked == [HttpMethod::Options] {
+        checked.clear();
+    }
+    checked
+}
+
+/// `req.method`, `request.method`, `ctx.req.method`: a read of a `method` property.
+fn is_method_read(node: Node<'_>, cx: &Context<'_>) -> bool {
+    let node = strip_expression(node);
+    node.kind() == "member_expression"
+        && node.field("property").is_some_and(|p| text(p, cx.source) == "method")
+}
+
+/// An upper-case HTTP method name written as a string.
+fn method_literal(node: Node<'_>, cx: &Context<'_>) -> Option<HttpMethod> {
+    let value = literal_string(strip_expression(node), cx.source)?;
+    upper_method(&value)
+}
+
+fn upper_method(name: &str) -> Option<HttpMethod> {
+    match name {
+        "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS" => HttpMethod::parse(name),
+        _ => None,
+    }
+}
+
+/// The keys of an object whose every key is an upper-case HTTP method (`{ GET: list, POST:
+/// create }`); none for any other object.
+fn method_keys(object: Node<'_>, cx: &Context<'_>) -> Vec<HttpMethod> {
+    let mut cursor = object.walk();
+    let mut keys = Vec::new();
+    for child in object.named_children(&mut cursor) {
+        let key = match child.kind() {
+            "pair" => child.field("key"),
+            "method_definition" => child.field("name"),
+            "shorthand_property_identifier" => Some(child),
+            "comment" => continue,
+            _ => return Vec::new(),
+        };
+        let name = key.and_then(|k| match k.kind() {
+            "property_identifier" | "shorthand_property_identifier" => {
+                Some(text(k, cx.source).to_owned())
+            }
+            _ => literal_string(k, cx.source),
+        });
+        match name.as_deref().and_then(upper_method) {
+            Some(method) => keys.push(method),
+            None => return Vec::new(),
+        }
+    }
+    keys
 }
 
 /// Records an export named exactly like an HTTP method (`GET`, `POST`, …) as a candidate App
