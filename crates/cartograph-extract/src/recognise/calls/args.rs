@@ -42,6 +42,9 @@ pub(crate) struct Arg {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ObjectArg {
     pub url: Option<CallUrl>,
+    /// `path` holding a string (openapi-generator's typescript-fetch `this.request({ path })`);
+    /// an object under `path` (path parameters of other generators) is not recorded.
+    pub path: Option<CallUrl>,
     pub method: MethodSpec,
     /// `baseURL` (axios), `prefixUrl` (ky), `baseUrl` (generated clients), read as a base.
     pub base: Option<CallUrl>,
@@ -215,6 +218,11 @@ fn object_arg(node: Node<'_>, source: &str, env: &Env<'_>) -> ObjectArg {
                 let value = unwrap_expression(value);
                 match key.as_str() {
                     "url" => object.url = Some(url::read(value, source, env, Role::Call)),
+                    "path"
+                        if matches!(value.kind(), "string" | "template_string" | "identifier") =>
+                    {
+                        object.path = Some(url::read(value, source, env, Role::Call));
+                    }
                     "method" => {
                         object.method = MethodSpec::of_literal(literal_string(value, source));
                         object.method_param = (value.kind() == "identifier")

@@ -212,7 +212,7 @@ impl InvocationArg {
             || self.parts.as_ref().is_some_and(|p| {
                 p.iter().any(|p| match p {
                     Part::Literal(_) => true,
-                    Part::Hole(h) => h.arg.is_some() || h.imported,
+                    Part::Hole(h) => h.arg.is_some() || h.imported || !h.choices.is_empty(),
                 })
             })
     }
