@@ -601,3 +601,21 @@ fn barrels_named_segments_and_cache_keys() {
         ]
     );
 }
+
+#[test]
+fn branch_assigned_locals_and_a_retry_decorated_fetch() {
+    check!(
+        &[
+            src(
+                "web/src/utils/ApiClient.ts",
+                "import retry from \"fetch-retry\";\nclass ApiClient {\n  baseUrl: string;\n  constructor(options = {}) {\n    this.baseUrl = options.baseUrl || \"/api\";\n  }\n  fetch = async (path: string, method: string, data, options = {}) => {\n    let modifiedPath: string | undefined;\n    let urlToFetch: string;\n    if (method === \"GET\") {\n      modifiedPath = `${path}?${stringify(data)}`;\n    } else {\n      modifiedPath = path;\n    }\n    if (path.match(/^http/)) {\n      urlToFetch = modifiedPath || path;\n    } else {\n      urlToFetch = (options.baseUrl ?? this.baseUrl) + (modifiedPath || path);\n    }\n    const send = (input, init) => fetch(input, init);\n    return (options.retry === false ? send : retry(send))(urlToFetch, { method, body: data });\n  };\n  post = (path: string, data?: object) => this.fetch(path, \"POST\", data);\n}\nexport const client = new ApiClient();\n",
+            ),
+            Source {
+                path: "web/src/stores/docs.ts",
+                text: "import { client } from \"../utils/ApiClient\";\nexport const info = (id) => client.post(\"/documents.info\", { id });\n",
+                bindings: &[("client", "web/src/utils/ApiClient.ts", Some("client"))],
+            },
+        ],
+        &["POST /api/documents.info"]
+    );
+}

@@ -57,6 +57,62 @@ pub(super) fn conditional(node: Node<'_>, source: &str, env: &Env<'_>) -> Hole {
     hole
 }
 
+/// One value or the other (`a || b`, two assignments of one local): a conditional hole, or
+/// `None` past [`MAX_CHOICES`] branches.
+pub(super) fn either(a: Vec<Part>, b: Vec<Part>) -> Option<Vec<Part>> {
+    let mut choices: Vec<Vec<Part>> = Vec::new();
+    for parts in [a, b] {
+        match parts.as_slice() {
+            [Part::Hole(inner)] if !inner.choices.is_empty() => {
+                choices.extend(inner.choices.iter().cloned());
+            }
+            _ => choices.push(parts),
+        }
+    }
+    if choices.len() > MAX_CHOICES {
+        return None;
+    }
+    let hole = Hole {
+        dotted: String::new(),
+        config: false,
+        param: String::new(),
+        label: String::new(),
+        fallback: None,
+        arg: None,
+        imported: false,
+        choices,
+        call: None,
+    };
+    Some(vec![Part::Hole(hole)])
+}
+
+/// `a || b`, `a ?? b` with `b` not a literal (a literal is a configured value's default, read
+/// by `url.rs`): one value or the other.
+pub(super) fn alternative(node: Node<'_>, source: &str, env: &Env<'_>) -> Option<Vec<Part>> {
+    let op = node.field("operator").map(|o| crate::syntax::text(o, source))?;
+    if !matches!(op, "||" | "??") {
+        return None;
+    }
+    let (left, right) = (node.field("left")?, node.field("right")?);
+    if crate::syntax::literal_string(right, source).is_some() {
+        return None;
+    }
+    // `process.env.API_URL || defaultUrl()`: a call's value is unknown either way, and the
+    // configured value before it is what names the base.
+    if [left, right].iter().any(|n| matches!(n.kind(), "call_expression" | "await_expression")) {
+        return None;
+    }
+    let depth = NESTING.with(Cell::get);
+    if depth >= MAX_NESTING {
+        return None;
+    }
+    NESTING.with(|n| n.set(depth + 1));
+    let both = url::parts(left, source, env).zip(url::parts(right, source, env));
+    NESTING.with(|n| n.set(depth));
+    let (a, b) = both?;
+    either(a, b)
+}
+
 /// True when a parameter of the enclosing function is inside a conditional's branches or an
 /// imported call's arguments.
 pub(super) fn holds_arg(hole: &Hole) -> bool {

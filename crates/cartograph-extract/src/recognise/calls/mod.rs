@@ -473,10 +473,11 @@ impl Family for Calls {
             }
             // A parameter anywhere in an argument's URL: also one filling a whole segment
             // (`post(`/reports/${type}`)`), which a caller's literal names (see `resolve.rs`).
-            let depends = inv
-                .args
-                .iter()
-                .any(|a| a.param.is_some() || a.parts.as_deref().is_some_and(holds_param));
+            let depends = inv.args.iter().any(|a| {
+                a.param.is_some()
+                    || a.method_param.is_some()
+                    || a.parts.as_deref().is_some_and(holds_param)
+            });
             if let Some(scope) = &maybe.scope
                 && let Some(name) = &scope.name
                 && (depends || generated)
@@ -563,6 +564,18 @@ impl Calls {
                 this.direct.push((fact, args, scope));
             }
         };
+        // `(retry ? withRetry(send) : send)(url, init)`: the function both branches call.
+        if callee.kind() == "parenthesized_expression"
+            && cx.syntax == Syntax::JavaScript
+            && let Some(name) = decorated_callee(callee, cx.source)
+        {
+            let libs = self.libs.as_ref().expect("read above");
+            let importing = libs.importing.contains(name);
+            let scope = scope::enclosing(cx);
+            let args = self.read_args(arguments, cx, scope.as_ref());
+            self.invocation(line, column, name, &args, scope, importing, cx.syntax);
+            return;
+        }
         match callee.kind() {
             "identifier" => {
                 let name = text(callee, cx.source);
@@ -898,6 +911,19 @@ impl Calls {
             let Some(scope) = scope::enclosing(cx) else { return };
             let parts = url::parts(value, cx.source, &self.env(Some(&scope)));
             let locals = self.locals.entry(scope.id).or_default();
+            // `let url; if (a) { url = x } else { url = base + x }`: one value per branch. A
+            // value built from the name itself (`url = base + url`) replaces it instead.
+            let assigned = node.kind() == "assignment_expression";
+            let itself = assigned && mentions(value, &name, cx.source);
+            if assigned && !itself && locals.get(&name).is_some_and(Option::is_some) {
+                let before = locals.get(&name).cloned().flatten();
+                let merged = before.zip(parts).and_then(|(a, b)| choices::either(a, b));
+                locals.insert(name, merged);
+                return;
+            }
+            if itself {
+                locals.remove(&name);
+            }
             url::record_constant(locals, &name, parts);
             return;
         }
@@ -1212,6 +1238,44 @@ fn returned_url(function: Node<'_>) -> Option<Node<'_>> {
         "template_string" | "binary_expression" | "string" | "ternary_expression"
     )
     .then_some(returned)
+}
+
+/// True when `name` appears as a word in the node's text (`url` in `base + url`).
+fn mentions(node: Node<'_>, name: &str, source: &str) -> bool {
+    let t = text(node, source);
+    t.match_indices(name).any(|(i, _)| {
+        let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+        let before = t[..i].chars().next_back().is_none_or(|c| !word(c) && c != '.');
+        let after = t[i + name.len()..].chars().next().is_none_or(|c| !word(c));
+        before && after
+    })
+}
+
+/// `(c ? f : g(f))`, `(c ? g(f) : f)`, `(c ? f : f)`: `f`, a function called either as it is or
+/// through a decorator that returns a function calling it (`fetch-retry`'s `retry(f)`).
+fn decorated_callee<'s>(callee: Node<'_>, source: &'s str) -> Option<&'s str> {
+    let ternary = unwrap_value(callee);
+    if ternary.kind() != "ternary_expression" {
+        return None;
+    }
+    let branch = |node: Node<'_>| -> Option<&'s str> {
+        let node = unwrap_value(node);
+        match node.kind() {
+            "identifier" => Some(text(node, source)),
+            "call_expression" => {
+                let arguments = node.field("arguments")?;
+                if arguments.named_child_count() != 1 {
+                    return None;
+                }
+                let only = arguments.named_child(0)?;
+                (only.kind() == "identifier").then(|| text(only, source))
+            }
+            _ => None,
+        }
+    };
+    let a = branch(ternary.field("consequence")?)?;
+    let b = branch(ternary.field("alternative")?)?;
+    (a == b).then_some(a)
 }
 
 /// True when a parameter of the enclosing function is among the parts, or in a conditional or

@@ -222,7 +222,10 @@ pub(crate) fn parts(node: Node<'_>, source: &str, env: &Env<'_>) -> Option<Vec<P
                         stack.push(right);
                         stack.push(left);
                     }
-                    _ => out.push(Part::Hole(hole(node, source))),
+                    _ => match super::choices::alternative(node, source, env) {
+                        Some(parts) => push_parts(&mut out, parts),
+                        None => out.push(Part::Hole(hole(node, source))),
+                    },
                 }
             }
             "parenthesized_expression"
@@ -285,6 +288,12 @@ fn push_value(node: Node<'_>, source: &str, env: &Env<'_>, out: &mut Vec<Part>) 
     let kind = node.kind();
     if kind == "ternary_expression" {
         out.push(Part::Hole(super::choices::conditional(node, source, env)));
+        return;
+    }
+    if kind == "binary_expression"
+        && let Some(parts) = super::choices::alternative(node, source, env)
+    {
+        push_parts(out, parts);
         return;
     }
     if matches!(

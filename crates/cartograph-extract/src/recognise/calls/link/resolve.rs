@@ -70,7 +70,7 @@ pub fn invocation<'a>(
         })
         .collect();
     let (wfile, wrapper) = find(input, file, &inv.callee, inv.class.as_deref(), 0)?;
-    let mut resolved = apply(input, wfile, wrapper, &args, 1)?;
+    let mut resolved = same_name(wfile, wrapper).find_map(|w| apply(input, wfile, w, &args, 1))?;
     notes.append(&mut resolved.notes);
     resolved.notes = notes;
     Some(resolved)
@@ -97,7 +97,17 @@ pub fn own_urls<'a>(
 /// same once interpreted are one).
 fn interpret_all(parts: &[Part]) -> Vec<CallUrl> {
     let mut out: Vec<CallUrl> = Vec::new();
-    for url in choices::expand(parts).into_iter().map(|p| url::interpret(p, Role::Call)) {
+    let read = |p: Vec<Part>| {
+        // `/${this.apiEndpoint}.delete`: a value glued to text in one segment would meet every
+        // route's literal there as a parameter; which route it is cannot be told.
+        if url::mixed_segment(&p) {
+            return CallUrl::computed(
+                "a path segment glues a computed value to text, so its route cannot be told",
+            );
+        }
+        url::interpret(p, Role::Call)
+    };
+    for url in choices::expand(parts).into_iter().map(read) {
         if !out.contains(&url) {
             out.push(url);
         }
@@ -193,7 +203,8 @@ fn apply<'a>(
                 .map(|a| bind(input, file, a, args, &mut notes, &mut named))
                 .collect();
             let (next_file, next) = find(input, file, &inner.callee, inner.class.as_deref(), 0)?;
-            let mut resolved = apply(input, next_file, next, &bound, depth + 1)?;
+            let mut resolved = same_name(next_file, next)
+                .find_map(|w| apply(input, next_file, w, &bound, depth + 1))?;
             resolved.named_segment |= named;
             resolved.via.insert(0, step);
             notes.append(&mut resolved.notes);
@@ -263,11 +274,22 @@ fn bind<'a>(
         from_caller = used;
         imports(input, file, parts, notes, 0)
     });
+    // `{ method, body }` with `method` the wrapper's parameter: the caller's literal names it.
+    let options = match arg.method_param.and_then(|k| outer.get(usize::from(k))) {
+        Some(given) => match given.literal.as_deref().and_then(HttpMethod::parse) {
+            Some(m) if m != HttpMethod::Any => Some(OptionsMethod::Known(m)),
+            _ => Some(OptionsMethod::Unknown),
+        },
+        None => arg.options,
+    };
+    let from_caller = from_caller
+        || arg.method_param.and_then(|k| outer.get(usize::from(k))).is_some_and(|a| a.from_caller);
     InvocationArg {
         parts,
         literal: arg.literal.clone(),
-        options: arg.options,
+        options,
         param: None,
+        method_param: None,
         from_caller,
     }
 }
@@ -610,6 +632,17 @@ fn class_member<'a>(
         name
     };
     class_member(input, target, &name, member, steps + 1)
+}
+
+/// At most this many summaries of one function are tried (one per call in it that may make its
+/// request: `ApiClient.fetch` checks a permission with the path before it fetches it).
+const MAX_SAME_NAME: usize = 8;
+
+/// The summaries of the function `first` summarises, in line order, `first` first.
+fn same_name<'a>(file: &'a FileView<'a>, first: &'a Wrapper) -> impl Iterator<Item = &'a Wrapper> {
+    let wrappers = &file.facts.calls.wrappers;
+    let at = wrappers.partition_point(|w| w.name < first.name);
+    wrappers[at..].iter().take_while(|w| w.name == first.name).take(MAX_SAME_NAME)
 }
 
 /// The first wrapper of `file` called `name`.
