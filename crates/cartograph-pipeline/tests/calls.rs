@@ -612,10 +612,10 @@ fn branch_assigned_locals_and_a_retry_decorated_fetch() {
             ),
             Source {
                 path: "web/src/stores/docs.ts",
-                text: "import { client } from \"../utils/ApiClient\";\nexport const info = (id) => client.post(\"/documents.info\", { id });\n",
+                text: "import { client } from \"../utils/ApiClient\";\nexport const info = (id) => client.post(\"/documents.info\", { id });\nexport const list = (params) => client.post(\"/documents.list\", params);\n",
                 bindings: &[("client", "web/src/utils/ApiClient.ts", Some("client"))],
             },
         ],
-        &["POST /api/documents.info"]
+        &["POST /api/documents.info", "POST /api/documents.list"]
     );
 }

@@ -115,6 +115,18 @@ fn interpret_all(parts: &[Part]) -> Vec<CallUrl> {
     out
 }
 
+/// True when a parameter hole is left before the query string or fragment.
+fn arg_in_path(parts: &[Part]) -> bool {
+    for part in parts {
+        match part {
+            Part::Literal(l) if l.contains(['?', '#']) => return false,
+            Part::Hole(h) if h.arg.is_some() || choices::holds_arg(h) => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
 /// True when a parameter hole is left anywhere in the parts.
 fn has_arg_hole(parts: &[Part]) -> bool {
     parts.iter().any(|p| matches!(p, Part::Hole(h) if h.arg.is_some() || choices::holds_arg(h)))
@@ -137,10 +149,13 @@ fn apply<'a>(
             let owns = match url {
                 CallUrl::Deferred { parts } => {
                     let (parts, from_caller) = substitute(parts, args, &mut named_segment);
-                    // A parameter of the outermost caller itself: linked at its own callers.
-                    if has_arg_hole(&parts) {
+                    // A parameter of the outermost caller in the path: linked at its own
+                    // callers. One in the query string only (`${path}?${qs(data)}`) is no part
+                    // of what is matched.
+                    if choices::expand(&parts).iter().any(|p| arg_in_path(p)) {
                         return None;
                     }
+                    let parts = without_params(parts);
                     used |= from_caller;
                     interpret_all(&imports(input, file, parts, &mut notes, 0))
                 }
