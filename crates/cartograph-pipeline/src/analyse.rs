@@ -583,9 +583,21 @@ fn bind(bindings: &mut Vec<ResolvedBinding>, import: &ImportFact, target: &Impor
     };
     // A Python from-import resolves each name on its own (a submodule or a member); a JavaScript
     // import binds its names in the one module its specifier leads to.
-    let names_resolve_one_by_one = match import.target {
+    let names_resolve_one_by_one = match &import.target {
         ImportTarget::Python(_) => true,
-        ImportTarget::Js(_) => false,
+        ImportTarget::Js(js) => {
+            // `export * from "./apis"` (a barrel file): a star binding, as Python's
+            // `from m import *`, which the linkers follow for names the file does not bind.
+            if js.form == cartograph_extract::ImportForm::ReExport && import.bindings.is_empty() {
+                bindings.push(ResolvedBinding {
+                    local: "*".to_owned(),
+                    target: destination,
+                    member: None,
+                });
+                return;
+            }
+            false
+        }
     };
     for binding in &import.bindings {
         let member = match &binding.imported {

@@ -41,6 +41,9 @@ pub(crate) struct Arg {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ObjectArg {
     pub url: Option<CallUrl>,
+    /// `path` holding a string (openapi-generator's typescript-fetch `this.request({ path })`);
+    /// an object under `path` (path parameters of other generators) is not recorded.
+    pub path: Option<CallUrl>,
     pub method: MethodSpec,
     /// `baseURL` (axios), `prefixUrl` (ky), `baseUrl` (generated clients), read as a base.
     pub base: Option<CallUrl>,
@@ -125,8 +128,8 @@ impl Args {
 
 /// What the positional arguments of a call can give a wrapper's callers, seen without reading
 /// them: whether there is one, and whether one may be worth keeping (a string, a template, a
-/// parameter, a constant, an imported name, a URL template's call: what
-/// `InvocationArg::useful` can find in a read argument). Never `false` where reading would find
+/// conditional, an options object, a parameter, a constant, an imported name, a URL template's
+/// call: what `InvocationArg::useful` can find in a read argument). Never `false` where reading would find
 /// one useful. A fast path for speed: reading an argument builds its URL parts, and most calls
 /// that may be of a wrapper have none worth keeping (`self.log.info(msg)`, `setState(x)`).
 #[derive(Debug, Clone, Copy)]
@@ -163,12 +166,16 @@ pub(crate) fn glance(arguments: Node<'_>, cx: &Context<'_>, env: &Env<'_>) -> Gl
 fn may_be_useful(node: Node<'_>, cx: &Context<'_>, env: &Env<'_>) -> bool {
     let node = unwrap_expression(node);
     match cx.kind(node) {
+        // `object`: an options object whose `method` is a parameter; a conditional: choices.
         "string"
         | "template_string"
         | "concatenated_string"
         | "binary_expression"
         | "binary_operator"
-        | "new_expression" => true,
+        | "new_expression"
+        | "object"
+        | "ternary_expression"
+        | "conditional_expression" => true,
         "identifier" | "member_expression" | "attribute" | "shorthand_property_identifier" => {
             let name = text(node, cx.source);
             let head = name.split('.').next().unwrap_or(name);
@@ -176,9 +183,14 @@ fn may_be_useful(node: Node<'_>, cx: &Context<'_>, env: &Env<'_>) -> bool {
                 || env.constant(name).is_some()
                 || env.imported.is_some_and(|i| i.contains(head))
         }
-        "call_expression" | "call" => node
-            .field("function")
-            .is_some_and(|f| env.templates.is_some_and(|t| t.contains_key(text(f, cx.source)))),
+        // A URL template of the file or the function, or an imported one expanded later.
+        "call_expression" | "call" => node.field("function").is_some_and(|f| {
+            let callee = text(f, cx.source);
+            let head = callee.split('.').next().unwrap_or(callee);
+            env.templates.is_some_and(|t| t.contains_key(callee))
+                || env.local_templates.is_some_and(|t| t.contains_key(callee))
+                || env.imported.is_some_and(|i| i.contains(head))
+        }),
         _ => false,
     }
 }
@@ -279,6 +291,11 @@ fn object_arg(node: Node<'_>, source: &str, env: &Env<'_>) -> ObjectArg {
                 let value = unwrap_expression(value);
                 match key.as_str() {
                     "url" => object.url = Some(url::read(value, source, env, Role::Call)),
+                    "path"
+                        if matches!(value.kind(), "string" | "template_string" | "identifier") =>
+                    {
+                        object.path = Some(url::read(value, source, env, Role::Call));
+                    }
                     "method" => {
                         object.method = MethodSpec::of_literal(literal_string(value, source));
                         object.method_param = (value.kind() == "identifier")

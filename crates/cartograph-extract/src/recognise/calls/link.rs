@@ -55,16 +55,22 @@ pub fn link(input: &LinkInput<'_>, routes: &[ServedRoute], linked: &mut Linked) 
         for inv in &file.facts.calls.invocations {
             if let Some(resolved) = resolve::invocation(input, file, inv) {
                 let location = SourceLocation::new(file.path.clone(), inv.line, inv.column);
-                let request = Request {
-                    who: format!("{} via {}", resolved.who, resolved.via.join(", ")),
-                    instance: resolved.instance,
-                    own_base: call_has_own_base(&resolved.own_url),
-                    url: resolved.url,
-                    method: resolved.method,
-                    provenance: Provenance::Resolver,
-                    notes: resolved.notes,
-                };
-                emit(file, location, request, &index, &mut found);
+                let who = format!("{} via {}", resolved.who, resolved.via.join(", "));
+                let requests = resolved
+                    .urls
+                    .into_iter()
+                    .map(|(own, url)| Request {
+                        who: who.clone(),
+                        instance: resolved.instance,
+                        own_base: call_has_own_base(&own),
+                        url,
+                        method: resolved.method,
+                        provenance: Provenance::Resolver,
+                        notes: resolved.notes.clone(),
+                        named_segment: resolved.named_segment,
+                    })
+                    .collect();
+                emit_branches(file, &location, requests, &index, &mut found);
             }
         }
     }
@@ -156,6 +162,8 @@ struct Request<'a> {
     provenance: Provenance,
     /// How the URL was resolved, for evidence.
     notes: Vec<String>,
+    /// A caller's literal filled a whole path segment of a wrapper's URL (see `resolve.rs`).
+    named_segment: bool,
 }
 
 fn link_call(
@@ -169,19 +177,54 @@ fn link_call(
     let location = SourceLocation::new(file.path.clone(), call.line, call.column);
     let base = caller.instance.and_then(|i| i.base.as_ref());
     let mut notes = Vec::new();
-    let own = resolve::own_url(input, file, &call.url, &mut notes);
-    let url = CallUrl::joined(base, &own);
+    let owns = resolve::own_urls(input, file, &call.url, &mut notes);
     let provenance = if caller.across_files { Provenance::Resolver } else { Provenance::Syntax };
-    let request = Request {
-        who: caller.who,
-        instance: caller.instance,
-        own_base: call_has_own_base(&own),
-        url,
-        method: call.method,
-        provenance,
-        notes,
-    };
-    emit(file, location, request, index, linked);
+    let requests = owns
+        .into_iter()
+        .map(|own| Request {
+            who: caller.who.clone(),
+            instance: caller.instance,
+            own_base: call_has_own_base(&own),
+            url: CallUrl::joined(base, &own),
+            method: call.method,
+            provenance,
+            notes: notes.clone(),
+            named_segment: false,
+        })
+        .collect();
+    emit_branches(file, &location, requests, index, linked);
+}
+
+/// Links a call whose URL is one of several, one per branch of a conditional: each branch that
+/// reaches a route or an external host is an edge that says which branch it is; the call is
+/// refused (once per branch) only when no branch is linked. A branch that matches nothing next
+/// to one that does is the other side of the condition (`url.startsWith("http") ? url : …`),
+/// not a finding.
+fn emit_branches(
+    file: &FileView<'_>,
+    location: &SourceLocation,
+    requests: Vec<Request<'_>>,
+    index: &RouteIndex<'_>,
+    linked: &mut Linked,
+) {
+    let count = requests.len();
+    if count == 1 {
+        for request in requests {
+            emit(file, location.clone(), request, index, linked);
+        }
+        return;
+    }
+    let mut branches = Linked::default();
+    for (k, mut request) in requests.into_iter().enumerate() {
+        request.notes.push(format!("branch {} of {count} of a conditional URL", k + 1));
+        emit(file, location.clone(), request, index, &mut branches);
+    }
+    if branches.edges.is_empty() {
+        linked.refusals.append(&mut branches.refusals);
+    } else {
+        linked.edges.append(&mut branches.edges);
+        linked.nodes.append(&mut branches.nodes);
+    }
 }
 
 /// Links one request: an external edge, a route edge, or a refusal.
@@ -192,7 +235,8 @@ fn emit(
     index: &RouteIndex<'_>,
     linked: &mut Linked,
 ) {
-    let Request { who, instance, own_base, url, method, provenance, notes } = request;
+    let Request { who, instance, own_base, url, method, provenance, notes, named_segment } =
+        request;
     let from = NodeKey::module(file.path);
     let noted = if notes.is_empty() { String::new() } else { format!("; {}", notes.join("; ")) };
     let (path, stripped) = match &url {
@@ -264,6 +308,14 @@ fn emit(
         !s.known_value && default.is_none() && !(s.relative && template.segments().len() < 2)
     });
     let found = best_routes(index, method, &template, unknown_base);
+    // A caller's literal in a segment that only meets a route parameter names no route of its
+    // own: the wrapper's request is the call site, and already linked there.
+    if named_segment
+        && !found.is_empty()
+        && found.iter().all(|c| c.quality == TemplateMatch::LiteralMeetsParam)
+    {
+        return;
+    }
     if found.is_empty() {
         linked.refusals.push(Refusal::new(
             RefusalKind::UnmatchedCall,

@@ -25,6 +25,7 @@ mod aiohttp;
 mod angular;
 mod args;
 mod axios;
+mod choices;
 mod fetch;
 mod httpx;
 mod ky;
@@ -260,6 +261,9 @@ pub(crate) struct Calls {
     constants: url::Constants,
     /// Constants local to functions, by the function's node id.
     locals: HashMap<usize, url::Constants>,
+    /// Functions local to functions that return a URL (`const getUrl = (url) => …` in a
+    /// hook), by the enclosing function's node id.
+    local_templates: HashMap<usize, url::Templates>,
     /// Functions returning a URL template.
     templates: url::Templates,
     /// Requests read directly (fetch, generated clients), with their arguments and scope.
@@ -472,10 +476,13 @@ impl Family for Calls {
             if !reachable {
                 continue;
             }
-            let depends = inv
-                .args
-                .iter()
-                .any(|a| a.param.is_some() || a.parts.as_deref().is_some_and(url::glued_params));
+            // A parameter anywhere in an argument's URL: also one filling a whole segment
+            // (`post(`/reports/${type}`)`), which a caller's literal names (see `resolve.rs`).
+            let depends = inv.args.iter().any(|a| {
+                a.param.is_some()
+                    || a.method_param.is_some()
+                    || a.parts.as_deref().is_some_and(holds_param)
+            });
             if let Some(scope) = &maybe.scope
                 && let Some(name) = &scope.name
                 && (depends || generated)
@@ -514,9 +521,15 @@ impl Calls {
         url::Env {
             consts: Some(&self.constants),
             locals: scope.and_then(|s| self.locals.get(&s.id)),
+            outer_locals: scope.and_then(|s| s.outer).and_then(|o| self.locals.get(&o)),
             params: scope.map_or(&[], |s| s.params.as_slice()),
             imported: self.libs.as_ref().map(|l| &l.importing),
             templates: Some(&self.templates),
+            local_templates: scope.and_then(|s| {
+                self.local_templates
+                    .get(&s.id)
+                    .or_else(|| s.outer.and_then(|o| self.local_templates.get(&o)))
+            }),
         }
     }
 
@@ -602,6 +615,18 @@ impl Calls {
                 this.direct.push((fact, args, scope));
             }
         };
+        // `(retry ? withRetry(send) : send)(url, init)`: the function both branches call.
+        if callee.kind() == "parenthesized_expression"
+            && cx.syntax == Syntax::JavaScript
+            && let Some(name) = decorated_callee(callee, cx.source)
+        {
+            let libs = self.libs.as_ref().expect("read above");
+            let importing = libs.importing.contains(name);
+            let scope = self.scope(cx);
+            let (args, any) = self.wrapper_args(arguments, cx, scope.as_ref());
+            self.invocation(line, column, name, &args, any, scope, importing, cx.syntax);
+            return;
+        }
         match callee.kind() {
             "identifier" => {
                 let name = text(callee, cx.source);
@@ -689,11 +714,24 @@ impl Calls {
                         args,
                         scope,
                     });
+                } else if let Some(class) = constructed_class(object, cx.source) {
+                    // `new ItemsApi().itemsList(…)`: a method of the class.
+                    let libs = self.libs.as_ref().expect("read above");
+                    let head = class.split('.').next().unwrap_or(&class);
+                    let importing = libs.importing.contains(head);
+                    let scope = self.scope(cx);
+                    let (args, any) = self.wrapper_args(arguments, cx, scope.as_ref());
+                    let callee = format!("{class}.{verb}");
+                    self.invocation(line, column, &callee, &args, any, scope, importing, cx.syntax);
                 } else if is_dotted(receiver) {
                     let libs = self.libs.as_ref().expect("read above");
                     let head = receiver.split('.').next().unwrap_or(receiver);
-                    let importing = libs.importing.contains(head);
-                    let on_self = matches!(head, "this" | "self" | "super");
+                    // A method of a class instance of this file (`const api = new ItemsApi();
+                    // api.itemsList(…)`) may be a wrapper in the class's module.
+                    let on_object =
+                        !receiver.contains('.') && self.objects.iter().any(|o| o.name == receiver);
+                    let importing = libs.importing.contains(head) || on_object;
+                    let on_self = matches!(head, "this" | "self" | "super") || on_object;
                     let javascript = cx.syntax == Syntax::JavaScript;
                     let generated = javascript && self.is_generated(cx);
                     if !(on_self
@@ -861,35 +899,33 @@ impl Calls {
         }
         let Some(name) = node.field("name") else { return };
         let name = text(name, cx.source).to_owned();
-        self.record_template(&name, node, cx);
+        let exported = cx.parent(node).is_some_and(|p| p.kind() == "export_statement");
+        self.record_template(&name, node, cx, exported);
     }
 
     /// Records a function returning a URL (an arrow function with an expression body, or a body
     /// that is one `return`) under `name`.
-    fn record_template(&mut self, name: &str, function: Node<'_>, cx: &Context<'_>) {
-        let Some(body) = function.field("body") else { return };
-        let returned = if body.kind() == "statement_block" {
-            let mut cursor = body.walk();
-            let statements: Vec<Node<'_>> =
-                body.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect();
-            match statements.as_slice() {
-                [only] if only.kind() == "return_statement" => only.named_child(0),
-                _ => None,
-            }
-        } else {
-            Some(body)
-        };
-        let Some(returned) = returned else { return };
-        if !matches!(returned.kind(), "template_string" | "binary_expression" | "string") {
-            return;
-        }
+    /// An exported one is offered to other modules too (`buildPath(path, params)` there).
+    fn record_template(
+        &mut self,
+        name: &str,
+        function: Node<'_>,
+        cx: &Context<'_>,
+        exported: bool,
+    ) {
+        let Some(returned) = returned_url(function) else { return };
         let params = function_params(function, cx.source);
         let env = url::Env { params: &params, ..self.env(None) };
         let parts = url::parts(returned, cx.source, &env);
-        let useful =
-            parts.as_ref().is_some_and(|p| p.iter().any(|p| matches!(p, Part::Literal(_))));
+        let useful = parts.as_deref().is_some_and(choices::has_literal);
+        let parts = if useful { parts } else { None };
+        if exported && let Some(parts) = &parts {
+            let line = function.start_position().row as u32 + 1;
+            self.exported.retain(|c| c.name != name);
+            self.exported.push(UrlConstant { name: name.to_owned(), line, parts: parts.clone() });
+        }
         let slot = self.templates.entry(name.to_owned()).or_insert(None);
-        *slot = if useful { parts } else { None };
+        *slot = parts;
     }
 
     /// A module-level `const NAME = "…"` / `NAME = f"…"`: remembered for URLs that use it; an
@@ -916,6 +952,10 @@ impl Calls {
             }
             return;
         }
+        if name.kind() == "object_pattern" {
+            self.destructured(name, value, cx);
+            return;
+        }
         if name.kind() != "identifier" {
             return;
         }
@@ -924,12 +964,30 @@ impl Calls {
             return;
         }
         if !module_level {
+            let function = unwrap_value(value);
+            if matches!(function.kind(), "arrow_function" | "function_expression") {
+                self.local_template(&name, function, cx);
+                return;
+            }
             if !may_hold_url(value) {
                 return;
             }
             let Some(scope) = self.scope(cx) else { return };
             let parts = url::parts(value, cx.source, &self.env(Some(&scope)));
             let locals = self.locals.entry(scope.id).or_default();
+            // `let url; if (a) { url = x } else { url = base + x }`: one value per branch. A
+            // value built from the name itself (`url = base + url`) replaces it instead.
+            let assigned = node.kind() == "assignment_expression";
+            let itself = assigned && mentions(value, &name, cx.source);
+            if assigned && !itself && locals.get(&name).is_some_and(Option::is_some) {
+                let before = locals.get(&name).cloned().flatten();
+                let merged = before.zip(parts).and_then(|(a, b)| choices::either(a, b));
+                locals.insert(name, merged);
+                return;
+            }
+            if itself {
+                locals.remove(&name);
+            }
             url::record_constant(locals, &name, parts);
             return;
         }
@@ -942,7 +1000,9 @@ impl Calls {
         let exported = cx.ancestry().iter().rev().take(4).any(|n| n.kind() == "export_statement");
         let value = unwrap_value(value);
         match value.kind() {
-            "arrow_function" | "function_expression" => self.record_template(&name, value, cx),
+            "arrow_function" | "function_expression" => {
+                self.record_template(&name, value, cx, exported);
+            }
             "object" => self.object(&name, value, cx, exported, 0),
             kind if !exported && is_opaque(kind) => {
                 url::record_constant(&mut self.constants, &name, None);
@@ -953,6 +1013,61 @@ impl Calls {
                 if exported && let Some(parts) = parts {
                     self.export_constant(&name, node, parts);
                 }
+            }
+        }
+    }
+
+    /// `const { get, post: send } = useApi()`: `get` and `send` are the members of what the
+    /// function returns, `useApi.get` and `useApi.post` (see `scope.rs`).
+    fn destructured(&mut self, pattern: Node<'_>, value: Node<'_>, cx: &Context<'_>) {
+        let value = unwrap_value(value);
+        if value.kind() != "call_expression" {
+            return;
+        }
+        let Some(callee) = value.field("function").filter(|c| c.kind() == "identifier") else {
+            return;
+        };
+        let callee = text(callee, cx.source);
+        // `const { data } = useSWR(…)`: a library's result, no function of the project.
+        // `const { get } = require("./http")` binds an import, read as such.
+        let libs = self.libs.as_ref();
+        if callee == "require"
+            || libs.is_some_and(|l| l.swr.contains(callee) || l.library_of_handle(callee).is_some())
+        {
+            return;
+        }
+        let mut cursor = pattern.walk();
+        for member in pattern.named_children(&mut cursor) {
+            let (key, local) = match member.kind() {
+                "shorthand_property_identifier_pattern" => (member, member),
+                "pair_pattern" => match (member.field("key"), member.field("value")) {
+                    (Some(k), Some(v)) if v.kind() == "identifier" => (k, v),
+                    _ => continue,
+                },
+                _ => continue,
+            };
+            let local = text(local, cx.source).to_owned();
+            if libs.is_some_and(|l| l.importing.contains(&local)) {
+                continue;
+            }
+            self.aliases.push((local, format!("{callee}.{}", text(key, cx.source))));
+        }
+    }
+
+    /// `const getUrl = (url) => `${base}/api${url}`` inside a function: a URL template for the
+    /// calls of that function and of the functions inside it.
+    fn local_template(&mut self, name: &str, function: Node<'_>, cx: &Context<'_>) {
+        let Some(returned) = returned_url(function) else { return };
+        let Some(scope) = self.scope(cx) else { return };
+        let params = function_params(function, cx.source);
+        let env = url::Env { params: &params, ..self.env(Some(&scope)) };
+        let parts = url::parts(returned, cx.source, &env);
+        let parts = parts.filter(|p| choices::has_literal(p));
+        let templates = self.local_templates.entry(scope.id).or_default();
+        match templates.get_mut(name) {
+            Some(slot) => *slot = None,
+            None => {
+                templates.insert(name.to_owned(), parts);
             }
         }
     }
@@ -986,7 +1101,7 @@ impl Calls {
                     let value = unwrap_value(value);
                     match value.kind() {
                         "arrow_function" | "function_expression" => {
-                            self.record_template(&full, value, cx);
+                            self.record_template(&full, value, cx, exported);
                         }
                         "object" if depth < 2 => self.object(&full, value, cx, exported, depth + 1),
                         "identifier" | "member_expression"
@@ -1010,7 +1125,7 @@ impl Calls {
                 "method_definition" => {
                     if let Some(key) = member.field("name") {
                         let full = format!("{name}.{}", text(key, cx.source));
-                        self.record_template(&full, member, cx);
+                        self.record_template(&full, member, cx, exported);
                     }
                 }
                 _ => {}
@@ -1136,14 +1251,26 @@ impl Calls {
                 Syntax::JavaScript => axios::interpret(verb, &p.args),
             };
             // A direct call of an imported function is taken only with a readable URL: most are
-            // plain functions (`inject(HttpClient)`), not client instances.
-            if verb.is_none() && matches!(found, Some((_, CallUrl::Computed { .. })) | None) {
+            // plain functions (`inject(HttpClient)`, `httpGet(url)`), not client instances, and
+            // a call of one with a URL read later is followed as a possible wrapper instead.
+            if verb.is_none()
+                && matches!(
+                    found,
+                    Some((_, CallUrl::Computed { .. } | CallUrl::Deferred { .. })) | None
+                )
+            {
                 return None;
             }
             (CallClient::Imported { receiver: p.receiver.clone() }, found)
         } else {
             match syntax {
                 Syntax::Python => return None,
+                Syntax::JavaScript if p.receiver == "this" && verb == Some("request") => {
+                    if self.generated != Some(true) {
+                        return None;
+                    }
+                    (CallClient::Library("openapi"), openapi::base_api_request(&p.args))
+                }
                 Syntax::JavaScript => {
                     (CallClient::Library("openapi"), openapi::client_object(verb, &p.args))
                 }
@@ -1154,8 +1281,9 @@ impl Calls {
     }
 }
 
-/// True when `source` has `name` as a whole word after `function`, `function*` or `class`, or
-/// followed by `=` (not `==` or `=>`) or `:` (see [`Calls::may_be_declared`]).
+/// True when `source` has `name` as a whole word after `function`, `function*`, `class` or `:`,
+/// or followed by `=` (not `==` or `=>`), `:`, or the `,`, `}` or `]` of a destructuring pattern
+/// (see [`Calls::may_be_declared`]).
 fn declares(name: &str, source: &str) -> bool {
     let bytes = source.as_bytes();
     let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80;
@@ -1173,10 +1301,86 @@ fn declares(name: &str, source: &str) -> bool {
         let binds = match after {
             [b'=', b'=' | b'>', ..] => false,
             [b'=' | b':', ..] | [b'!' | b'?', b':', ..] => true,
+            // A name in a destructuring pattern: `const { get, post } = useApi()`.
+            [b',' | b'}' | b']', ..] => true,
             _ => false,
         };
-        keyword || binds
+        let renamed = before.ends_with(':');
+        keyword || binds || renamed
     })
+}
+
+/// What a function returns when it may be a URL: an expression body, or a body that is one
+/// `return` after at most a few `const` declarations (`const qs = query(params); return qs ?
+/// `${path}?${qs}` : path`), when it is a string, template, concatenation or conditional.
+fn returned_url(function: Node<'_>) -> Option<Node<'_>> {
+    let body = function.field("body")?;
+    let returned = if body.kind() == "statement_block" {
+        let mut cursor = body.walk();
+        let statements: Vec<Node<'_>> =
+            body.named_children(&mut cursor).filter(|c| c.kind() != "comment").take(5).collect();
+        match statements.split_last() {
+            Some((last, before))
+                if last.kind() == "return_statement"
+                    && before.iter().all(|s| s.kind() == "lexical_declaration") =>
+            {
+                last.named_child(0)
+            }
+            _ => None,
+        }
+    } else {
+        Some(body)
+    };
+    let returned = unwrap_value(returned?);
+    matches!(
+        returned.kind(),
+        "template_string" | "binary_expression" | "string" | "ternary_expression"
+    )
+    .then_some(returned)
+}
+
+/// True when `name` appears as a word in the node's text (`url` in `base + url`).
+fn mentions(node: Node<'_>, name: &str, source: &str) -> bool {
+    let t = text(node, source);
+    t.match_indices(name).any(|(i, _)| {
+        let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+        let before = t[..i].chars().next_back().is_none_or(|c| !word(c) && c != '.');
+        let after = t[i + name.len()..].chars().next().is_none_or(|c| !word(c));
+        before && after
+    })
+}
+
+/// `(c ? f : g(f))`, `(c ? g(f) : f)`, `(c ? f : f)`: `f`, a function called either as it is or
+/// through a decorator that returns a function calling it (`fetch-retry`'s `retry(f)`).
+fn decorated_callee<'s>(callee: Node<'_>, source: &'s str) -> Option<&'s str> {
+    let ternary = unwrap_value(callee);
+    if ternary.kind() != "ternary_expression" {
+        return None;
+    }
+    let branch = |node: Node<'_>| -> Option<&'s str> {
+        let node = unwrap_value(node);
+        match node.kind() {
+            "identifier" => Some(text(node, source)),
+            "call_expression" => {
+                let arguments = node.field("arguments")?;
+                if arguments.named_child_count() != 1 {
+                    return None;
+                }
+                let only = arguments.named_child(0)?;
+                (only.kind() == "identifier").then(|| text(only, source))
+            }
+            _ => None,
+        }
+    };
+    let a = branch(ternary.field("consequence")?)?;
+    let b = branch(ternary.field("alternative")?)?;
+    (a == b).then_some(a)
+}
+
+/// True when a parameter of the enclosing function is among the parts, or in a conditional or
+/// call among them.
+fn holds_param(parts: &[Part]) -> bool {
+    parts.iter().any(|p| matches!(p, Part::Hole(h) if h.arg.is_some() || choices::holds_arg(h)))
 }
 
 /// True when an argument is a string, a template or a concatenation that can hold a URL or a
@@ -1476,8 +1680,10 @@ pub(crate) mod tests {
     fn declared_names_are_found_in_the_text() {
         let source = "async function getJSON(u) {}\nfunction* gen() {}\nclass Api {}\n\
                       const post = (u) => fetch(u);\nlet put: Put = (u) => u;\nvar del!: D;\n\
-                      const api = { get(u) { return u } };\nx.y = 1;\n";
-        for name in ["getJSON", "gen", "Api", "post", "put", "del", "api", "y"] {
+                      const api = { get(u) { return u } };\nx.y = 1;\n\
+                      const { list, one: item } = useApi();\nconst [first] = hooks();\n";
+        let names = ["getJSON", "gen", "Api", "post", "put", "del", "api", "y", "list", "item"];
+        for name in names.into_iter().chain(["first"]) {
             assert!(super::declares(name, source), "{name}");
         }
         let uses =

@@ -29,6 +29,8 @@ pub(super) struct FnScope {
     pub class: Option<String>,
     /// Its parameters, in order; a parameter that is a pattern is an empty name.
     pub params: Vec<String>,
+    /// The node id of the function around this one, whose local constants it sees.
+    pub outer: Option<usize>,
 }
 
 /// At most this many ancestors are looked at.
@@ -77,12 +79,14 @@ pub(super) fn enclosing(cx: &Context<'_>) -> Option<FnScope> {
             .find(|n| is_class(cx.kind(**n)))
             .and_then(|c| c.field("name"))
             .map(|n| text(n, source).to_owned());
+        let outer = ancestry[start..i].iter().rev().find(|n| is_function(n.kind())).map(|n| n.id());
         let scope = FnScope {
             id: node.id(),
             name: name.clone(),
             line: node.start_position().row as u32 + 1,
             class,
             params: params.clone(),
+            outer,
         };
         if name.is_some() {
             let mut scope = scope;
@@ -184,11 +188,18 @@ fn function_name(ancestry: &[Node<'_>], i: usize, source: &str) -> Option<String
         _ => {
             // An arrow function or function expression: named by what holds it.
             let mut j = i.checked_sub(1)?;
-            while matches!(
-                ancestry[j].kind(),
-                "parenthesized_expression" | "as_expression" | "satisfies_expression"
-            ) {
-                j = j.checked_sub(1)?;
+            loop {
+                match ancestry[j].kind() {
+                    "parenthesized_expression" | "as_expression" | "satisfies_expression" => {
+                        j = j.checked_sub(1)?;
+                    }
+                    // `get: useCallback(async (url) => …, [])`: the memoised function is
+                    // named by what holds the hook call.
+                    "arguments" if is_memo(ancestry.get(j.checked_sub(1)?)?, source) => {
+                        j = j.checked_sub(2)?;
+                    }
+                    _ => break,
+                }
             }
             let holder = ancestry[j];
             match holder.kind() {
@@ -215,15 +226,35 @@ fn function_name(ancestry: &[Node<'_>], i: usize, source: &str) -> Option<String
     }
 }
 
-/// The name an object literal at `ancestry[i]` is bound to (`const api = { … }`).
+/// `useCallback(fn, deps)`, `useMemo(…)`: a React hook call that hands back its function.
+fn is_memo(call: &Node<'_>, source: &str) -> bool {
+    call.kind() == "call_expression"
+        && call
+            .field("function")
+            .is_some_and(|f| matches!(text(f, source), "useCallback" | "React.useCallback"))
+}
+
+/// The name an object literal at `ancestry[i]` is bound to (`const api = { … }`); an object a
+/// named function returns (`function useApi() { return { get } }`, `() => ({ get })`) is named
+/// after the function: its members are `useApi.get`, which `const { get } = useApi()` aliases.
 fn object_name(ancestry: &[Node<'_>], i: usize, source: &str) -> Option<String> {
-    let holder = ancestry.get(i.checked_sub(1)?)?;
+    let mut k = i.checked_sub(1)?;
+    while matches!(ancestry[k].kind(), "parenthesized_expression" | "as_expression") {
+        k = k.checked_sub(1)?;
+    }
+    let holder = ancestry.get(k)?;
     match holder.kind() {
         "variable_declarator" => {
             let name = holder.field("name")?;
             (name.kind() == "identifier").then(|| text(name, source).to_owned())
         }
         "export_statement" => Some("default".to_owned()),
+        "arrow_function" => function_name(ancestry, k, source),
+        "return_statement" => {
+            let block = k.checked_sub(1).filter(|b| ancestry[*b].kind() == "statement_block")?;
+            let function = block.checked_sub(1).filter(|f| is_function(ancestry[*f].kind()))?;
+            function_name(ancestry, function, source)
+        }
         _ => None,
     }
 }

@@ -3,7 +3,8 @@
 //!
 //! Only a key written as a URL (a string, a template or a concatenation starting with `/`, a
 //! scheme or a base) with a fetcher given counts; a key that is `null` or a condition (`id ? url :
-//! null`), a function, or a plain cache key (`"INSTANCE_CONFIGURATIONS"`) is left out, since
+//! null`), a function, a plain cache key (`"INSTANCE_CONFIGURATIONS"`) or a key with a segment
+//! gluing a name to a value (`/billing-${tier}`) is left out, since
 //! whether and what it fetches is decided by the fetcher at run time.
 //! `useSWRMutation(key, fetcher)` is left out too: its fetcher decides the method.
 //!
@@ -26,6 +27,11 @@ pub(super) fn interpret(args: &Args) -> Option<(Option<HttpMethod>, CallUrl)> {
     // fetcher decides what is requested.
     let relative = matches!(&key.url, CallUrl::Path { stripped: Some(s), .. } if s.relative);
     if relative || matches!(key.url, CallUrl::Computed { .. } | CallUrl::Deferred { .. }) {
+        return None;
+    }
+    // A segment that glues a name to a value (`/billing-${tier}`) is a cache key shaped like a
+    // path, not a path a server routes: no route segment is `billing-` and a value.
+    if key.parts.as_deref().is_some_and(super::url::mixed_segment) {
         return None;
     }
     Some((Some(HttpMethod::Get), key.url.clone()))

@@ -121,7 +121,20 @@ pub struct Hole {
     /// True when the value's first name is bound by an import: read from the other module at
     /// link time.
     pub imported: bool,
+    /// For a conditional (`id ? `/boards/${id}` : "/boards"`): what each branch flattens to, at
+    /// most [`MAX_CHOICES`] in all (nested conditionals spliced in); expanded at link time, one
+    /// URL per branch (see `choices.rs`). Empty for any other value.
+    #[serde(default)]
+    pub choices: Vec<Vec<Part>>,
+    /// For a call of an imported function (`buildPath(path, params)`, `dotted` its name): the
+    /// arguments, flattened, so the link half can expand the function when its module exports
+    /// it as a URL template.
+    #[serde(default)]
+    pub call: Option<Vec<Vec<Part>>>,
 }
+
+/// At most this many branches are kept from one conditional URL expression.
+pub(crate) const MAX_CHOICES: usize = 4;
 
 /// The names a URL expression may use, at the place it is read.
 #[derive(Default)]
@@ -137,6 +150,11 @@ pub(crate) struct Env<'a> {
     pub imported: Option<&'a HashSet<String>>,
     /// Functions that return a URL (`(slug) => `/recipes/${slug}``), by name.
     pub templates: Option<&'a Templates>,
+    /// Such functions local to the enclosing function (or the one around it).
+    pub local_templates: Option<&'a Templates>,
+    /// Constants of the function around the enclosing one (a hook's locals, seen from the
+    /// callbacks it returns).
+    pub outer_locals: Option<&'a Constants>,
 }
 
 /// Functions returning a URL template: their parts, with parameters as holes with `arg` set.
@@ -144,7 +162,10 @@ pub(crate) type Templates = HashMap<String, Option<Vec<Part>>>;
 
 impl Env<'_> {
     pub(super) fn constant(&self, name: &str) -> Option<&Option<Vec<Part>>> {
-        self.locals.and_then(|l| l.get(name)).or_else(|| self.consts.and_then(|c| c.get(name)))
+        self.locals
+            .and_then(|l| l.get(name))
+            .or_else(|| self.outer_locals.and_then(|l| l.get(name)))
+            .or_else(|| self.consts.and_then(|c| c.get(name)))
     }
 }
 
@@ -158,7 +179,9 @@ pub(crate) type Constants = HashMap<String, Option<Vec<Part>>>;
 /// a hole, for evidence).
 pub(crate) fn record_constant(constants: &mut Constants, name: &str, value: Option<Vec<Part>>) {
     let useful = value.and_then(|mut parts| {
-        let later = |p: &Part| matches!(p, Part::Hole(h) if h.arg.is_some() || h.imported);
+        let later = |p: &Part| {
+            matches!(p, Part::Hole(h) if h.arg.is_some() || h.imported || !h.choices.is_empty())
+        };
         if parts.iter().any(|p| matches!(p, Part::Literal(_)) || later(p)) {
             return Some(parts);
         }
@@ -199,7 +222,10 @@ pub(crate) fn parts(node: Node<'_>, source: &str, env: &Env<'_>) -> Option<Vec<P
                         stack.push(right);
                         stack.push(left);
                     }
-                    _ => out.push(Part::Hole(hole(node, source))),
+                    _ => match super::choices::alternative(node, source, env) {
+                        Some(parts) => push_parts(&mut out, parts),
+                        None => out.push(Part::Hole(hole(node, source))),
+                    },
                 }
             }
             "parenthesized_expression"
@@ -220,6 +246,9 @@ pub(crate) fn parts(node: Node<'_>, source: &str, env: &Env<'_>) -> Option<Vec<P
                 Some(_) => out.push(Part::Hole(hole(node, source))),
                 None => python_string_parts(node, source, env, &mut out),
             },
+            "ternary_expression" => {
+                out.push(Part::Hole(super::choices::conditional(node, source, env)));
+            }
             "new_expression" => match new_url(node, source, env) {
                 Some(parts) => push_parts(&mut out, parts),
                 None => out.push(Part::Hole(hole(node, source))),
@@ -244,7 +273,7 @@ fn push_literal(out: &mut Vec<Part>, value: String) {
     }
 }
 
-fn push_parts(out: &mut Vec<Part>, parts: Vec<Part>) {
+pub(crate) fn push_parts(out: &mut Vec<Part>, parts: Vec<Part>) {
     for part in parts {
         match part {
             Part::Literal(l) => push_literal(out, l),
@@ -257,6 +286,16 @@ fn push_parts(out: &mut Vec<Part>, parts: Vec<Part>) {
 /// hole (marked when its first name is imported).
 fn push_value(node: Node<'_>, source: &str, env: &Env<'_>, out: &mut Vec<Part>) {
     let kind = node.kind();
+    if kind == "ternary_expression" {
+        out.push(Part::Hole(super::choices::conditional(node, source, env)));
+        return;
+    }
+    if kind == "binary_expression"
+        && let Some(parts) = super::choices::alternative(node, source, env)
+    {
+        push_parts(out, parts);
+        return;
+    }
     if matches!(
         kind,
         "identifier" | "member_expression" | "attribute" | "shorthand_property_identifier"
@@ -281,13 +320,39 @@ fn push_value(node: Node<'_>, source: &str, env: &Env<'_>, out: &mut Vec<Part>) 
         out.push(Part::Hole(hole));
         return;
     }
-    if matches!(kind, "call_expression" | "call")
-        && let Some(parts) = template_call(node, source, env)
-    {
-        push_parts(out, parts);
-        return;
+    if matches!(kind, "call_expression" | "call") {
+        if let Some(parts) = template_call(node, source, env) {
+            push_parts(out, parts);
+            return;
+        }
+        if let Some(hole) = imported_call(node, source, env) {
+            out.push(Part::Hole(hole));
+            return;
+        }
     }
     out.push(Part::Hole(hole(node, source)));
+}
+
+/// `buildPath(path, params)` with `buildPath` imported: a hole naming the function, with its
+/// arguments, for the link half to expand when the module exports it as a URL template.
+fn imported_call(node: Node<'_>, source: &str, env: &Env<'_>) -> Option<Hole> {
+    let callee = node.field("function")?;
+    let name = text(callee, source);
+    let head = name.split('.').next().unwrap_or(name);
+    if !is_dotted_name(name) || !env.imported?.contains(head) {
+        return None;
+    }
+    let arguments = node.field("arguments")?;
+    let mut cursor = arguments.walk();
+    let mut args = Vec::new();
+    for arg in arguments.named_children(&mut cursor).filter(|c| c.kind() != "comment").take(4) {
+        args.push(parts(arg, source, &Env { templates: None, ..*env })?);
+    }
+    let mut hole = hole(node, source);
+    hole.dotted = name.to_owned();
+    hole.imported = true;
+    hole.call = Some(args);
+    Some(hole)
 }
 
 /// `routes.one(slug)` where `routes.one` is a function returning a URL: its parts with each
@@ -295,23 +360,21 @@ fn push_value(node: Node<'_>, source: &str, env: &Env<'_>, out: &mut Vec<Part>) 
 /// through another template).
 fn template_call(node: Node<'_>, source: &str, env: &Env<'_>) -> Option<Vec<Part>> {
     let callee = text(node.field("function")?, source);
-    let template = env.templates?.get(callee)?.as_ref()?;
+    let template = env
+        .local_templates
+        .and_then(|t| t.get(callee))
+        .or_else(|| env.templates?.get(callee))?
+        .as_ref()?;
     let arguments = node.field("arguments")?;
     let mut cursor = arguments.walk();
     let args: Vec<Node<'_>> =
         arguments.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect();
-    let inner = Env { templates: None, ..*env };
-    let mut out = Vec::new();
-    for part in template {
-        match part {
-            Part::Hole(Hole { arg: Some(k), .. }) => match args.get(usize::from(*k)) {
-                Some(arg) => push_parts(&mut out, parts(*arg, source, &inner)?),
-                None => return None,
-            },
-            other => push_parts(&mut out, vec![other.clone()]),
-        }
+    let inner = Env { templates: None, local_templates: None, ..*env };
+    let mut given = Vec::with_capacity(args.len());
+    for arg in &args {
+        given.push(parts(*arg, source, &inner)?);
     }
-    Some(out)
+    super::choices::bind_args(template, &given)
 }
 
 /// `new URL(path, base)`: an absolute path stays as it is; a relative one follows the base.
@@ -371,7 +434,7 @@ fn python_string_parts(node: Node<'_>, source: &str, env: &Env<'_>, out: &mut Ve
     }
 }
 
-fn hole(node: Node<'_>, source: &str) -> Hole {
+pub(crate) fn hole(node: Node<'_>, source: &str) -> Hole {
     let t = text(node, source).trim();
     if let Some((main, fallback)) = with_fallback(node, source) {
         let mut hole = plain_hole(main, source);
@@ -401,6 +464,8 @@ fn plain_hole(node: Node<'_>, source: &str) -> Hole {
         fallback: None,
         arg: None,
         imported: false,
+        choices: Vec::new(),
+        call: None,
     }
 }
 
@@ -524,8 +589,10 @@ pub(crate) fn deferred_or(parts: Vec<Part>, role: Role) -> CallUrl {
     if glued_params(&parts) && parts.len() <= MAX_PARTS {
         return CallUrl::Deferred { parts };
     }
-    // An imported name is read from its module first, even one that looks like a base.
-    if parts.iter().any(|p| matches!(p, Part::Hole(h) if h.imported)) && parts.len() <= MAX_PARTS {
+    // An imported name is read from its module first, even one that looks like a base; a
+    // conditional is expanded there, one URL per branch.
+    let later = |p: &Part| matches!(p, Part::Hole(h) if h.imported || !h.choices.is_empty());
+    if parts.iter().any(later) && parts.len() <= MAX_PARTS {
         return CallUrl::Deferred { parts };
     }
     interpret(parts, role)
@@ -534,6 +601,13 @@ pub(crate) fn deferred_or(parts: Vec<Part>, role: Role) -> CallUrl {
 /// True when a parameter of the enclosing function is the URL or a piece of one, not a whole
 /// path segment.
 pub(crate) fn glued_params(parts: &[Part]) -> bool {
+    // A conditional or an imported call holding a parameter: the parameter is a piece of it.
+    if parts
+        .iter()
+        .any(|p| matches!(p, Part::Hole(h) if h.arg.is_none() && super::choices::holds_arg(h)))
+    {
+        return true;
+    }
     let is_arg = |p: &Part| matches!(p, Part::Hole(h) if h.arg.is_some());
     // What follows a query or a fragment is no part of the path.
     let path_end = parts
@@ -718,6 +792,32 @@ fn is_local_host(authority: &str) -> bool {
         || host.ends_with(".localhost")
 }
 
+/// True when a path segment (before any query) holds both literal text and a value:
+/// `/billing-${tier}`, `/files/${id}.png`.
+pub(crate) fn mixed_segment(parts: &[Part]) -> bool {
+    let (mut literal, mut hole) = (false, false);
+    for part in parts {
+        match part {
+            Part::Hole(_) => hole = true,
+            Part::Literal(l) => {
+                for c in l.chars() {
+                    match c {
+                        '?' | '#' => return literal && hole,
+                        '/' => {
+                            if literal && hole {
+                                return true;
+                            }
+                            (literal, hole) = (false, false);
+                        }
+                        _ => literal = true,
+                    }
+                }
+            }
+        }
+    }
+    literal && hole
+}
+
 /// The path template of parts that form a path: query and fragment dropped, a segment with a
 /// hole becomes a parameter `{name}`, `.` segments dropped.
 fn path_of(parts: Vec<Part>) -> String {
@@ -769,6 +869,8 @@ mod tests {
             fallback: None,
             arg: None,
             imported: false,
+            choices: Vec::new(),
+            call: None,
         })
     }
 

@@ -84,6 +84,10 @@ pub struct InvocationArg {
     pub options: Option<OptionsMethod>,
     /// The enclosing function's parameter the argument is, when it is exactly one.
     pub param: Option<u8>,
+    /// For an options object whose `method` is a parameter of the enclosing function
+    /// (`{ method, body }`): that parameter, filled in by the caller's literal.
+    #[serde(default)]
+    pub method_param: Option<u8>,
     /// Link time only: true when the value came from the outermost caller's arguments.
     #[serde(skip)]
     pub from_caller: bool,
@@ -200,6 +204,7 @@ impl InvocationArg {
             literal: arg.literal.clone(),
             options,
             param: arg.param,
+            method_param: arg.object.as_ref().and_then(|o| o.method_param),
             from_caller: false,
         }
     }
@@ -209,10 +214,11 @@ impl InvocationArg {
     pub(super) fn useful(&self) -> bool {
         self.literal.is_some()
             || self.param.is_some()
+            || self.method_param.is_some()
             || self.parts.as_ref().is_some_and(|p| {
                 p.iter().any(|p| match p {
                     Part::Literal(_) => true,
-                    Part::Hole(h) => h.arg.is_some() || h.imported,
+                    Part::Hole(h) => h.arg.is_some() || h.imported || !h.choices.is_empty(),
                 })
             })
     }

@@ -15,6 +15,7 @@
 
 use cartograph_core::HttpMethod;
 
+use crate::recognise::calls::choices;
 use crate::recognise::calls::url::{self, CallUrl, Part, Role};
 use crate::recognise::calls::wrappers::{
     Invocation, InvocationArg, OptionsMethod, Sink, UrlConstant, Wrapper, WrapperMethod,
@@ -31,10 +32,9 @@ const MAX_STEPS: usize = 8;
 #[derive(Debug)]
 pub struct Resolved<'a> {
     pub method: Option<HttpMethod>,
-    /// The URL with the client's base applied.
-    pub url: CallUrl,
-    /// The URL before the client's base (to tell whose base was stripped).
-    pub own_url: CallUrl,
+    /// The URLs the request may have, one per branch of its conditionals (usually one): before
+    /// the client's base (to tell whose base was stripped), and with it applied.
+    pub urls: Vec<(CallUrl, CallUrl)>,
     /// Who made the request in the end: `fetch`, `axios instance this.axiosInstance`.
     pub who: String,
     pub instance: Option<&'a ClientInstance>,
@@ -42,6 +42,10 @@ pub struct Resolved<'a> {
     pub via: Vec<String>,
     /// How the URL was resolved: `URL from constant routes.base (path:line)`.
     pub notes: Vec<String>,
+    /// True when a caller's literal filled a whole path segment of the wrapper's URL
+    /// (`useReport("utm")` for `/reports/${type}`): the caller is the call site only when that
+    /// literal meets a literal segment of the route.
+    pub named_segment: bool,
 }
 
 /// Follows an invocation in `file` to the request it makes, when its callee is a wrapper.
@@ -66,26 +70,66 @@ pub fn invocation<'a>(
         })
         .collect();
     let (wfile, wrapper) = find(input, file, &inv.callee, inv.class.as_deref(), 0)?;
-    let mut resolved = apply(input, wfile, wrapper, &args, 1)?;
+    let mut resolved = same_name(wfile, wrapper).find_map(|w| apply(input, wfile, w, &args, 1))?;
     notes.append(&mut resolved.notes);
     resolved.notes = notes;
     Some(resolved)
 }
 
-/// A call's own URL with the imported constants it names read from their modules.
-pub fn own_url<'a>(
+/// A call's own URLs (one per branch of its conditionals, usually one) with the imported
+/// constants it names read from their modules.
+pub fn own_urls<'a>(
     input: &'a LinkInput<'a>,
     file: &'a FileView<'a>,
     call: &CallUrl,
     notes: &mut Vec<String>,
-) -> CallUrl {
+) -> Vec<CallUrl> {
     match call {
         CallUrl::Deferred { parts } => {
             let parts = imports(input, file, parts.clone(), notes, 0);
-            url::interpret(parts, Role::Call)
+            interpret_all(&parts)
         }
-        other => other.clone(),
+        other => vec![other.clone()],
     }
+}
+
+/// Every URL the parts may be, one per branch of their conditionals (branches that read the
+/// same once interpreted are one).
+fn interpret_all(parts: &[Part]) -> Vec<CallUrl> {
+    let mut out: Vec<CallUrl> = Vec::new();
+    let read = |p: Vec<Part>| {
+        // `/${this.apiEndpoint}.delete`: a value glued to text in one segment would meet every
+        // route's literal there as a parameter; which route it is cannot be told.
+        if url::mixed_segment(&p) {
+            return CallUrl::computed(
+                "a path segment glues a computed value to text, so its route cannot be told",
+            );
+        }
+        url::interpret(p, Role::Call)
+    };
+    for url in choices::expand(parts).into_iter().map(read) {
+        if !out.contains(&url) {
+            out.push(url);
+        }
+    }
+    out
+}
+
+/// True when a parameter hole is left before the query string or fragment.
+fn arg_in_path(parts: &[Part]) -> bool {
+    for part in parts {
+        match part {
+            Part::Literal(l) if l.contains(['?', '#']) => return false,
+            Part::Hole(h) if h.arg.is_some() || choices::holds_arg(h) => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// True when a parameter hole is left anywhere in the parts.
+fn has_arg_hole(parts: &[Part]) -> bool {
+    parts.iter().any(|p| matches!(p, Part::Hole(h) if h.arg.is_some() || choices::holds_arg(h)))
 }
 
 fn apply<'a>(
@@ -101,17 +145,21 @@ fn apply<'a>(
         Sink::Request { client, method, url } => {
             let mut notes = Vec::new();
             let mut used = false;
-            let own = match url {
+            let mut named_segment = false;
+            let owns = match url {
                 CallUrl::Deferred { parts } => {
-                    let (parts, from_caller) = substitute(parts, args);
-                    // A parameter of the outermost caller itself: linked at its own callers.
-                    if parts.iter().any(|p| matches!(p, Part::Hole(h) if h.arg.is_some())) {
+                    let (parts, from_caller) = substitute(parts, args, &mut named_segment);
+                    // A parameter of the outermost caller in the path: linked at its own
+                    // callers. One in the query string only (`${path}?${qs(data)}`) is no part
+                    // of what is matched.
+                    if choices::expand(&parts).iter().any(|p| arg_in_path(p)) {
                         return None;
                     }
+                    let parts = without_params(parts);
                     used |= from_caller;
-                    url::interpret(imports(input, file, parts, &mut notes, 0), Role::Call)
+                    interpret_all(&imports(input, file, parts, &mut notes, 0))
                 }
-                other => other.clone(),
+                other => vec![other.clone()],
             };
             if let WrapperMethod::Param(k) | WrapperMethod::Options(k) = *method {
                 let given = args.get(usize::from(k));
@@ -124,7 +172,9 @@ fn apply<'a>(
             // Only a request the caller's arguments flow into is the caller's, unless the
             // wrapper is generated client code, whose fixed request its callers make.
             // A URL that cannot be read stays the caller's refusal.
-            let unread = matches!(own, CallUrl::Computed { .. } | CallUrl::Deferred { .. });
+            let unread = owns
+                .iter()
+                .all(|o| matches!(o, CallUrl::Computed { .. } | CallUrl::Deferred { .. }));
             if !used && !wrapper.generated && !unread {
                 return None;
             }
@@ -147,18 +197,30 @@ fn apply<'a>(
             };
             let (who, instance) = client_of(input, file, client)?;
             let base = instance.and_then(|i| i.base.as_ref());
-            let url = CallUrl::joined(base, &own);
-            Some(Resolved { method, url, own_url: own, who, instance, via: vec![step], notes })
+            let urls = owns
+                .into_iter()
+                .map(|own| {
+                    let url = CallUrl::joined(base, &own);
+                    (own, url)
+                })
+                .collect();
+            Some(Resolved { method, urls, who, instance, via: vec![step], notes, named_segment })
         }
         Sink::Call(inner) => {
             if depth >= MAX_WRAPPERS {
                 return None;
             }
             let mut notes = Vec::new();
-            let bound: Vec<InvocationArg> =
-                inner.args.iter().map(|a| bind(input, file, a, args, &mut notes)).collect();
+            let mut named = false;
+            let bound: Vec<InvocationArg> = inner
+                .args
+                .iter()
+                .map(|a| bind(input, file, a, args, &mut notes, &mut named))
+                .collect();
             let (next_file, next) = find(input, file, &inner.callee, inner.class.as_deref(), 0)?;
-            let mut resolved = apply(input, next_file, next, &bound, depth + 1)?;
+            let mut resolved = same_name(next_file, next)
+                .find_map(|w| apply(input, next_file, w, &bound, depth + 1))?;
+            resolved.named_segment |= named;
             resolved.via.insert(0, step);
             notes.append(&mut resolved.notes);
             resolved.notes = notes;
@@ -216,21 +278,33 @@ fn bind<'a>(
     arg: &InvocationArg,
     outer: &[InvocationArg],
     notes: &mut Vec<String>,
+    named_segment: &mut bool,
 ) -> InvocationArg {
     if let Some(k) = arg.param {
         return outer.get(usize::from(k)).cloned().unwrap_or_default();
     }
     let mut from_caller = false;
     let parts = arg.parts.as_ref().map(|p| {
-        let (parts, used) = substitute(p, outer);
+        let (parts, used) = substitute(p, outer, named_segment);
         from_caller = used;
         imports(input, file, parts, notes, 0)
     });
+    // `{ method, body }` with `method` the wrapper's parameter: the caller's literal names it.
+    let options = match arg.method_param.and_then(|k| outer.get(usize::from(k))) {
+        Some(given) => match given.literal.as_deref().and_then(HttpMethod::parse) {
+            Some(m) if m != HttpMethod::Any => Some(OptionsMethod::Known(m)),
+            _ => Some(OptionsMethod::Unknown),
+        },
+        None => arg.options,
+    };
+    let from_caller = from_caller
+        || arg.method_param.and_then(|k| outer.get(usize::from(k))).is_some_and(|a| a.from_caller);
     InvocationArg {
         parts,
         literal: arg.literal.clone(),
-        options: arg.options,
+        options,
         param: None,
+        method_param: None,
         from_caller,
     }
 }
@@ -238,16 +312,30 @@ fn bind<'a>(
 /// Parts with each parameter hole replaced by the caller's argument (a plain hole when the
 /// caller gives none or an unreadable one), and whether an argument of the outermost caller
 /// was used.
-fn substitute(parts: &[Part], args: &[InvocationArg]) -> (Vec<Part>, bool) {
+///
+/// Where every parameter is a whole path segment (`/reports/${type}`), only a literal argument
+/// (`"utm"`) is taken: it names the route, so the caller is the call site. Any other argument
+/// leaves the segment a path parameter and is not counted as used, so the request stays the
+/// function's own call site and its callers get no edge for it.
+fn substitute(
+    parts: &[Part],
+    args: &[InvocationArg],
+    named_segment: &mut bool,
+) -> (Vec<Part>, bool) {
+    let segments_only = !url::glued_params(parts);
     let mut out = Vec::new();
     let mut used = false;
     for part in parts {
         match part {
             Part::Hole(h) if h.arg.is_some() => {
                 let given = h.arg.and_then(|k| args.get(usize::from(k)));
-                match given.and_then(|a| a.parts.as_ref().map(|p| (p, a.from_caller))) {
+                let given = given.and_then(|a| a.parts.as_ref().map(|p| (p, a.from_caller)));
+                let literal = |p: &Vec<Part>| p.iter().all(|p| matches!(p, Part::Literal(_)));
+                let given = given.filter(|(p, _)| !segments_only || literal(p));
+                match given {
                     Some((parts, from_caller)) => {
                         used |= from_caller;
+                        *named_segment |= segments_only && from_caller;
                         out.extend(parts.iter().cloned());
                     }
                     None => {
@@ -256,6 +344,21 @@ fn substitute(parts: &[Part], args: &[InvocationArg]) -> (Vec<Part>, bool) {
                         out.push(Part::Hole(h));
                     }
                 }
+            }
+            // A conditional or an imported call whose branches or arguments hold parameters.
+            Part::Hole(h) if choices::holds_arg(h) => {
+                let mut h = h.clone();
+                for choice in &mut h.choices {
+                    let (parts, from_caller) = substitute(choice, args, named_segment);
+                    used |= from_caller;
+                    *choice = parts;
+                }
+                for arg in h.call.iter_mut().flatten() {
+                    let (parts, from_caller) = substitute(arg, args, named_segment);
+                    used |= from_caller;
+                    *arg = parts;
+                }
+                out.push(Part::Hole(h));
             }
             other => out.push(other.clone()),
         }
@@ -269,6 +372,8 @@ fn without_params(parts: Vec<Part>) -> Vec<Part> {
         .map(|p| match p {
             Part::Hole(mut h) => {
                 h.arg = None;
+                h.choices = h.choices.into_iter().map(without_params).collect();
+                h.call = h.call.map(|args| args.into_iter().map(without_params).collect());
                 Part::Hole(h)
             }
             other => other,
@@ -296,7 +401,8 @@ fn imports<'a>(
     notes: &mut Vec<String>,
     depth: usize,
 ) -> Vec<Part> {
-    if !parts.iter().any(|p| matches!(p, Part::Hole(h) if h.imported)) {
+    let later = |p: &Part| matches!(p, Part::Hole(h) if h.imported || !h.choices.is_empty());
+    if !parts.iter().any(later) {
         return parts;
     }
     let mut out = Vec::new();
@@ -305,14 +411,42 @@ fn imports<'a>(
             out.push(part);
             continue;
         };
-        if !h.imported || depth >= MAX_STEPS {
+        if depth >= MAX_STEPS {
+            out.push(part);
+            continue;
+        }
+        if !h.choices.is_empty() {
+            let mut h = h.clone();
+            for choice in &mut h.choices {
+                *choice = imports(input, file, std::mem::take(choice), notes, depth + 1);
+            }
+            out.push(Part::Hole(h));
+            continue;
+        }
+        if !h.imported {
             out.push(part);
             continue;
         }
         match imported_constant(input, file, &h.dotted) {
             Some((target, constant)) => {
                 let mut inner = Vec::new();
-                let parts = imports(input, target, constant.parts.clone(), &mut inner, depth + 1);
+                // A URL template (`buildPath(path, params)`) is expanded with the call's
+                // arguments; a constant holding parameters is no value without them.
+                let own = match &h.call {
+                    Some(args) => match choices::bind_args(&constant.parts, args) {
+                        Some(parts) => parts,
+                        None => {
+                            out.push(part);
+                            continue;
+                        }
+                    },
+                    None if has_arg_hole(&constant.parts) => {
+                        out.push(part);
+                        continue;
+                    }
+                    None => constant.parts.clone(),
+                };
+                let parts = imports(input, target, own, &mut inner, depth + 1);
                 // The value as a path template, when it reads as one: the resolved URL, never
                 // the source text.
                 let value = match url::interpret(parts.clone(), Role::Call) {
@@ -324,8 +458,9 @@ fn imports<'a>(
                     }
                     _ => String::new(),
                 };
+                let what = if h.call.is_some() { "function" } else { "constant" };
                 notes.push(format!(
-                    "URL from constant {}{value} ({}:{})",
+                    "URL from {what} {}{value} ({}:{})",
                     constant.name,
                     target.path.as_str(),
                     constant.line
@@ -412,7 +547,11 @@ fn find<'a>(
             return class_member(input, file, &object.class, rest, steps + 1);
         }
     }
-    let binding = input.binding(file.path, head)?;
+    let Some(binding) = input.binding(file.path, head) else {
+        // A barrel file re-exporting the name with `export * from "./m"`.
+        let target = star_target(input, file, head)?;
+        return find(input, target, callee, class, steps + 1);
+    };
     let BindingTarget::Module(module) = &binding.target else { return None };
     let target = input.file(module)?;
     let name = match (&binding.member, rest) {
@@ -422,6 +561,49 @@ fn find<'a>(
         (None, None) => return None,
     };
     find(input, target, &name, None, steps + 1)
+}
+
+/// At most this many modules are looked through for a name re-exported with `export *`.
+const MAX_STAR_MODULES: usize = 64;
+
+/// The module that declares `name` (a class, a wrapper, an object, or an import of it), found
+/// through the star re-exports (`export * from "./m"`) of `file`, breadth first; `None` when
+/// none does within [`MAX_STAR_MODULES`] modules.
+fn star_target<'a>(
+    input: &'a LinkInput<'a>,
+    file: &'a FileView<'a>,
+    name: &str,
+) -> Option<&'a FileView<'a>> {
+    let stars = |f: &'a FileView<'a>| {
+        f.bindings.iter().filter(|b| b.local == "*").filter_map(|b| match &b.target {
+            BindingTarget::Module(m) => input.file(m),
+            BindingTarget::Package(_) => None,
+        })
+    };
+    let prefix = format!("{name}.");
+    let declares = |f: &FileView<'_>| {
+        let calls = &f.facts.calls;
+        calls.classes.iter().any(|c| c.name == name)
+            || calls.wrappers.iter().any(|w| w.name == name || w.name.starts_with(&prefix))
+            || calls.objects.iter().any(|o| o.name == name)
+            || f.bindings.iter().any(|b| b.local == name)
+    };
+    let mut queue: std::collections::VecDeque<&'a FileView<'a>> = stars(file).collect();
+    let mut seen: Vec<&str> = vec![file.path.as_str()];
+    while let Some(next) = queue.pop_front() {
+        if seen.contains(&next.path.as_str()) {
+            continue;
+        }
+        if seen.len() > MAX_STAR_MODULES {
+            return None;
+        }
+        seen.push(next.path.as_str());
+        if declares(next) {
+            return Some(next);
+        }
+        queue.extend(stars(next));
+    }
+    None
 }
 
 /// The wrapper `member` of `class` (or of a class it extends), seen from `file`.
@@ -447,7 +629,10 @@ fn class_member<'a>(
         Some((h, r)) => (h, Some(r)),
         None => (class, None),
     };
-    let binding = input.binding(file.path, head)?;
+    let Some(binding) = input.binding(file.path, head) else {
+        let target = star_target(input, file, head)?;
+        return class_member(input, target, class, member, steps + 1);
+    };
     let BindingTarget::Module(module) = &binding.target else { return None };
     let target = input.file(module)?;
     let name = match (&binding.member, rest) {
@@ -462,6 +647,17 @@ fn class_member<'a>(
         name
     };
     class_member(input, target, &name, member, steps + 1)
+}
+
+/// At most this many summaries of one function are tried (one per call in it that may make its
+/// request: `ApiClient.fetch` checks a permission with the path before it fetches it).
+const MAX_SAME_NAME: usize = 8;
+
+/// The summaries of the function `first` summarises, in line order, `first` first.
+fn same_name<'a>(file: &'a FileView<'a>, first: &'a Wrapper) -> impl Iterator<Item = &'a Wrapper> {
+    let wrappers = &file.facts.calls.wrappers;
+    let at = wrappers.partition_point(|w| w.name < first.name);
+    wrappers[at..].iter().take_while(|w| w.name == first.name).take(MAX_SAME_NAME)
 }
 
 /// The first wrapper of `file` called `name`.
