@@ -166,16 +166,17 @@ pub(crate) fn glance(arguments: Node<'_>, cx: &Context<'_>, env: &Env<'_>) -> Gl
 fn may_be_useful(node: Node<'_>, cx: &Context<'_>, env: &Env<'_>) -> bool {
     let node = unwrap_expression(node);
     match cx.kind(node) {
-        // `object`: an options object whose `method` is a parameter; a conditional: choices.
+        // A conditional holds choices.
         "string"
         | "template_string"
         | "concatenated_string"
         | "binary_expression"
         | "binary_operator"
         | "new_expression"
-        | "object"
         | "ternary_expression"
         | "conditional_expression" => true,
+        // An options object is kept for a `method` key that is a parameter.
+        "object" => text(node, cx.source).contains("method"),
         "identifier" | "member_expression" | "attribute" | "shorthand_property_identifier" => {
             let name = text(node, cx.source);
             let head = name.split('.').next().unwrap_or(name);

@@ -1684,12 +1684,12 @@ pub(crate) mod tests {
                       const { list, one: item } = useApi();\nconst [first] = hooks();\n";
         let names = ["getJSON", "gen", "Api", "post", "put", "del", "api", "y", "list", "item"];
         for name in names.into_iter().chain(["first"]) {
-            assert!(super::declares(name, source), "{name}");
+            assert!(declares(name, source), "{name}");
         }
         let uses =
             "useState(x);\nif (t == 1) t2(x);\nconst f = t3 => t3(x);\nnotfunction t4() {}\n";
         for name in ["useState", "t", "t2", "t3", "t4", "s"] {
-            assert!(!super::declares(name, uses), "{name}");
+            assert!(!declares(name, uses), "{name}");
         }
     }
 
