@@ -475,31 +475,17 @@ fn may_touch_tables(call: Node<'_>, source: &str) -> bool {
     let Some(function) = call.field("function") else { return false };
     let callee = text(function, source);
     let last = callee.rsplit('.').next().and_then(|l| l.split_whitespace().last());
-    matches!(
-        last,
-        Some(
-            "expunge_all"
-                | "expunge"
-                | "make_transient"
-                | "make_transient_to_detached"
-                | "save"
-                | "delete"
-                | "select"
-                | "insert"
-                | "update"
-                | "query"
-                | "get"
-                | "get_one"
-                | "add"
-                | "add_all"
-                | "merge"
-                | "select_from"
-                | "join"
-                | "outerjoin"
-                | "append"
-                | "extend"
-        )
-    ) || callee.contains("objects")
+    last.is_some_and(|l| {
+        sqlalchemy::METHODS.contains(&l)
+            || matches!(
+                l,
+                "expunge_all"
+                    | "expunge"
+                    | "make_transient"
+                    | "make_transient_to_detached"
+                    | "save"
+            )
+    }) || callee.contains("objects")
         || callee.contains("query")
 }
 

@@ -327,6 +327,25 @@ pub(super) fn call(node: Node<'_>, cx: &Context<'_>, scopes: &Scopes, facts: &mu
     }
 }
 
+/// The methods this recogniser reads (on a session, a statement, `M.query` or a relationship).
+pub(super) const METHODS: &[&str] = &[
+    "select",
+    "insert",
+    "update",
+    "delete",
+    "query",
+    "get",
+    "get_one",
+    "add",
+    "add_all",
+    "merge",
+    "select_from",
+    "join",
+    "outerjoin",
+    "append",
+    "extend",
+];
+
 /// A cheap test on the callee before any allocation: one of the functions or methods this
 /// recogniser reads, or a method on `M.query`.
 fn worth_a_look(function: Node<'_>, source: &str) -> bool {
@@ -334,30 +353,12 @@ fn worth_a_look(function: Node<'_>, source: &str) -> bool {
         "identifier" => matches!(text(function, source), "select" | "insert" | "update" | "delete"),
         "attribute" => {
             let method = function.field("attribute").map(|a| text(a, source));
-            matches!(
-                method,
-                Some(
-                    "select"
-                        | "insert"
-                        | "update"
-                        | "delete"
-                        | "query"
-                        | "get"
-                        | "get_one"
-                        | "add"
-                        | "add_all"
-                        | "merge"
-                        | "select_from"
-                        | "join"
-                        | "outerjoin"
-                        | "append"
-                        | "extend"
-                )
-            ) || function
-                .field("object")
-                .filter(|o| o.kind() == "attribute")
-                .and_then(|o| o.field("attribute"))
-                .is_some_and(|a| text(a, source) == "query")
+            method.is_some_and(|m| METHODS.contains(&m))
+                || function
+                    .field("object")
+                    .filter(|o| o.kind() == "attribute")
+                    .and_then(|o| o.field("attribute"))
+                    .is_some_and(|a| text(a, source) == "query")
         }
         _ => false,
     }
