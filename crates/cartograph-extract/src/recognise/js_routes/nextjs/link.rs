@@ -240,47 +240,40 @@ fn pages_route(
     }
     let base = base_note(project);
     let location = SourceLocation::new(view.path.clone(), default.line, default.column);
-    if checked.is_empty() {
-        out.push(ServedRoute {
-            method: HttpMethod::Any,
-            evidence: format!(
-                "Next.js Pages Router API route ANY {} from the default export of {}, an API route by convention ({}){base}",
-                template.display(),
-                view.path,
-                project.signal,
-            ),
-            template: template.clone(),
-            module: view.path.clone(),
-            handler: default.name.clone(),
-            location,
-            framework: "nextjs",
-            provenance: Provenance::Convention,
-            confidence: project.confidence,
-        });
-        return;
-    }
     let whose = match delegate {
         Some(target) => format!("the handler it imports from {target}"),
         None => "its handler".to_owned(),
     };
+    let route = |method: HttpMethod, evidence: String, confidence: Confidence| ServedRoute {
+        method,
+        evidence,
+        template: template.clone(),
+        module: view.path.clone(),
+        handler: default.name.clone(),
+        location: location.clone(),
+        framework: "nextjs",
+        provenance: Provenance::Convention,
+        confidence,
+    };
+    let head = |method: &str| {
+        format!(
+            "Next.js Pages Router API route {method} {} from the default export of {}, an API route by convention ({}){base}",
+            template.display(),
+            view.path,
+            project.signal,
+        )
+    };
+    if checked.is_empty() {
+        out.push(route(HttpMethod::Any, head("ANY"), project.confidence));
+        return;
+    }
     for method in checked {
-        out.push(ServedRoute {
-            method: *method,
-            evidence: format!(
-                "Next.js Pages Router API route {method} {} from the default export of {}, an API route by convention ({}){base}; {method} is a method {whose} checks the request's method against",
-                template.display(),
-                view.path,
-                project.signal,
-            ),
-            template: template.clone(),
-            module: view.path.clone(),
-            handler: default.name.clone(),
-            location: location.clone(),
-            framework: "nextjs",
-            provenance: Provenance::Convention,
-            // Which checks answer which method is read from the comparisons, not followed
-            // through the handler's control flow.
-            confidence: project.confidence.max(Confidence::Likely),
-        });
+        let evidence = format!(
+            "{}; {method} is a method {whose} checks the request's method against",
+            head(&method.to_string())
+        );
+        // Which checks answer which method is read from the comparisons, not followed through
+        // the handler's control flow.
+        out.push(route(*method, evidence, project.confidence.max(Confidence::Likely)));
     }
 }
