@@ -36,6 +36,7 @@ pub use js_routes::JsRouteFacts;
 pub use py_routes::PyRouteFacts;
 pub use tables::TableFacts;
 
+use crate::syntax::KindExt;
 use cartograph_core::RepoPath;
 use std::sync::OnceLock;
 
@@ -74,7 +75,7 @@ impl<'s> Context<'s> {
         let names = &KindTable::of(self.grammar).names;
         match names.get(usize::from(node.kind_id())) {
             Some(name) if !name.is_empty() => name,
-            _ => node.kind(),
+            _ => node.kind_name(),
         }
     }
 
@@ -237,6 +238,10 @@ fn is_barren(node: Node<'_>, kind: &str, cx: &Context<'_>) -> bool {
             "import_statement" | "import_from_statement" | "future_import_statement" => {
                 !node.has_error()
             }
+            // Annotations (`x: Mapped[int]`, `-> list[User]`): a recogniser that reads one
+            // (FastAPI's `Annotated[…, Depends(…)]`, SQLAlchemy's `Mapped[…]`) reads it from
+            // the parameter or assignment that holds it, never from the walk.
+            "type" => !node.has_error(),
             // Only f-strings (and t-strings) interpolate; the prefix is written before the quote.
             "string" => {
                 let head = cx.source.as_bytes().get(node.start_byte()..).unwrap_or_default();
@@ -287,7 +292,7 @@ pub(crate) fn run(
         // before the table.
         let (kind, mask) = match (table.names.get(id), table.families.get(id)) {
             (Some(name), Some(&mask)) => (name.as_str(), mask & wanted),
-            _ => (node.kind(), wanted),
+            _ => (node.kind_name(), wanted),
         };
         if mask != 0 {
             for (bit, family) in families.iter_mut().enumerate() {
@@ -349,7 +354,7 @@ mod tests {
                     below.push(child);
                 }
                 for n in below.into_iter().chain(at.ancestry.iter().copied()) {
-                    assert_eq!(at.parent(n), n.parent(), "{file}: parent of {}", n.kind());
+                    assert_eq!(at.parent(n), n.parent(), "{file}: parent of {}", n.kind_name());
                 }
                 true
             });

@@ -1,6 +1,7 @@
 //! JavaScript's syntax vocabulary (TypeScript and TSX included): the shapes every JavaScript
 //! recogniser reads, named once. Helpers that only one family needs stay in that family.
 
+use crate::syntax::KindExt;
 use tree_sitter::Node;
 
 use super::{FieldExt, literal_string, text};
@@ -8,13 +9,13 @@ use super::{FieldExt, literal_string, text};
 /// The named arguments of an `arguments` node, comments left out.
 pub(crate) fn named_args(arguments: Node<'_>) -> Vec<Node<'_>> {
     let mut cursor = arguments.walk();
-    arguments.named_children(&mut cursor).filter(|a| a.kind() != "comment").collect()
+    arguments.named_children(&mut cursor).filter(|a| a.kind_name() != "comment").collect()
 }
 
 /// The name of an object-literal key: `url` in `{ url: … }` or `{ "url": … }`; `None` for a
 /// computed key.
 pub(crate) fn property_key(key: Node<'_>, source: &str) -> Option<String> {
-    match key.kind() {
+    match key.kind_name() {
         "property_identifier" => Some(text(key, source).to_owned()),
         _ => literal_string(key, source),
     }
@@ -24,7 +25,7 @@ pub(crate) fn property_key(key: Node<'_>, source: &str) -> Option<String> {
 pub(crate) fn object_property<'t>(object: Node<'t>, key: &str, source: &str) -> Option<Node<'t>> {
     let mut cursor = object.walk();
     for pair in object.named_children(&mut cursor) {
-        if pair.kind() != "pair" {
+        if pair.kind_name() != "pair" {
             continue;
         }
         let Some(k) = pair.field("key") else {

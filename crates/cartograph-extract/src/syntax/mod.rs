@@ -8,6 +8,7 @@ pub(crate) mod python;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::LazyLock;
 
 use cartograph_core::{Refusal, RefusalKind, RepoPath, SourceLocation};
 use tree_sitter::{Language, Node, Tree};
@@ -23,6 +24,44 @@ pub(crate) fn position(node: Node<'_>) -> (u32, u32) {
 fn to_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
+
+/// The kind of a node, as [`Node::kind`] gives it.
+///
+/// This is a fast path for speed: `Node::kind` measures and checks a C string (a `strlen` and
+/// a UTF-8 check) on every call, and the recognisers ask for kinds millions of times in a large
+/// repository. The names are read once per grammar into a table indexed by kind id; a node of a
+/// language outside the table, or an id past it (ERROR nodes), falls back to `Node::kind`.
+pub(crate) trait KindExt<'t> {
+    fn kind_name(&self) -> &'t str;
+}
+
+impl<'t> KindExt<'t> for Node<'t> {
+    #[inline]
+    fn kind_name(&self) -> &'t str {
+        let language = self.language();
+        let names = KIND_NAMES.iter().find(|(l, _)| *l == *language).map(|(_, names)| names);
+        match names.and_then(|names| names.get(usize::from(self.kind_id()))) {
+            Some(name) if !name.is_empty() => name,
+            _ => self.kind(),
+        }
+    }
+}
+
+/// For every grammar, its node kind names by kind id.
+static KIND_NAMES: LazyLock<Vec<(Language, Vec<String>)>> = LazyLock::new(|| {
+    crate::language::Grammar::all()
+        .map(|grammar| {
+            let language = grammar.tree_sitter_language();
+            let names = (0..language.node_kind_count())
+                .map(|id| {
+                    let id = u16::try_from(id).unwrap_or(u16::MAX);
+                    language.node_kind_for_id(id).unwrap_or_default().to_owned()
+                })
+                .collect();
+            (language, names)
+        })
+        .collect()
+});
 
 /// The text of a node; empty when the range is not a character boundary (cannot happen for text
 /// tree-sitter parsed from a `&str`, but extraction never panics on it).
@@ -78,12 +117,12 @@ pub(crate) fn record_error_regions(path: &RepoPath, tree: &Tree, facts: &mut Fil
 /// The value of a plain string literal node: a Python `string` without interpolation or a JS/TS
 /// `string` / substitution-free `template_string`. `None` for anything computed.
 pub(crate) fn literal_string(node: Node<'_>, source: &str) -> Option<String> {
-    match node.kind() {
+    match node.kind_name() {
         "string" => {
             let mut value = String::new();
             let mut cursor = node.walk();
             for child in node.named_children(&mut cursor) {
-                match child.kind() {
+                match child.kind_name() {
                     "string_content" | "string_fragment" | "escape_sequence" => {
                         value.push_str(text(child, source));
                     }
@@ -103,7 +142,7 @@ pub(crate) fn literal_string(node: Node<'_>, source: &str) -> Option<String> {
             let mut value = String::new();
             let mut cursor = node.walk();
             for child in node.named_children(&mut cursor) {
-                match child.kind() {
+                match child.kind_name() {
                     "string_fragment" | "escape_sequence" => value.push_str(text(child, source)),
                     _ => return None,
                 }

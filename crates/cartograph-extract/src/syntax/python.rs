@@ -4,6 +4,7 @@
 //! chain) and `Arguments::find_argument_value` ([`find_argument_value`], an argument by keyword or
 //! by position). Helpers that only one family needs stay in that family.
 
+use crate::syntax::KindExt;
 use tree_sitter::Node;
 
 use super::{FieldExt, text};
@@ -14,7 +15,7 @@ pub(crate) fn dotted(node: Node<'_>, source: &str) -> Option<String> {
     let mut parts = Vec::new();
     let mut current = node;
     loop {
-        match current.kind() {
+        match current.kind_name() {
             "identifier" => {
                 parts.push(text(current, source));
                 break;
@@ -36,7 +37,7 @@ pub(crate) fn dotted(node: Node<'_>, source: &str) -> Option<String> {
 /// `obj.attr(...)`: the object as a dotted name and the attribute.
 pub(crate) fn callee_attribute(call: Node<'_>, source: &str) -> Option<(String, String)> {
     let function = call.field("function")?;
-    if function.kind() != "attribute" {
+    if function.kind_name() != "attribute" {
         return None;
     }
     let object = dotted(function.field("object")?, source)?;
@@ -48,7 +49,8 @@ pub(crate) fn callee_attribute(call: Node<'_>, source: &str) -> Option<(String, 
 pub(crate) fn keyword_argument<'t>(args: Node<'t>, name: &str, source: &str) -> Option<Node<'t>> {
     let mut cursor = args.walk();
     let found = args.named_children(&mut cursor).find(|a| {
-        a.kind() == "keyword_argument" && a.field("name").is_some_and(|n| text(n, source) == name)
+        a.kind_name() == "keyword_argument"
+            && a.field("name").is_some_and(|n| text(n, source) == name)
     });
     found.and_then(|a| a.field("value"))
 }
@@ -59,7 +61,10 @@ pub(crate) fn positional_argument(args: Node<'_>, index: usize) -> Option<Node<'
     let mut cursor = args.walk();
     args.named_children(&mut cursor)
         .filter(|a| {
-            !matches!(a.kind(), "keyword_argument" | "list_splat" | "dictionary_splat" | "comment")
+            !matches!(
+                a.kind_name(),
+                "keyword_argument" | "list_splat" | "dictionary_splat" | "comment"
+            )
         })
         .nth(index)
 }

@@ -14,6 +14,7 @@
 //! const { PORT = "3000", HOST } = process.env;     // reads PORT, HOST
 //! ```
 
+use crate::syntax::KindExt;
 use tree_sitter::Node;
 
 use super::{is_written, read, refuse};
@@ -27,7 +28,7 @@ const VITE_BUILTINS: &[&str] = &["MODE", "DEV", "PROD", "SSR", "BASE_URL"];
 
 /// The environment object an expression is: `process.env`, `import.meta.env`, `Bun.env`.
 fn env_object(node: Node<'_>, source: &str) -> Option<&'static str> {
-    if node.kind() != "member_expression" {
+    if node.kind_name() != "member_expression" {
         return None;
     }
     let object = node.field("object")?;
@@ -89,13 +90,13 @@ pub(super) fn destructuring(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFa
     let (Some(pattern), Some(value)) = (node.field("name"), node.field("value")) else {
         return;
     };
-    if pattern.kind() != "object_pattern" {
+    if pattern.kind_name() != "object_pattern" {
         return;
     }
     let Some(object) = env_object(value, cx.source) else { return };
     let mut cursor = pattern.walk();
     for entry in pattern.named_children(&mut cursor) {
-        let key = match entry.kind() {
+        let key = match entry.kind_name() {
             "shorthand_property_identifier_pattern" => Some(entry),
             "pair_pattern" => entry.field("key"),
             "object_assignment_pattern" => entry.field("left"),
@@ -104,7 +105,7 @@ pub(super) fn destructuring(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFa
         let Some(key) = key else { continue };
         let name =
             literal_string(key, cx.source).unwrap_or_else(|| text(key, cx.source).to_owned());
-        if key.kind() == "computed_property_name" {
+        if key.kind_name() == "computed_property_name" {
             refuse(
                 entry,
                 cx,
@@ -129,7 +130,7 @@ pub(super) fn call(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
     }
     let Some(args) = node.field("arguments") else { return };
     let mut cursor = args.walk();
-    let Some(first) = args.named_children(&mut cursor).find(|a| a.kind() != "comment") else {
+    let Some(first) = args.named_children(&mut cursor).find(|a| a.kind_name() != "comment") else {
         return;
     };
     match literal_string(first, cx.source) {

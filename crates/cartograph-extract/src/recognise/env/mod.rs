@@ -10,6 +10,7 @@ pub mod link;
 mod pydantic_settings;
 mod python;
 
+use crate::syntax::KindExt;
 use cartograph_core::{
     Confidence, EdgeKind, Language, Provenance, Refusal, RefusalKind, SourceLocation,
 };
@@ -116,7 +117,7 @@ impl Family for Env {
                 "class_definition" => self.settings.class(node, cx, facts),
                 _ => {}
             },
-            Syntax::JavaScript => match node.kind() {
+            Syntax::JavaScript => match kind {
                 "member_expression" => javascript::member(node, cx, facts),
                 "subscript_expression" => javascript::subscript(node, cx, facts),
                 "variable_declarator" => javascript::destructuring(node, cx, facts),
@@ -162,15 +163,15 @@ fn refuse(node: Node<'_>, cx: &Context<'_>, reason: String, facts: &mut FileFact
 /// True when `node` is the target of an assignment or a `del`/`delete`: a write, not a read.
 fn is_written(node: Node<'_>) -> bool {
     let Some(parent) = node.parent() else { return false };
-    match parent.kind() {
+    match parent.kind_name() {
         "assignment" | "assignment_expression" => {
             parent.field("left").map(|l| l.id()) == Some(node.id())
         }
         "delete_statement" | "expression_list" => {
-            parent.kind() == "delete_statement"
-                || parent.parent().is_some_and(|g| g.kind() == "delete_statement")
+            parent.kind_name() == "delete_statement"
+                || parent.parent().is_some_and(|g| g.kind_name() == "delete_statement")
         }
-        "unary_expression" => parent.child(0).is_some_and(|op| op.kind() == "delete"),
+        "unary_expression" => parent.child(0).is_some_and(|op| op.kind_name() == "delete"),
         _ => false,
     }
 }

@@ -21,6 +21,7 @@
 //!     redis: str = Field(alias="REDIS_DSN") # reads REDIS_DSN
 //! ```
 
+use crate::syntax::KindExt;
 use cartograph_core::{Confidence, Provenance};
 use tree_sitter::Node;
 
@@ -105,10 +106,10 @@ fn read_config(
 ) -> bool {
     let mut cursor = body.walk();
     for statement in body.named_children(&mut cursor) {
-        let settings: Vec<(String, Node<'_>)> = match statement.kind() {
+        let settings: Vec<(String, Node<'_>)> = match statement.kind_name() {
             "expression_statement" => {
                 let Some(assignment) =
-                    statement.named_child(0).filter(|a| a.kind() == "assignment")
+                    statement.named_child(0).filter(|a| a.kind_name() == "assignment")
                 else {
                     continue;
                 };
@@ -128,10 +129,9 @@ fn read_config(
                 let mut entries = Vec::new();
                 let mut cursor = inner.walk();
                 for s in inner.named_children(&mut cursor) {
-                    if let Some(a) = s
-                        .named_child(0)
-                        .filter(|a| s.kind() == "expression_statement" && a.kind() == "assignment")
-                        && let (Some(l), Some(r)) = (a.field("left"), a.field("right"))
+                    if let Some(a) = s.named_child(0).filter(|a| {
+                        s.kind_name() == "expression_statement" && a.kind_name() == "assignment"
+                    }) && let (Some(l), Some(r)) = (a.field("left"), a.field("right"))
                     {
                         entries.push((text(l, cx.source).to_owned(), r));
                     }
@@ -167,11 +167,13 @@ fn read_config(
 /// The `key=value` entries of `SettingsConfigDict(...)` / `ConfigDict(...)` / `{"key": value}`.
 fn config_entries<'t>(value: Node<'t>, source: &str) -> Vec<(String, Node<'t>)> {
     let mut entries = Vec::new();
-    match value.kind() {
+    match value.kind_name() {
         "call" => {
             let Some(args) = value.field("arguments") else { return entries };
             let mut cursor = args.walk();
-            for arg in args.named_children(&mut cursor).filter(|a| a.kind() == "keyword_argument") {
+            for arg in
+                args.named_children(&mut cursor).filter(|a| a.kind_name() == "keyword_argument")
+            {
                 if let (Some(n), Some(v)) = (arg.field("name"), arg.field("value")) {
                     entries.push((text(n, source).to_owned(), v));
                 }
@@ -179,7 +181,7 @@ fn config_entries<'t>(value: Node<'t>, source: &str) -> Vec<(String, Node<'t>)> 
         }
         "dictionary" => {
             let mut cursor = value.walk();
-            for pair in value.named_children(&mut cursor).filter(|p| p.kind() == "pair") {
+            for pair in value.named_children(&mut cursor).filter(|p| p.kind_name() == "pair") {
                 if let (Some(k), Some(v)) =
                     (pair.field("key").and_then(|k| literal_string(k, source)), pair.field("value"))
                 {
@@ -202,17 +204,16 @@ fn fields(
 ) {
     let mut cursor = body.walk();
     for statement in body.named_children(&mut cursor) {
-        let Some(assignment) = statement
-            .named_child(0)
-            .filter(|a| statement.kind() == "expression_statement" && a.kind() == "assignment")
-        else {
+        let Some(assignment) = statement.named_child(0).filter(|a| {
+            statement.kind_name() == "expression_statement" && a.kind_name() == "assignment"
+        }) else {
             continue;
         };
         let (Some(left), Some(ty)) = (assignment.field("left"), assignment.field("type")) else {
             continue;
         };
         let field = text(left, cx.source);
-        if left.kind() != "identifier"
+        if left.kind_name() != "identifier"
             || field.starts_with('_')
             || field == "model_config"
             || text(ty, cx.source).trim_start().starts_with("ClassVar")
@@ -270,7 +271,7 @@ fn push(facts: &mut FileFacts, name: String, line: u32, column: u32, evidence: S
 /// The aliases a field's `Field(...)` gives: `alias`, `validation_alias` (a string or
 /// `AliasChoices` of strings) or v1's `env`. `Err` when one is computed.
 fn aliases(value: Node<'_>, source: &str) -> Result<Vec<String>, ()> {
-    if value.kind() != "call"
+    if value.kind_name() != "call"
         || !value
             .field("function")
             .is_some_and(|f| matches!(text(f, source), "Field" | "pydantic.Field"))
@@ -280,7 +281,7 @@ fn aliases(value: Node<'_>, source: &str) -> Result<Vec<String>, ()> {
     let Some(args) = value.field("arguments") else { return Ok(Vec::new()) };
     let mut found = Vec::new();
     let mut cursor = args.walk();
-    for arg in args.named_children(&mut cursor).filter(|a| a.kind() == "keyword_argument") {
+    for arg in args.named_children(&mut cursor).filter(|a| a.kind_name() == "keyword_argument") {
         let (Some(name), Some(v)) = (arg.field("name"), arg.field("value")) else {
             continue;
         };
@@ -302,10 +303,13 @@ fn alias_names(value: Node<'_>, source: &str) -> Result<Vec<String>, ()> {
         return Ok(vec![name]);
     }
     let callee = value.field("function").map(|f| text(f, source));
-    let items: Vec<Node<'_>> = match (value.kind(), callee) {
+    let items: Vec<Node<'_>> = match (value.kind_name(), callee) {
         ("call", Some("AliasChoices" | "AliasPath")) | ("list" | "tuple" | "set", _) => {
-            let container =
-                if value.kind() == "call" { value.field("arguments").ok_or(())? } else { value };
+            let container = if value.kind_name() == "call" {
+                value.field("arguments").ok_or(())?
+            } else {
+                value
+            };
             let mut cursor = container.walk();
             let all: Vec<Node<'_>> = container.named_children(&mut cursor).collect();
             if callee == Some("AliasPath") { all.into_iter().take(1).collect() } else { all }

@@ -16,6 +16,7 @@
 //! debug = "DEBUG" in os.environ                       # reads DEBUG
 //! ```
 
+use crate::syntax::KindExt;
 use tree_sitter::Node;
 
 use super::{is_written, read, refuse};
@@ -72,7 +73,7 @@ impl OsNames {
 
 /// The dotted text of an identifier / attribute chain, whitespace removed.
 fn dotted(node: Node<'_>, source: &str) -> Option<String> {
-    matches!(node.kind(), "identifier" | "attribute")
+    matches!(node.kind_name(), "identifier" | "attribute")
         .then(|| text(node, source).chars().filter(|c| !c.is_whitespace()).collect())
 }
 
@@ -113,9 +114,9 @@ pub(super) fn call(node: Node<'_>, cx: &Context<'_>, names: &OsNames, facts: &mu
     }
     let Some(args) = node.field("arguments") else { return };
     let mut cursor = args.walk();
-    let first = args.named_children(&mut cursor).find(|a| a.kind() != "comment");
+    let first = args.named_children(&mut cursor).find(|a| a.kind_name() != "comment");
     let key = match first {
-        Some(a) if a.kind() == "keyword_argument" => {
+        Some(a) if a.kind_name() == "keyword_argument" => {
             let is_key = a.field("name").is_some_and(|n| text(n, cx.source) == "key");
             if !is_key {
                 return;
@@ -145,7 +146,7 @@ pub(super) fn membership(node: Node<'_>, cx: &Context<'_>, names: &OsNames, fact
     let operands: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
     let operators: Vec<&str> = {
         let mut cursor = node.walk();
-        node.children(&mut cursor).filter(|c| !c.is_named()).map(|c| c.kind()).collect()
+        node.children(&mut cursor).filter(|c| !c.is_named()).map(|c| c.kind_name()).collect()
     };
     if operands.len() != 2 || !operators.iter().any(|o| *o == "in" || *o == "not in") {
         return;

@@ -7,6 +7,7 @@
 //! local key `default`. `export … from "m"` binds nothing here. Also records, for Next.js, the
 //! exported functions named after an HTTP method and the default export.
 
+use crate::syntax::KindExt;
 use tree_sitter::Node;
 
 use super::nextjs::next_handler;
@@ -41,7 +42,7 @@ pub(super) fn assignment(node: Node<'_>, cx: &Context<'_>, js: &mut JsRouteFacts
         return;
     }
     let right = super::strip_expression(right);
-    match right.kind() {
+    match right.kind_name() {
         "identifier" => {
             js.exports.push(Export { exported, local: text(right, cx.source).to_owned() });
         }
@@ -49,7 +50,7 @@ pub(super) fn assignment(node: Node<'_>, cx: &Context<'_>, js: &mut JsRouteFacts
         "object" if exported == "default" => {
             let mut cursor = right.walk();
             for child in right.named_children(&mut cursor) {
-                match child.kind() {
+                match child.kind_name() {
                     "shorthand_property_identifier" => {
                         let name = text(child, cx.source).to_owned();
                         js.exports.push(Export { exported: name.clone(), local: name });
@@ -58,7 +59,7 @@ pub(super) fn assignment(node: Node<'_>, cx: &Context<'_>, js: &mut JsRouteFacts
                         let (Some(k), Some(v)) = (child.field("key"), child.field("value")) else {
                             continue;
                         };
-                        if k.kind() == "property_identifier" && v.kind() == "identifier" {
+                        if k.kind_name() == "property_identifier" && v.kind_name() == "identifier" {
                             js.exports.push(Export {
                                 exported: text(k, cx.source).to_owned(),
                                 local: text(v, cx.source).to_owned(),
@@ -83,7 +84,7 @@ pub(super) fn export_statement(node: Node<'_>, cx: &Context<'_>, js: &mut JsRout
     }
     let is_default = {
         let mut cursor = node.walk();
-        node.children(&mut cursor).any(|c| !c.is_named() && c.kind() == "default")
+        node.children(&mut cursor).any(|c| !c.is_named() && c.kind_name() == "default")
     };
     let (line, column) = position(node);
     if let Some(declaration) = node.field("declaration") {
@@ -92,7 +93,7 @@ pub(super) fn export_statement(node: Node<'_>, cx: &Context<'_>, js: &mut JsRout
     }
     if let Some(value) = node.field("value") {
         let value = super::strip_expression(value);
-        let name = match value.kind() {
+        let name = match value.kind_name() {
             "identifier" => Some(text(value, cx.source).to_owned()),
             kind if is_function(kind) => value.field("name").map(|n| text(n, cx.source).to_owned()),
             _ => None,
@@ -105,7 +106,7 @@ pub(super) fn export_statement(node: Node<'_>, cx: &Context<'_>, js: &mut JsRout
     // `export { a, b as c }`
     let mut cursor = node.walk();
     for clause in node.named_children(&mut cursor) {
-        if clause.kind() != "export_clause" {
+        if clause.kind_name() != "export_clause" {
             continue;
         }
         for (spec, local, exported) in specifiers(clause, cx.source) {
@@ -127,17 +128,17 @@ fn declared(
     cx: &Context<'_>,
     js: &mut JsRouteFacts,
 ) {
-    match declaration.kind() {
+    match declaration.kind_name() {
         "lexical_declaration" | "variable_declaration" => {
             let mut cursor = declaration.walk();
             for declarator in declaration.named_children(&mut cursor) {
-                if declarator.kind() != "variable_declarator" {
+                if declarator.kind_name() != "variable_declarator" {
                     continue;
                 }
                 let Some(name) = declarator.field("name") else {
                     continue;
                 };
-                if name.kind() != "identifier" {
+                if name.kind_name() != "identifier" {
                     continue;
                 }
                 let name_text = text(name, cx.source).to_owned();
@@ -169,7 +170,7 @@ fn reexport(node: Node<'_>, source: Node<'_>, cx: &Context<'_>, js: &mut JsRoute
     let mut namespace = false;
     let mut cursor = node.walk();
     for child in node.named_children(&mut cursor) {
-        match child.kind() {
+        match child.kind_name() {
             "export_clause" => clause = Some(child),
             "namespace_export" => namespace = true,
             _ => {}
@@ -195,7 +196,7 @@ fn specifiers<'t>(clause: Node<'t>, source: &str) -> Vec<(Node<'t>, String, Stri
     let mut cursor = clause.walk();
     clause
         .named_children(&mut cursor)
-        .filter(|spec| spec.kind() == "export_specifier")
+        .filter(|spec| spec.kind_name() == "export_specifier")
         .filter_map(|spec| {
             let name = text(spec.field("name")?, source).to_owned();
             let exported =

@@ -24,6 +24,7 @@
 //! Example: `router.get("/:id", getOrder)` in `routes/orders.js`, mounted by
 //! `app.use("/api/orders", ordersRouter)` in `server.js`, serves `GET /api/orders/{id}`.
 
+use crate::syntax::KindExt;
 use cartograph_core::HttpMethod;
 use tree_sitter::Node;
 
@@ -63,7 +64,7 @@ pub(super) fn member_call(
     let args = named_args(arguments);
     match name {
         "use" => mount(node, object, &args, cx, js),
-        "route" => match args.first().map(|a| a.kind()) {
+        "route" => match args.first().map(|a| a.kind_name()) {
             Some("object") => fastify::route_object(node, object, &args, cx, js),
             Some(_) if args.len() >= 2 => hono::route_mount(node, object, &args, cx, js),
             _ => {}
@@ -99,12 +100,12 @@ fn route(
                 return;
             };
             if rest.is_empty()
-                || !is_path_like(*first) && !matches!(first.kind(), "regex" | "array")
+                || !is_path_like(*first) && !matches!(first.kind_name(), "regex" | "array")
             {
                 return;
             }
             // Express path arrays: `app.get(["/a", "/b"], h)` serves each path.
-            if first.kind() == "array" {
+            if first.kind_name() == "array" {
                 (array_paths(*first, cx), rest)
             } else {
                 // Koa-router named routes: `router.get("name", "/path", handler)`.
@@ -149,7 +150,7 @@ fn array_paths(array: Node<'_>, cx: &Context<'_>) -> Vec<PathValue> {
     let mut cursor = array.walk();
     let items: Vec<PathValue> = array
         .named_children(&mut cursor)
-        .filter(|n| n.kind() != "comment")
+        .filter(|n| n.kind_name() != "comment")
         .map(|n| path_value(n, cx))
         .collect();
     if items.is_empty() || items.iter().any(|p| matches!(p, PathValue::Computed)) {
@@ -164,13 +165,13 @@ fn array_paths(array: Node<'_>, cx: &Context<'_>) -> Vec<PathValue> {
 fn chain_root<'t>(object: Node<'t>, cx: &Context<'_>) -> (Node<'t>, Option<PathValue>) {
     let mut node = strip_expression(object);
     for _ in 0..64 {
-        if node.kind() != "call_expression" {
+        if node.kind_name() != "call_expression" {
             break;
         }
         let Some(function) = node.field("function") else {
             break;
         };
-        if function.kind() != "member_expression" {
+        if function.kind_name() != "member_expression" {
             break;
         }
         let (Some(property), Some(inner)) = (function.field("property"), function.field("object"))
@@ -215,9 +216,9 @@ fn mount(
     // loses routes but never gives them a wrong prefix.
     let (prefix, targets) = match args {
         [first, rest @ ..]
-            if matches!(first.kind(), "string" | "template_string" | "binary_expression")
+            if matches!(first.kind_name(), "string" | "template_string" | "binary_expression")
                 || (!rest.is_empty()
-                    && matches!(first.kind(), "identifier" | "member_expression")) =>
+                    && matches!(first.kind_name(), "identifier" | "member_expression")) =>
         {
             (Some(path_value(*first, cx)), rest)
         }
@@ -266,24 +267,24 @@ fn mount(
 fn loop_targets(node: Node<'_>, name: &str, cx: &Context<'_>) -> Option<Vec<MountTarget>> {
     let mut current = cx.parent(node);
     while let Some(n) = current {
-        if is_function(n.kind()) {
+        if is_function(n.kind_name()) {
             return None;
         }
-        if n.kind() == "for_in_statement"
+        if n.kind_name() == "for_in_statement"
             && n.field("left")
-                .is_some_and(|l| l.kind() == "identifier" && text(l, cx.source) == name)
+                .is_some_and(|l| l.kind_name() == "identifier" && text(l, cx.source) == name)
         {
             // Anything else (a `for … in`, a list held in a variable) keeps the loop variable as
             // the target, which the linker refuses as a router it cannot follow.
             let of = n.field("operator").is_some_and(|o| text(o, cx.source) == "of");
             let right = n.field("right").map(strip_expression).filter(|_| of)?;
-            return match right.kind() {
+            return match right.kind_name() {
                 "array" => {
                     let mut cursor = right.walk();
                     Some(
                         right
                             .named_children(&mut cursor)
-                            .filter(|e| e.kind() != "comment")
+                            .filter(|e| e.kind_name() != "comment")
                             .map(|e| mount_target(e, cx))
                             .filter(|t| *t != MountTarget::Other)
                             .collect(),
@@ -308,10 +309,10 @@ fn wrapped_app(
     cx: &Context<'_>,
 ) -> Option<(String, Option<PathValue>, MountTarget)> {
     let node = strip_expression(node);
-    if node.kind() != "call_expression" {
+    if node.kind_name() != "call_expression" {
         return None;
     }
-    let function = node.field("function").filter(|f| f.kind() == "identifier")?;
+    let function = node.field("function").filter(|f| f.kind_name() == "identifier")?;
     let name = text(function, cx.source);
     if name == "require" {
         return None;
@@ -330,7 +331,7 @@ fn wrapped_app(
 /// What a mount argument names.
 pub(super) fn mount_target(node: Node<'_>, cx: &Context<'_>) -> MountTarget {
     let node = strip_expression(node);
-    match node.kind() {
+    match node.kind_name() {
         "identifier" => MountTarget::Name(text(node, cx.source).to_owned()),
         "member_expression" => {
             let (Some(object), Some(property)) = (node.field("object"), node.field("property"))
@@ -355,7 +356,7 @@ pub(super) fn mount_target(node: Node<'_>, cx: &Context<'_>) -> MountTarget {
             let Some(function) = node.field("function") else {
                 return MountTarget::Other;
             };
-            if function.kind() == "member_expression"
+            if function.kind_name() == "member_expression"
                 && let (Some(object), Some(property)) =
                     (function.field("object"), function.field("property"))
                 && matches!(text(property, cx.source), "routes" | "middleware")
@@ -364,7 +365,7 @@ pub(super) fn mount_target(node: Node<'_>, cx: &Context<'_>) -> MountTarget {
                 return MountTarget::Name(text(object, cx.source).to_owned());
             }
             // A factory: `app.use(mount("/api", initApis(tenant)))`.
-            if function.kind() == "identifier" {
+            if function.kind_name() == "identifier" {
                 return MountTarget::Call(text(function, cx.source).to_owned());
             }
             MountTarget::Other

@@ -16,6 +16,7 @@
 //! Example: `fastify.register(itemRoutes, { prefix: "/api/items" })` with
 //! `fastify.get("/:id", …)` inside `itemRoutes` serves `GET /api/items/{id}`.
 
+use crate::syntax::KindExt;
 use cartograph_core::HttpMethod;
 use tree_sitter::Node;
 
@@ -71,7 +72,7 @@ pub(super) fn methods_of(node: Node<'_>, cx: &Context<'_>) -> Vec<HttpMethod> {
     if let Some(one) = literal_string(node, cx.source) {
         return HttpMethod::parse(&one).into_iter().collect();
     }
-    if node.kind() != "array" {
+    if node.kind_name() != "array" {
         return Vec::new();
     }
     let mut methods = Vec::new();
@@ -105,7 +106,7 @@ pub(super) fn register(
     }
     let prefix = args
         .get(1)
-        .filter(|o| o.kind() == "object")
+        .filter(|o| o.kind_name() == "object")
         .and_then(|o| object_property(*o, "prefix", cx.source))
         .map(|p| path_value(p, cx));
     let (line, column) = position(node);

@@ -23,6 +23,7 @@ mod shapes;
 #[cfg(test)]
 mod tests;
 
+use crate::syntax::KindExt;
 use cartograph_core::{EdgeKind, Language};
 use tree_sitter::Node;
 
@@ -159,8 +160,15 @@ pub(crate) struct JsRoutes {
 }
 
 /// Words one of which every file with something for this family contains.
+///
+/// A framework's name counts only where code names it (`"express"`, `express()`,
+/// `express.Router`): the Apache licence header every file of an Apache project carries says
+/// "either express or implied", and `next` is a common word and a common variable.
 const WANTED: &[&str] = &[
-    "express",
+    "express\"",
+    "express'",
+    "express(",
+    "express.",
     "koa",
     "fastify",
     "Fastify",
@@ -169,7 +177,9 @@ const WANTED: &[&str] = &[
     "Router",
     "@nestjs",
     "setGlobalPrefix",
-    "next",
+    "next/",
+    "\"next\"",
+    "'next'",
     ".get(",
     ".post(",
     ".put(",
@@ -212,10 +222,10 @@ impl Family for JsRoutes {
         // Next.js route files need no framework word: `export function GET` is enough.
         let path = cx.path.as_str();
         let file = path.rsplit('/').next().unwrap_or(path);
+        // Only a file under a `pages/api/` folder is a Pages Router route (see `nextjs::link`).
         file.starts_with("route.")
             || file.starts_with("next.config.")
-            || path.starts_with("pages/")
-            || path.contains("/pages/")
+            || path.contains("pages/api/")
             || super::contains_any(cx.source, WANTED)
     }
 
@@ -422,7 +432,8 @@ impl JsRoutes {
     /// Koa-router's `router.prefix("/p")` on a router created in the file: its prefix, set after
     /// the walk (a later call wins, as at run time in straight-line code).
     fn router_prefix(&mut self, node: Node<'_>, function: Node<'_>, cx: &Context<'_>) {
-        let Some(object) = function.field("object").filter(|o| o.kind() == "identifier") else {
+        let Some(object) = function.field("object").filter(|o| o.kind_name() == "identifier")
+        else {
             return;
         };
         let args = node.field("arguments").map(named_args).unwrap_or_default();
@@ -459,7 +470,7 @@ impl JsRoutes {
             return;
         };
         let js = &mut facts.js_routes;
-        match function.kind() {
+        match function.kind_name() {
             "member_expression" => {
                 let Some(property) = function.field("property") else {
                     return;
@@ -499,14 +510,14 @@ impl JsRoutes {
         let Some(value) = node.named_child(0).map(strip_expression) else {
             return;
         };
-        let names: Vec<&str> = match value.kind() {
+        let names: Vec<&str> = match value.kind_name() {
             "identifier" => vec![text(value, cx.source)],
             "array" => {
                 let mut cursor = value.walk();
                 value
                     .named_children(&mut cursor)
                     .map(strip_expression)
-                    .filter(|e| e.kind() == "identifier")
+                    .filter(|e| e.kind_name() == "identifier")
                     .map(|e| text(e, cx.source))
                     .collect()
             }
@@ -517,7 +528,7 @@ impl JsRoutes {
         }
         let mut current = cx.parent(node);
         while let Some(n) = current {
-            if is_function(n.kind()) {
+            if is_function(n.kind_name()) {
                 if let Some(key) = function_key(n, cx) {
                     for name in names {
                         self.returns.push((key.clone(), name.to_owned(), position(node)));
@@ -537,7 +548,7 @@ impl JsRoutes {
         let callee = text(function, cx.source);
         for arg in named_args(arguments) {
             let arg = strip_expression(arg);
-            if is_function(arg.kind())
+            if is_function(arg.kind_name())
                 && let Some(key) = function_key(arg, cx)
             {
                 self.wrapped.push((callee.to_owned(), key));
@@ -548,7 +559,7 @@ impl JsRoutes {
     /// Remembers `f(a, …)` / `require("./r")(app)` so that a server passed to a function that
     /// declares routes on its parameter can be followed.
     fn record_apply(&mut self, node: Node<'_>, function: Node<'_>, cx: &Context<'_>) {
-        let target = match function.kind() {
+        let target = match function.kind_name() {
             "identifier" => {
                 let name = text(function, cx.source);
                 if name == "require" {
@@ -570,8 +581,8 @@ impl JsRoutes {
             // `more(...args)` inside `function routes(...args)`: the rest is handed on whole, so
             // each of its first parameters is forwarded to the callee's at the same offset. The
             // linker keeps only the offsets where the callee's parameter declares routes.
-            if arg.kind() == "spread_element" {
-                if let Some(inner) = arg.named_child(0).filter(|a| a.kind() == "identifier") {
+            if arg.kind_name() == "spread_element" {
+                if let Some(inner) = arg.named_child(0).filter(|a| a.kind_name() == "identifier") {
                     let name = text(inner, cx.source);
                     if let Some((key, rest)) = shapes::rest_parameter_of(inner, name, cx) {
                         for offset in 0..SPREAD_PARAMETERS {
@@ -588,7 +599,7 @@ impl JsRoutes {
             // Only names of servers created earlier in the file can be handed over: a server is
             // created before it is passed on.
             let name = text(arg, cx.source);
-            if arg.kind() != "identifier" {
+            if arg.kind_name() != "identifier" {
                 continue;
             }
             if self.creations.iter().any(|c| c.local == name) {
@@ -626,7 +637,7 @@ impl JsRoutes {
         let (Some(name), Some(value)) = (node.field("name"), node.field("value")) else {
             return;
         };
-        if name.kind() != "identifier" {
+        if name.kind_name() != "identifier" {
             return;
         }
         if let Some(literal) = literal_string(strip_expression(value), cx.source) {
@@ -649,7 +660,7 @@ impl JsRoutes {
         if declared_name(node, cx).is_some() {
             return;
         }
-        match left.kind() {
+        match left.kind_name() {
             "identifier" => self.creation(text(left, cx.source), right, cx),
             _ => {
                 if let Some(exported) = exports::exported_name(left, cx) {
@@ -671,7 +682,7 @@ impl JsRoutes {
         // `const app = module.exports = express()`
         for _ in 0..4 {
             match value.field("right") {
-                Some(right) if value.kind() == "assignment_expression" => {
+                Some(right) if value.kind_name() == "assignment_expression" => {
                     value = strip_expression(right);
                 }
                 _ => break,
@@ -681,10 +692,9 @@ impl JsRoutes {
         // `new Hono().use(m).route("/", sub)`: the creation the chain starts from (keeping the
         // `basePath` call if there is one, read next).
         for _ in 0..64 {
-            let Some(function) = value
-                .field("function")
-                .filter(|f| value.kind() == "call_expression" && f.kind() == "member_expression")
-            else {
+            let Some(function) = value.field("function").filter(|f| {
+                value.kind_name() == "call_expression" && f.kind_name() == "member_expression"
+            }) else {
                 break;
             };
             let (Some(property), Some(object)) =
@@ -703,9 +713,9 @@ impl JsRoutes {
             value = strip_expression(object);
         }
         // `new Hono().basePath("/api")`
-        if value.kind() == "call_expression"
+        if value.kind_name() == "call_expression"
             && let Some(function) = value.field("function")
-            && function.kind() == "member_expression"
+            && function.kind_name() == "member_expression"
             && function.field("property").is_some_and(|p| text(p, cx.source) == "basePath")
             && let Some(object) = function.field("object")
         {
@@ -713,7 +723,7 @@ impl JsRoutes {
             prefix = Some(args.first().map_or(PathValue::Computed, |a| path_value(*a, cx)));
             value = strip_expression(object);
         }
-        let (callee, arguments, is_new) = match value.kind() {
+        let (callee, arguments, is_new) = match value.kind_name() {
             "call_expression" => (value.field("function"), value.field("arguments"), false),
             "new_expression" => (value.field("constructor"), value.field("arguments"), true),
             _ => return,
@@ -721,7 +731,7 @@ impl JsRoutes {
         let Some(callee) = callee else {
             return;
         };
-        let (callee_text, required) = match callee.kind() {
+        let (callee_text, required) = match callee.kind_name() {
             "identifier" => (text(callee, cx.source).to_owned(), None),
             "member_expression" => {
                 let Some(object) = callee.field("object") else {
@@ -730,7 +740,7 @@ impl JsRoutes {
                 let Some(property) = callee.field("property") else {
                     return;
                 };
-                match object.kind() {
+                match object.kind_name() {
                     "identifier" => (text(callee, cx.source).to_owned(), None),
                     _ => match required_module(object, cx) {
                         Some(spec) => (text(property, cx.source).to_owned(), Some(spec)),
@@ -747,13 +757,13 @@ impl JsRoutes {
         if prefix.is_none() {
             // Koa-router: `new Router({ prefix: "/p" })`.
             let first = arguments.map(named_args).unwrap_or_default().first().copied();
-            if let Some(options) = first.filter(|a| a.kind() == "object") {
+            if let Some(options) = first.filter(|a| a.kind_name() == "object") {
                 prefix = object_property(options, "prefix", cx.source).map(|v| path_value(v, cx));
             }
         }
         let (line, column) = position(value);
         let scope = std::iter::successors(cx.parent(value), |n| cx.parent(*n))
-            .find(|n| is_function(n.kind()))
+            .find(|n| is_function(n.kind_name()))
             .map(|f| {
                 let end = f.end_position();
                 (position(f), (to_u32(end.row) + 1, to_u32(end.column) + 1))

@@ -1,6 +1,7 @@
 //! Syntax shapes shared by the JS route recognisers: expressions stripped of wrappers, string
 //! paths, handler and receiver names, and the keys by which functions are known across modules.
 
+use crate::syntax::KindExt;
 use tree_sitter::Node;
 
 use super::exports;
@@ -15,11 +16,12 @@ pub(super) fn declared_name(assignment: Node<'_>, cx: &Context<'_>) -> Option<St
     let mut node = assignment;
     for _ in 0..4 {
         let parent = cx.parent(node)?;
-        match parent.kind() {
+        match parent.kind_name() {
             "assignment_expression" | "parenthesized_expression" => node = parent,
             "variable_declarator" => {
                 let name = parent.field("name")?;
-                return (name.kind() == "identifier").then(|| text(name, cx.source).to_owned());
+                return (name.kind_name() == "identifier")
+                    .then(|| text(name, cx.source).to_owned());
             }
             _ => return None,
         }
@@ -30,7 +32,7 @@ pub(super) fn declared_name(assignment: Node<'_>, cx: &Context<'_>) -> Option<St
 /// Skips parentheses, `await`, `as` casts and non-null assertions around an expression.
 pub(super) fn strip_expression(mut node: Node<'_>) -> Node<'_> {
     for _ in 0..8 {
-        match node.kind() {
+        match node.kind_name() {
             "parenthesized_expression"
             | "await_expression"
             | "as_expression"
@@ -48,11 +50,11 @@ pub(super) fn strip_expression(mut node: Node<'_>) -> Node<'_> {
 /// The specifier of `require("m")` or `import("m")`.
 pub(super) fn required_module(node: Node<'_>, cx: &Context<'_>) -> Option<String> {
     let node = strip_expression(node);
-    if node.kind() != "call_expression" {
+    if node.kind_name() != "call_expression" {
         return None;
     }
     let function = node.field("function")?;
-    let is_load = match function.kind() {
+    let is_load = match function.kind_name() {
         "import" => true,
         "identifier" => text(function, cx.source) == "require",
         _ => false,
@@ -67,7 +69,7 @@ pub(super) fn required_module(node: Node<'_>, cx: &Context<'_>) -> Option<String
 /// A path argument: a literal string, a name (settled after the walk), or computed.
 pub(super) fn path_value(node: Node<'_>, cx: &Context<'_>) -> PathValue {
     let node = strip_expression(node);
-    if node.kind() == "identifier" {
+    if node.kind_name() == "identifier" {
         return PathValue::Named(text(node, cx.source).to_owned());
     }
     match literal_string(node, cx.source) {
@@ -79,7 +81,7 @@ pub(super) fn path_value(node: Node<'_>, cx: &Context<'_>) -> PathValue {
 /// True when the node can be a path (a string, a template, a name, a concatenation).
 pub(super) fn is_path_like(node: Node<'_>) -> bool {
     matches!(
-        node.kind(),
+        node.kind_name(),
         "string" | "template_string" | "identifier" | "member_expression" | "binary_expression"
     )
 }
@@ -88,13 +90,13 @@ pub(super) fn is_path_like(node: Node<'_>) -> bool {
 /// (`asyncHandler(getOrder)`); `None` for an inline function or anything else.
 pub(super) fn handler_name(node: Node<'_>, cx: &Context<'_>) -> Option<String> {
     let node = strip_expression(node);
-    match node.kind() {
+    match node.kind_name() {
         "identifier" => Some(text(node, cx.source).to_owned()),
         "member_expression" if is_dotted_name(node) => Some(text(node, cx.source).to_owned()),
         "call_expression" => {
             let args = named_args(node.field("arguments")?);
             match args.as_slice() {
-                [only] if matches!(only.kind(), "identifier" | "member_expression") => {
+                [only] if matches!(only.kind_name(), "identifier" | "member_expression") => {
                     handler_name(*only, cx)
                 }
                 _ => None,
@@ -108,11 +110,11 @@ pub(super) fn handler_name(node: Node<'_>, cx: &Context<'_>) -> Option<String> {
 pub(super) fn is_dotted_name(node: Node<'_>) -> bool {
     let mut node = node;
     for _ in 0..8 {
-        match node.kind() {
+        match node.kind_name() {
             "identifier" => return true,
             "member_expression" => {
                 let property_ok =
-                    node.field("property").is_some_and(|p| p.kind() == "property_identifier");
+                    node.field("property").is_some_and(|p| p.kind_name() == "property_identifier");
                 match node.field("object") {
                     Some(object) if property_ok => node = object,
                     _ => return false,
@@ -134,7 +136,7 @@ pub(super) fn receiver(node: Node<'_>, cx: &Context<'_>) -> Option<Receiver> {
         return Some(Receiver { name, param: None });
     }
     let name = text(node, cx.source).to_owned();
-    let param = if node.kind() == "identifier" { parameter_of(node, &name, cx) } else { None };
+    let param = if node.kind_name() == "identifier" { parameter_of(node, &name, cx) } else { None };
     Some(Receiver { name, param })
 }
 
@@ -154,10 +156,11 @@ pub(super) fn is_chainable(name: &str) -> bool {
 pub(super) fn chain_start<'t>(node: Node<'t>, cx: &Context<'_>) -> Node<'t> {
     let mut node = strip_expression(node);
     for _ in 0..64 {
-        if node.kind() != "call_expression" {
+        if node.kind_name() != "call_expression" {
             break;
         }
-        let Some(function) = node.field("function").filter(|f| f.kind() == "member_expression")
+        let Some(function) =
+            node.field("function").filter(|f| f.kind_name() == "member_expression")
         else {
             break;
         };
@@ -177,16 +180,16 @@ pub(super) fn chain_start<'t>(node: Node<'t>, cx: &Context<'_>) -> Node<'t> {
 /// is a link of one.
 fn chained_creation_name(node: Node<'_>, cx: &Context<'_>) -> Option<String> {
     let start = chain_start(node, cx);
-    if !matches!(start.kind(), "new_expression" | "call_expression") {
+    if !matches!(start.kind_name(), "new_expression" | "call_expression") {
         return None;
     }
     // Up from the node through the rest of the chain to the declarator.
     let mut current = node;
     for _ in 0..128 {
         let parent = cx.parent(current)?;
-        match parent.kind() {
+        match parent.kind_name() {
             "member_expression" if parent.field("object") == Some(current) => {
-                let call = cx.parent(parent).filter(|c| c.kind() == "call_expression")?;
+                let call = cx.parent(parent).filter(|c| c.kind_name() == "call_expression")?;
                 current = call;
             }
             "parenthesized_expression"
@@ -195,7 +198,7 @@ fn chained_creation_name(node: Node<'_>, cx: &Context<'_>) -> Option<String> {
             | "satisfies_expression"
             | "non_null_expression" => current = parent,
             "variable_declarator" if parent.field("value") == Some(current) => {
-                let name = parent.field("name").filter(|n| n.kind() == "identifier")?;
+                let name = parent.field("name").filter(|n| n.kind_name() == "identifier")?;
                 return Some(text(name, cx.source).to_owned());
             }
             _ => return None,
@@ -208,7 +211,7 @@ fn chained_creation_name(node: Node<'_>, cx: &Context<'_>) -> Option<String> {
 pub(super) fn parameter_of(node: Node<'_>, name: &str, cx: &Context<'_>) -> Option<(String, u32)> {
     let mut current = cx.parent(node);
     while let Some(n) = current {
-        if is_function(n.kind())
+        if is_function(n.kind_name())
             && let Some(index) = parameter_index(n, name, cx)
         {
             return function_key(n, cx).map(|key| (key, index));
@@ -238,21 +241,21 @@ pub(super) fn parameter_index(function: Node<'_>, name: &str, cx: &Context<'_>) 
     let parameters = function.field("parameters")?;
     let mut cursor = parameters.walk();
     let params: Vec<Node<'_>> =
-        parameters.named_children(&mut cursor).filter(|p| p.kind() != "comment").collect();
+        parameters.named_children(&mut cursor).filter(|p| p.kind_name() != "comment").collect();
     let mut rest = None;
     for (index, param) in params.into_iter().enumerate() {
         // TS wraps a parameter as `required_parameter` with a `pattern`.
         let pattern = param.field("pattern").unwrap_or(param);
-        match pattern.kind() {
+        match pattern.kind_name() {
             "identifier" if text(pattern, cx.source) == name => return Some(to_u32(index)),
             "rest_pattern" => match pattern.named_child(0) {
                 // `...[router, tenant]: Args`: the rest's elements are the parameters from here.
-                Some(array) if array.kind() == "array_pattern" => {
+                Some(array) if array.kind_name() == "array_pattern" => {
                     if let Some(offset) = element_index(array, name, cx) {
                         return Some(to_u32(index + offset));
                     }
                 }
-                Some(rest_name) if rest_name.kind() == "identifier" => {
+                Some(rest_name) if rest_name.kind_name() == "identifier" => {
                     rest = Some((text(rest_name, cx.source), index));
                 }
                 _ => {}
@@ -262,10 +265,10 @@ pub(super) fn parameter_index(function: Node<'_>, name: &str, cx: &Context<'_>) 
     }
     // `(...args) => { const [router, ctx] = args; … }`: the rest unpacked first thing in the body.
     let (rest_name, index) = rest?;
-    let body = function.field("body").filter(|b| b.kind() == "statement_block")?;
+    let body = function.field("body").filter(|b| b.kind_name() == "statement_block")?;
     let mut cursor = body.walk();
     for statement in body.named_children(&mut cursor) {
-        if !matches!(statement.kind(), "lexical_declaration" | "variable_declaration") {
+        if !matches!(statement.kind_name(), "lexical_declaration" | "variable_declaration") {
             continue;
         }
         let mut inner = statement.walk();
@@ -275,8 +278,8 @@ pub(super) fn parameter_index(function: Node<'_>, name: &str, cx: &Context<'_>) 
             else {
                 continue;
             };
-            if pattern.kind() == "array_pattern"
-                && value.kind() == "identifier"
+            if pattern.kind_name() == "array_pattern"
+                && value.kind_name() == "identifier"
                 && text(value, cx.source) == rest_name
                 && let Some(offset) = element_index(pattern, name, cx)
             {
@@ -293,13 +296,13 @@ fn element_index(array: Node<'_>, name: &str, cx: &Context<'_>) -> Option<usize>
     // Positions are counted by commas, so that holes (`[, router]`) count too.
     let mut offset = 0;
     for element in array.children(&mut cursor) {
-        match element.kind() {
+        match element.kind_name() {
             "," => offset += 1,
             "identifier" if text(element, cx.source) == name => return Some(offset),
             "assignment_pattern"
-                if element
-                    .field("left")
-                    .is_some_and(|l| l.kind() == "identifier" && text(l, cx.source) == name) =>
+                if element.field("left").is_some_and(|l| {
+                    l.kind_name() == "identifier" && text(l, cx.source) == name
+                }) =>
             {
                 return Some(offset);
             }
@@ -318,21 +321,21 @@ pub(super) fn rest_parameter_of(
 ) -> Option<(String, u32)> {
     let mut current = cx.parent(node);
     while let Some(n) = current {
-        if is_function(n.kind()) {
+        if is_function(n.kind_name()) {
             let mut cursor = n.walk();
             let params: Vec<Node<'_>> = match n.field("parameters") {
                 Some(parameters) => parameters
                     .named_children(&mut cursor)
-                    .filter(|p| p.kind() != "comment")
+                    .filter(|p| p.kind_name() != "comment")
                     .collect(),
                 None => Vec::new(),
             };
             for (index, param) in params.into_iter().enumerate() {
                 let pattern = param.field("pattern").unwrap_or(param);
-                let rest = (pattern.kind() == "rest_pattern")
+                let rest = (pattern.kind_name() == "rest_pattern")
                     .then(|| pattern.named_child(0))
                     .flatten()
-                    .filter(|r| r.kind() == "identifier" && text(*r, cx.source) == name);
+                    .filter(|r| r.kind_name() == "identifier" && text(*r, cx.source) == name);
                 if rest.is_some() {
                     return function_key(n, cx).map(|key| (key, to_u32(index)));
                 }
@@ -353,12 +356,12 @@ pub(super) fn rest_parameter_of(
 pub(super) fn function_key(function: Node<'_>, cx: &Context<'_>) -> Option<String> {
     let own_name = function
         .field("name")
-        .filter(|_| function.kind() != "method_definition")
+        .filter(|_| function.kind_name() != "method_definition")
         .map(|n| text(n, cx.source).to_owned());
     // A declaration is known by its name; a function expression by where it is put
     // (`module.exports = function routes(app) {…}` is the default export), so that the key
     // matches what the module exports.
-    if matches!(function.kind(), "function_declaration" | "generator_function_declaration") {
+    if matches!(function.kind_name(), "function_declaration" | "generator_function_declaration") {
         return own_name;
     }
     context_key(function, cx).or(own_name)
@@ -369,16 +372,17 @@ pub(super) fn context_key(function: Node<'_>, cx: &Context<'_>) -> Option<String
     let mut node = function;
     for _ in 0..4 {
         let parent = cx.parent(node)?;
-        match parent.kind() {
+        match parent.kind_name() {
             "parenthesized_expression" => node = parent,
             "variable_declarator" => {
                 let name = parent.field("name")?;
-                return (name.kind() == "identifier").then(|| text(name, cx.source).to_owned());
+                return (name.kind_name() == "identifier")
+                    .then(|| text(name, cx.source).to_owned());
             }
             "export_statement" => return Some("default".to_owned()),
             "assignment_expression" => {
                 let left = parent.field("left")?;
-                if left.kind() == "identifier" {
+                if left.kind_name() == "identifier" {
                     return Some(text(left, cx.source).to_owned());
                 }
                 return exports::exported_name(left, cx);
@@ -387,7 +391,7 @@ pub(super) fn context_key(function: Node<'_>, cx: &Context<'_>) -> Option<String
                 let call = cx.parent(parent)?;
                 // A plugin registered in place: `fastify.register(async (f) => …, opts)`.
                 let registers = call.field("function").is_some_and(|f| {
-                    f.kind() == "member_expression"
+                    f.kind_name() == "member_expression"
                         && f.field("property").is_some_and(|p| {
                             matches!(text(p, cx.source), "register" | "use" | "route")
                         })

@@ -1,6 +1,7 @@
 //! Python expression helpers shared by this family's recognisers: dotted names, call arguments,
 //! method lists and path expressions (literals, f-strings and `+` of names).
 
+use crate::syntax::KindExt;
 use cartograph_core::HttpMethod;
 use tree_sitter::Node;
 
@@ -12,7 +13,7 @@ use crate::syntax::text;
 
 /// The string default of a pydantic `Field("/api/v1")` / `Field(default="/api/v1")`.
 pub(super) fn field_default<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
-    if node.kind() != "call" {
+    if node.kind_name() != "call" {
         return None;
     }
     let function = dotted(node.field("function")?, source)?;
@@ -28,23 +29,24 @@ pub(super) fn in_class_body(node: Node<'_>, cx: &Context<'_>) -> bool {
     cx.parent(node)
         .and_then(|s| cx.parent(s))
         .and_then(|b| cx.parent(b))
-        .is_some_and(|c| c.kind() == "class_definition")
+        .is_some_and(|c| c.kind_name() == "class_definition")
 }
 
 pub(super) fn is_module_level(node: Node<'_>, cx: &Context<'_>) -> bool {
     cx.parent(node)
-        .filter(|s| s.kind() == "expression_statement")
+        .filter(|s| s.kind_name() == "expression_statement")
         .and_then(|s| cx.parent(s))
-        .is_some_and(|m| m.kind() == "module")
+        .is_some_and(|m| m.kind_name() == "module")
 }
 
 /// A string, an f-string, implicit concatenation, or a `+` with a string on one side.
 pub(super) fn is_stringish(node: Node<'_>) -> bool {
-    match node.kind() {
+    match node.kind_name() {
         "string" | "concatenated_string" => true,
         "binary_operator" => {
             let side = |f: &'static str| {
-                node.field(f).is_some_and(|s| matches!(s.kind(), "string" | "concatenated_string"))
+                node.field(f)
+                    .is_some_and(|s| matches!(s.kind_name(), "string" | "concatenated_string"))
             };
             side("left") || side("right")
         }
@@ -59,7 +61,7 @@ pub(super) fn prefix_keyword(args: Node<'_>, names: &[&str], source: &str) -> Op
         return Some(path_expr(value, source));
     }
     let mut cursor = args.walk();
-    let splat = args.named_children(&mut cursor).any(|a| a.kind() == "dictionary_splat");
+    let splat = args.named_children(&mut cursor).any(|a| a.kind_name() == "dictionary_splat");
     splat.then(|| PathExpr { parts: vec![PathPart::Computed] })
 }
 
@@ -76,7 +78,7 @@ pub(super) fn methods_keyword(args: Node<'_>, source: &str) -> Methods {
 
 /// A list, tuple or set of literal method names.
 pub(super) fn method_list(node: Node<'_>, source: &str) -> Option<Vec<HttpMethod>> {
-    if !matches!(node.kind(), "list" | "tuple" | "set") {
+    if !matches!(node.kind_name(), "list" | "tuple" | "set") {
         return None;
     }
     let mut methods = Vec::new();
@@ -98,7 +100,7 @@ pub(super) fn path_expr(node: Node<'_>, source: &str) -> PathExpr {
     // Right-to-left on the stack so that parts come out in order.
     let mut stack = vec![node];
     while let Some(n) = stack.pop() {
-        match n.kind() {
+        match n.kind_name() {
             "string" => string_parts(n, source, &mut parts),
             "concatenated_string" => {
                 let mut cursor = n.walk();
@@ -132,7 +134,7 @@ pub(super) fn string_parts(node: Node<'_>, source: &str, parts: &mut Vec<PathPar
     };
     let mut cursor = node.walk();
     for child in node.named_children(&mut cursor) {
-        match child.kind() {
+        match child.kind_name() {
             "string_content" | "escape_sequence" => push_literal(parts, text(child, source)),
             "escape_interpolation" => {
                 push_literal(parts, text(child, source).get(..1).unwrap_or(""));

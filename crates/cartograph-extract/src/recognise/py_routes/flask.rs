@@ -14,6 +14,7 @@
 //! Example: `bp = Blueprint("shop", __name__, url_prefix="/shop")`, `@bp.route("/cart",
 //! methods=["POST"])` and `app.register_blueprint(bp, url_prefix="/api")` give `POST /api/cart`.
 
+use crate::syntax::KindExt;
 use tree_sitter::Node;
 
 use super::{
@@ -81,9 +82,9 @@ pub(super) fn call(
 
 /// A view function (`handler`, `views.handler`) or a class view (`ItemView.as_view("items")`).
 fn view_function(node: Node<'_>, source: &str) -> (Option<String>, bool) {
-    if node.kind() == "call" {
+    if node.kind_name() == "call" {
         let Some(function) = node.field("function") else { return (None, false) };
-        if function.kind() == "attribute"
+        if function.kind_name() == "attribute"
             && function.field("attribute").is_some_and(|a| text(a, source) == "as_view")
         {
             let class = function.field("object").and_then(|o| dotted(o, source));

@@ -16,6 +16,7 @@
 //! on `class Award(Resource)` with `def get` and `def delete` give `GET` and `DELETE
 //! /api/v1/prizes/{award_id}`.
 
+use crate::syntax::KindExt;
 use tree_sitter::Node;
 
 use super::{
@@ -98,7 +99,7 @@ pub(super) fn call(
             let mut cursor = args.walk();
             let positional: Vec<Node<'_>> = args
                 .named_children(&mut cursor)
-                .filter(|a| !matches!(a.kind(), "keyword_argument" | "comment"))
+                .filter(|a| !matches!(a.kind_name(), "keyword_argument" | "comment"))
                 .collect();
             let Some((resource, urls)) = positional.split_first() else { return };
             let handler = dotted(*resource, source);
@@ -106,7 +107,7 @@ pub(super) fn call(
                 out.routes.push(RouteDecl {
                     object: object.to_owned(),
                     call: format!("add_resource{RESOURCE}"),
-                    path: if url.kind() == "list_splat" {
+                    path: if url.kind_name() == "list_splat" {
                         PathExpr { parts: vec![PathPart::Computed] }
                     } else {
                         path_expr(*url, source)
@@ -125,8 +126,8 @@ pub(super) fn call(
 /// `@ns.route("/a", "/b")` on a class: one route per URL, served by the class's methods.
 pub(super) fn resource_class(node: Node<'_>, class: &str, source: &str, out: &mut PyRouteFacts) {
     let mut cursor = node.walk();
-    for decorator in node.named_children(&mut cursor).filter(|c| c.kind() == "decorator") {
-        let Some(expr) = decorator.named_child(0).filter(|e| e.kind() == "call") else {
+    for decorator in node.named_children(&mut cursor).filter(|c| c.kind_name() == "decorator") {
+        let Some(expr) = decorator.named_child(0).filter(|e| e.kind_name() == "call") else {
             continue;
         };
         let Some((object, attr)) = callee_attribute(expr, source) else { continue };
@@ -135,13 +136,15 @@ pub(super) fn resource_class(node: Node<'_>, class: &str, source: &str, out: &mu
         let mut cursor = args.walk();
         let urls: Vec<Node<'_>> = args
             .named_children(&mut cursor)
-            .filter(|a| !matches!(a.kind(), "keyword_argument" | "comment" | "dictionary_splat"))
+            .filter(|a| {
+                !matches!(a.kind_name(), "keyword_argument" | "comment" | "dictionary_splat")
+            })
             .collect();
         for url in urls {
             out.routes.push(RouteDecl {
                 object: object.clone(),
                 call: format!("route{RESOURCE}"),
-                path: if url.kind() == "list_splat" {
+                path: if url.kind_name() == "list_splat" {
                     PathExpr { parts: vec![PathPart::Computed] }
                 } else {
                     path_expr(url, source)

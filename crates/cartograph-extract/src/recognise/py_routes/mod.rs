@@ -25,6 +25,7 @@ pub mod link;
 #[cfg(test)]
 mod tests;
 
+use crate::syntax::KindExt;
 use cartograph_core::{EdgeKind, HttpMethod, Language};
 use serde::{Deserialize, Serialize};
 use tree_sitter::Node;
@@ -387,26 +388,26 @@ fn fixed_method(name: &str) -> Option<HttpMethod> {
 /// Route decorators and view restrictions on a function.
 fn decorated(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
     let Some(definition) = node.field("definition") else { return };
-    if definition.kind() == "class_definition" {
+    if definition.kind_name() == "class_definition" {
         if let Some(class) = definition.field("name").map(|n| text(n, source)) {
             flask_restx::resource_class(node, class, source, out);
         }
         return;
     }
-    if definition.kind() != "function_definition" {
+    if definition.kind_name() != "function_definition" {
         return;
     }
     let Some(handler) = definition.field("name").map(|n| text(n, source)) else {
         return;
     };
     let mut cursor = node.walk();
-    for decorator in node.named_children(&mut cursor).filter(|c| c.kind() == "decorator") {
+    for decorator in node.named_children(&mut cursor).filter(|c| c.kind_name() == "decorator") {
         let Some(expr) = decorator.named_child(0) else { continue };
         if let Some(methods) = django::restriction(expr, source) {
             out.views.push(ViewRestriction { function: handler.to_owned(), methods });
             continue;
         }
-        if expr.kind() != "call" {
+        if expr.kind_name() != "call" {
             continue;
         }
         let Some((object, attr)) = callee_attribute(expr, source) else { continue };
@@ -438,7 +439,7 @@ fn call(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
     // The attribute name first: most calls are not of interest and need no more work.
     let attr = node
         .field("function")
-        .filter(|f| f.kind() == "attribute")
+        .filter(|f| f.kind_name() == "attribute")
         .and_then(|f| f.field("attribute"))
         .map(|a| text(a, source));
     if !matches!(
@@ -483,7 +484,7 @@ fn assignment(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFacts) {
     let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
         return;
     };
-    if left.kind() != "identifier" {
+    if left.kind_name() != "identifier" {
         return;
     }
     let name = text(left, source);
@@ -492,7 +493,7 @@ fn assignment(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFacts) {
         out.aliases.push(Alias { name: name.to_owned(), target, call: false });
         return;
     }
-    if right.kind() == "call" {
+    if right.kind_name() == "call" {
         let class = right.field("function").and_then(|f| dotted(f, source));
         let Some(class) = class else { return };
         let last = class.rsplit('.').next().unwrap_or(&class);
@@ -538,7 +539,7 @@ fn assignment(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFacts) {
 
 /// `def f(app: FastAPI)`: a parameter annotated with a class is an instance of it.
 fn parameter(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
-    let name = node.named_child(0).filter(|n| n.kind() == "identifier");
+    let name = node.named_child(0).filter(|n| n.kind_name() == "identifier");
     let class = node.field("type").and_then(|t| t.named_child(0)).and_then(|t| dotted(t, source));
     let (Some(name), Some(class)) = (name, class) else { return };
     let last = class.rsplit('.').next().unwrap_or(&class);
@@ -562,7 +563,7 @@ fn function_return(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFacts) {
     let Some(returned) = node.named_child(0) else { return };
     let (value, call) = match dotted(returned, source) {
         Some(v) => (v, false),
-        None if returned.kind() == "call" => {
+        None if returned.kind_name() == "call" => {
             let class = returned.field("function").and_then(|f| dotted(f, source));
             let is_class = |c: &String| {
                 let last = c.rsplit('.').next().unwrap_or(c);
@@ -578,7 +579,7 @@ fn function_return(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFacts) {
     let mut current = cx.parent(node);
     for _ in 0..64 {
         let Some(n) = current else { return };
-        match n.kind() {
+        match n.kind_name() {
             "function_definition" => {
                 if let Some(name) = n.field("name") {
                     let function = text(name, source).to_owned();
@@ -613,7 +614,7 @@ fn class(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
     if let Some(body) = node.field("body") {
         let mut cursor = body.walk();
         for item in body.named_children(&mut cursor) {
-            match item.kind() {
+            match item.kind_name() {
                 "function_definition" => {
                     if let Some(n) = item.field("name") {
                         decl.methods.push(text(n, source).to_owned());
@@ -630,7 +631,8 @@ fn class(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
                     }
                 }
                 "expression_statement" => {
-                    let Some(assign) = item.named_child(0).filter(|a| a.kind() == "assignment")
+                    let Some(assign) =
+                        item.named_child(0).filter(|a| a.kind_name() == "assignment")
                     else {
                         continue;
                     };
@@ -643,7 +645,7 @@ fn class(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
                     } else {
                         field_default(right, source)
                     };
-                    if let (true, Some(value)) = (left.kind() == "identifier", value) {
+                    if let (true, Some(value)) = (left.kind_name() == "identifier", value) {
                         let (line, column) = position(assign);
                         decl.attrs.push(Constant {
                             name: text(left, source).to_owned(),

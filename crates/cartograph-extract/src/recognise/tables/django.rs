@@ -31,6 +31,7 @@
 //! Order.objects.filter(total__gt=0)          # reads shop_order
 //! ```
 
+use crate::syntax::KindExt;
 use cartograph_core::Confidence;
 use tree_sitter::Node;
 
@@ -172,7 +173,7 @@ fn meta_body<'t>(body: Node<'t>, source: &str) -> Option<Node<'t>> {
     let mut cursor = body.walk();
     body.named_children(&mut cursor)
         .find(|s| {
-            s.kind() == "class_definition"
+            s.kind_name() == "class_definition"
                 && s.field("name").is_some_and(|n| text(n, source) == "Meta")
         })
         .and_then(|m| m.field("body"))
@@ -197,14 +198,14 @@ fn folder_label(cx: &Context<'_>) -> (Option<String>, bool) {
 
 /// `M.objects.<method>(...)`, `obj.save()`, `obj.delete()`, `M(...).save()`.
 pub(super) fn call(node: Node<'_>, cx: &Context<'_>, scopes: &Scopes, facts: &mut FileFacts) {
-    let Some(function) = node.field("function").filter(|f| f.kind() == "attribute") else {
+    let Some(function) = node.field("function").filter(|f| f.kind_name() == "attribute") else {
         return;
     };
     let Some(method) = function.field("attribute").map(|a| text(a, cx.source)) else {
         return;
     };
     let Some(object) = function.field("object") else { return };
-    let on_manager = object.kind() == "attribute"
+    let on_manager = object.kind_name() == "attribute"
         && object.field("attribute").is_some_and(|a| text(a, cx.source) == "objects");
     if !on_manager && method != "save" && method != "delete" {
         return;
@@ -215,7 +216,7 @@ pub(super) fn call(node: Node<'_>, cx: &Context<'_>, scopes: &Scopes, facts: &mu
             return;
         }
         if matches!(method, "save" | "delete")
-            && object.kind() == "identifier"
+            && object.kind_name() == "identifier"
             && positional_args(node).is_empty()
             && let Some(known) = scopes.get(&receiver)
         {
@@ -232,7 +233,7 @@ pub(super) fn call(node: Node<'_>, cx: &Context<'_>, scopes: &Scopes, facts: &mu
     }
     // `M(...).save()`
     if method == "save"
-        && object.kind() == "call"
+        && object.kind_name() == "call"
         && let Some(model) =
             object.field("function").and_then(|f| dotted_name(f, cx.source)).filter(|m| {
                 m.rsplit('.')

@@ -16,6 +16,7 @@
 //! await db.insert(users).values({ name });                                    // writes users
 //! ```
 
+use crate::syntax::KindExt;
 use cartograph_core::Confidence;
 use tree_sitter::Node;
 
@@ -29,7 +30,7 @@ use crate::syntax::{position, text};
 /// A table builder call or a query naming a table object.
 pub(super) fn call(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
     let Some(function) = node.field("function") else { return };
-    match function.kind() {
+    match function.kind_name() {
         "identifier" => builder(node, text(function, cx.source), cx, facts),
         "member_expression" => query(node, function, cx, facts),
         _ => {}
@@ -44,9 +45,9 @@ fn builder(node: Node<'_>, callee: &str, cx: &Context<'_>, facts: &mut FileFacts
     let Some(first) = args.first() else { return };
     let variable = cx
         .parent(node)
-        .filter(|p| p.kind() == "variable_declarator")
+        .filter(|p| p.kind_name() == "variable_declarator")
         .and_then(|p| p.field("name"))
-        .filter(|n| n.kind() == "identifier")
+        .filter(|n| n.kind_name() == "identifier")
         .map(|n| text(n, cx.source).to_owned())
         .unwrap_or_default();
     let Some(table) = literal(*first, cx.source) else {
@@ -67,7 +68,7 @@ fn query(node: Node<'_>, function: Node<'_>, cx: &Context<'_>, facts: &mut FileF
     let Some(method) = function.field("property").map(|p| text(p, cx.source)) else {
         return;
     };
-    let on_query = function.field("object").is_some_and(|o| o.kind() == "call_expression");
+    let on_query = function.field("object").is_some_and(|o| o.kind_name() == "call_expression");
     let (access, confidence, reason) = match method {
         "from" | "innerJoin" | "leftJoin" | "rightJoin" | "fullJoin" if on_query => {
             (Access::Read, Confidence::Certain, None)
@@ -81,7 +82,7 @@ fn query(node: Node<'_>, function: Node<'_>, cx: &Context<'_>, facts: &mut FileF
     };
     let Some(model) = positional_args(node)
         .first()
-        .filter(|a| matches!(a.kind(), "identifier" | "member_expression"))
+        .filter(|a| matches!(a.kind_name(), "identifier" | "member_expression"))
         .and_then(|a| dotted_name(*a, cx.source))
     else {
         return;

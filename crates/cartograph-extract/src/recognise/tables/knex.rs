@@ -17,6 +17,7 @@
 //! await db("audit").insert({ event });                 // writes audit
 //! ```
 
+use crate::syntax::KindExt;
 use cartograph_core::{Confidence, Provenance};
 use tree_sitter::Node;
 
@@ -39,11 +40,11 @@ pub(super) fn remember_instance(
     let (Some(name), Some(value)) = (node.field("name"), node.field("value")) else {
         return;
     };
-    if name.kind() != "identifier" || value.kind() != "call_expression" {
+    if name.kind_name() != "identifier" || value.kind_name() != "call_expression" {
         return;
     }
     let Some(function) = value.field("function") else { return };
-    let is_knex = match function.kind() {
+    let is_knex = match function.kind_name() {
         "identifier" => matches!(text(function, source), "knex" | "Knex"),
         "call_expression" => {
             text(function, source).replace(['\'', '`'], "\"") == "require(\"knex\")"
@@ -72,7 +73,7 @@ pub(super) fn call(
     let Some(function) = node.field("function") else { return };
     let mut upstream: Vec<String> = Vec::new();
     let mut via_into = false;
-    let root = match function.kind() {
+    let root = match function.kind_name() {
         "identifier" => text(function, cx.source),
         "member_expression" => {
             let Some(method) = function.field("property").map(|p| text(p, cx.source)) else {
@@ -99,7 +100,7 @@ pub(super) fn call(
     let Some(raw) = literal(first, cx.source) else {
         if instance.is_none()
             && matches!(
-                first.kind(),
+                first.kind_name(),
                 "identifier" | "member_expression" | "template_string" | "binary_expression"
             )
         {
@@ -147,7 +148,7 @@ fn chain_root<'s>(member: Node<'_>, source: &'s str, methods: &mut Vec<String>) 
     let mut current = member.field("object");
     for _ in 0..16 {
         let node = current?;
-        match node.kind() {
+        match node.kind_name() {
             "identifier" => return Some(text(node, source)),
             "call_expression" => current = node.field("function"),
             "member_expression" => {

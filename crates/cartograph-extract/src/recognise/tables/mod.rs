@@ -18,6 +18,7 @@ mod sqlalchemy;
 mod sqlmodel;
 mod typeorm;
 
+use crate::syntax::KindExt;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -492,9 +493,9 @@ fn may_touch_tables(call: Node<'_>, source: &str) -> bool {
 /// `(left, right)` of a statement that is a plain assignment (`name = value`), as in a class or
 /// `Meta` body; `None` for any other statement.
 pub(super) fn assignment_sides<'t>(statement: Node<'t>) -> Option<(Node<'t>, Node<'t>)> {
-    let assignment = statement
-        .named_child(0)
-        .filter(|a| statement.kind() == "expression_statement" && a.kind() == "assignment")?;
+    let assignment = statement.named_child(0).filter(|a| {
+        statement.kind_name() == "expression_statement" && a.kind_name() == "assignment"
+    })?;
     Some((assignment.field("left")?, assignment.field("right")?))
 }
 
@@ -502,14 +503,15 @@ pub(super) fn dotted_name(node: Node<'_>, source: &str) -> Option<String> {
     let mut parts = Vec::new();
     let mut current = node;
     for _ in 0..8 {
-        match current.kind() {
+        match current.kind_name() {
             "identifier" | "this" => {
                 parts.push(text(current, source));
                 parts.reverse();
                 return Some(parts.join("."));
             }
             "attribute" | "member_expression" => {
-                let field = if current.kind() == "attribute" { "attribute" } else { "property" };
+                let field =
+                    if current.kind_name() == "attribute" { "attribute" } else { "property" };
                 parts.push(text(current.field(field)?, source));
                 current = current.field("object")?;
             }
@@ -529,7 +531,7 @@ pub(super) fn positional_args(call: Node<'_>) -> Vec<Node<'_>> {
     args.named_children(&mut cursor)
         .filter(|a| {
             !matches!(
-                a.kind(),
+                a.kind_name(),
                 "keyword_argument"
                     | "comment"
                     | "list_splat"
@@ -547,15 +549,15 @@ pub(super) fn chained_methods(call: Node<'_>, source: &str) -> Vec<String> {
     let mut current = call;
     for _ in 0..12 {
         let Some(access) = current.parent() else { break };
-        if !matches!(access.kind(), "attribute" | "member_expression")
+        if !matches!(access.kind_name(), "attribute" | "member_expression")
             || access.field("object").map(|o| o.id()) != Some(current.id())
         {
             break;
         }
-        let field = if access.kind() == "attribute" { "attribute" } else { "property" };
+        let field = if access.kind_name() == "attribute" { "attribute" } else { "property" };
         let Some(name) = access.field(field) else { break };
         let Some(next) = access.parent() else { break };
-        if !matches!(next.kind(), "call" | "call_expression") {
+        if !matches!(next.kind_name(), "call" | "call_expression") {
             break;
         }
         methods.push(text(name, source).to_owned());
@@ -583,12 +585,12 @@ fn parameters(function: Node<'_>, source: &str, scopes: &mut Scopes) {
     let Some(params) = function.field("parameters") else { return };
     let mut cursor = params.walk();
     for param in params.named_children(&mut cursor) {
-        if !matches!(param.kind(), "typed_parameter" | "typed_default_parameter") {
+        if !matches!(param.kind_name(), "typed_parameter" | "typed_default_parameter") {
             continue;
         }
         let name = param
             .field("name")
-            .or_else(|| param.named_child(0).filter(|n| n.kind() == "identifier"));
+            .or_else(|| param.named_child(0).filter(|n| n.kind_name() == "identifier"));
         let (Some(name), Some(ty)) = (name, param.field("type")) else { continue };
         let Some(class) = annotation_class(ty, source) else { continue };
         scopes.set(
@@ -606,7 +608,7 @@ fn parameters(function: Node<'_>, source: &str, scopes: &mut Scopes) {
 /// The class of a `type` node that names one class (`Item`, `models.Item`, `Item | None`).
 fn annotation_class(ty: Node<'_>, source: &str) -> Option<String> {
     let inner = ty.named_child(0)?;
-    let inner = if inner.kind() == "binary_operator" {
+    let inner = if inner.kind_name() == "binary_operator" {
         let left = inner.field("left")?;
         let right = inner.field("right")?;
         if text(right, source) != "None" {
@@ -629,12 +631,12 @@ fn annotation_class(ty: Node<'_>, source: &str) -> Option<String> {
 fn remember_assignment(node: Node<'_>, source: &str, scopes: &mut Scopes) {
     let Some(left) = node.field("left") else { return };
     let after = node.end_byte();
-    if left.kind() != "identifier" {
+    if left.kind_name() != "identifier" {
         forget_targets(left, after, source, scopes);
         return;
     }
     let var = text(left, source);
-    if node.kind() == "assignment"
+    if node.kind_name() == "assignment"
         && let Some(right) = node.field("right")
         && let Some(known) = binding(right, source)
     {
@@ -656,7 +658,7 @@ fn remember_assignment(node: Node<'_>, source: &str, scopes: &mut Scopes) {
     // `qs = qs.exclude(...)`, `stmt = stmt.where(...)`: a query refined from the name itself
     // keeps its model. An instance's method (`item = item.to_dict()`) gives something else.
     if let Some(right) = node.field("right")
-        && right.kind() != "identifier"
+        && right.kind_name() != "identifier"
         && receiver_root(right, source) == Some(var)
         && scopes.get(var).is_some_and(|known| known.origin == Origin::Other)
     {
@@ -670,7 +672,7 @@ fn remember_assignment(node: Node<'_>, source: &str, scopes: &mut Scopes) {
 fn receiver_root<'s>(expr: Node<'_>, source: &'s str) -> Option<&'s str> {
     let mut current = expr;
     for _ in 0..16 {
-        current = match current.kind() {
+        current = match current.kind_name() {
             "identifier" => return Some(text(current, source)),
             "await" | "parenthesized_expression" => current.named_child(0)?,
             "call" => current.field("function")?,
@@ -688,7 +690,7 @@ fn remember_loop(node: Node<'_>, source: &str, scopes: &mut Scopes) {
         return;
     };
     let after = right.end_byte();
-    if left.kind() == "identifier"
+    if left.kind_name() == "identifier"
         && let Some((model, via)) = sqlalchemy::loaded_model(right, source, true)
     {
         let known = Known {
@@ -705,7 +707,7 @@ fn remember_loop(node: Node<'_>, source: &str, scopes: &mut Scopes) {
 
 /// `(obj := session.get(M, pk))`.
 fn remember_walrus(node: Node<'_>, source: &str, scopes: &mut Scopes) {
-    let Some(name) = node.field("name").filter(|n| n.kind() == "identifier") else {
+    let Some(name) = node.field("name").filter(|n| n.kind_name() == "identifier") else {
         return;
     };
     let known = node.field("value").and_then(|v| binding(v, source));
@@ -715,7 +717,7 @@ fn remember_walrus(node: Node<'_>, source: &str, scopes: &mut Scopes) {
 /// Forgets, from byte `after` on, the names an assignment or loop target (`a, b`, `[a, b]`)
 /// binds.
 fn forget_targets(target: Node<'_>, after: usize, source: &str, scopes: &mut Scopes) {
-    match target.kind() {
+    match target.kind_name() {
         "identifier" => scopes.bind(after, text(target, source), None),
         "pattern_list" | "tuple_pattern" | "list_pattern" | "list_splat_pattern" => {
             let mut cursor = target.walk();
@@ -755,13 +757,13 @@ fn instance_of(expr: Node<'_>, source: &str) -> Option<Known> {
     let mut top = true;
     // Walk down a chain such as `session.exec(select(Item)).first()` to its root call.
     for _ in 0..8 {
-        if current.kind() == "await" {
+        if current.kind_name() == "await" {
             current = current.named_child(0)?;
             continue;
         }
         let new = if top { Origin::New } else { Origin::Other };
         top = false;
-        if current.kind() != "call" {
+        if current.kind_name() != "call" {
             return None;
         }
         let function = current.field("function")?;

@@ -38,6 +38,7 @@
 //! # reads orders, reads customers
 //! ```
 
+use crate::syntax::KindExt;
 use cartograph_core::{Confidence, Provenance, Refusal, RefusalKind, SourceLocation};
 use tree_sitter::Node;
 
@@ -56,7 +57,7 @@ pub(super) fn literal(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
         return;
     }
     let parent = cx.parent(node);
-    let parent_kind = parent.map(|p| p.kind()).unwrap_or("");
+    let parent_kind = parent.map(|p| p.kind_name()).unwrap_or("");
     // Parts of a concatenation are read as one; docstrings and bare strings are prose.
     if parent_kind == "concatenated_string" || parent_kind == "expression_statement" {
         return;
@@ -105,16 +106,16 @@ pub(super) fn literal(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
 /// a space. `None` for anything that cannot hold SQL.
 fn reassemble(node: Node<'_>, source: &str) -> Option<String> {
     let mut out = String::new();
-    let parts: Vec<Node<'_>> = if node.kind() == "concatenated_string" {
+    let parts: Vec<Node<'_>> = if node.kind_name() == "concatenated_string" {
         let mut cursor = node.walk();
-        node.named_children(&mut cursor).filter(|c| c.kind() == "string").collect()
+        node.named_children(&mut cursor).filter(|c| c.kind_name() == "string").collect()
     } else {
         vec![node]
     };
     for part in parts {
         let mut cursor = part.walk();
         for child in part.named_children(&mut cursor) {
-            match child.kind() {
+            match child.kind_name() {
                 "string_content" | "string_fragment" => out.push_str(text(child, source)),
                 "escape_sequence" => out.push(' '),
                 "interpolation" | "template_substitution" => out.push(HOLE),

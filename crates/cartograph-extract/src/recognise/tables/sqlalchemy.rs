@@ -43,6 +43,7 @@
 //!     invoice.paid = True                     # writes billing.invoices (likely)
 //! ```
 
+use crate::syntax::KindExt;
 use cartograph_core::{Confidence, Refusal, RefusalKind, SourceLocation};
 use tree_sitter::Node;
 
@@ -123,10 +124,10 @@ impl ClassAttrs {
         let mut attrs = ClassAttrs::default();
         let mut cursor = body.walk();
         for statement in body.named_children(&mut cursor) {
-            if statement.kind() == "function_definition"
-                || statement.kind() == "decorated_definition"
+            if statement.kind_name() == "function_definition"
+                || statement.kind_name() == "decorated_definition"
             {
-                let function = if statement.kind() == "decorated_definition" {
+                let function = if statement.kind_name() == "decorated_definition" {
                     statement.field("definition")
                 } else {
                     Some(statement)
@@ -152,12 +153,12 @@ impl ClassAttrs {
 
 /// `{"schema": "x"}`, or a tuple whose last element is such a dict.
 fn schema_of(node: Node<'_>, source: &str) -> Option<String> {
-    let dict = match node.kind() {
+    let dict = match node.kind_name() {
         "dictionary" => node,
         "tuple" | "parenthesized_expression" => {
             let count = node.named_child_count();
             let last = node.named_child(u32::try_from(count.checked_sub(1)?).ok()?)?;
-            if last.kind() != "dictionary" {
+            if last.kind_name() != "dictionary" {
                 return None;
             }
             last
@@ -165,7 +166,7 @@ fn schema_of(node: Node<'_>, source: &str) -> Option<String> {
         _ => return None,
     };
     let mut cursor = dict.walk();
-    for pair in dict.named_children(&mut cursor).filter(|p| p.kind() == "pair") {
+    for pair in dict.named_children(&mut cursor).filter(|p| p.kind_name() == "pair") {
         let key = pair.field("key").and_then(|k| literal(k, source));
         if key.as_deref() == Some("schema") {
             return pair.field("value").and_then(|v| literal(v, source));
@@ -186,7 +187,7 @@ pub(super) fn table_assignment(node: Node<'_>, cx: &Context<'_>, facts: &mut Fil
     let (Some(left), Some(call)) = (node.field("left"), node.field("right")) else {
         return;
     };
-    if left.kind() != "identifier" || call.kind() != "call" {
+    if left.kind_name() != "identifier" || call.kind_name() != "call" {
         return;
     }
     let Some(callee) = call.field("function").and_then(|f| dotted_name(f, cx.source)) else {
@@ -224,7 +225,7 @@ pub(super) fn call(node: Node<'_>, cx: &Context<'_>, scopes: &Scopes, facts: &mu
     }
     let Some(callee) = dotted_name(function, cx.source) else {
         // A method on a call result: `select(...).select_from(M)`, `q.join(M)`.
-        if function.kind() == "attribute" {
+        if function.kind_name() == "attribute" {
             method_on_expression(node, function, cx, facts);
         }
         return;
@@ -349,14 +350,14 @@ pub(super) const METHODS: &[&str] = &[
 /// A cheap test on the callee before any allocation: one of the functions or methods this
 /// recogniser reads, or a method on `M.query`.
 fn worth_a_look(function: Node<'_>, source: &str) -> bool {
-    match function.kind() {
+    match function.kind_name() {
         "identifier" => matches!(text(function, source), "select" | "insert" | "update" | "delete"),
         "attribute" => {
             let method = function.field("attribute").map(|a| text(a, source));
             method.is_some_and(|m| METHODS.contains(&m))
                 || function
                     .field("object")
-                    .filter(|o| o.kind() == "attribute")
+                    .filter(|o| o.kind_name() == "attribute")
                     .and_then(|o| o.field("attribute"))
                     .is_some_and(|a| text(a, source) == "query")
         }
@@ -392,7 +393,7 @@ fn method_on_expression(
     let Some(method) = function.field("attribute").map(|a| text(a, cx.source)) else {
         return;
     };
-    if function.field("object").is_some_and(|o| o.kind() == "string") {
+    if function.field("object").is_some_and(|o| o.kind_name() == "string") {
         return;
     }
     let (confidence, reason) = match method {
@@ -421,14 +422,14 @@ fn session_write(
 ) {
     let source = cx.source;
     let Some(first) = args.first() else { return };
-    let items: Vec<Node<'_>> = if method == "add_all" && first.kind() == "list" {
+    let items: Vec<Node<'_>> = if method == "add_all" && first.kind_name() == "list" {
         let mut cursor = first.walk();
         first.named_children(&mut cursor).collect()
     } else {
         vec![*first]
     };
     for item in items {
-        let found = match item.kind() {
+        let found = match item.kind_name() {
             "call" => item
                 .field("function")
                 .and_then(|f| dotted_name(f, source))
@@ -502,13 +503,13 @@ pub(super) fn loaded_model(
     let mut outer: Vec<&str> = Vec::new();
     let mut current = unwrap(expr)?;
     let (root, method) = loop {
-        if current.kind() != "call" || outer.len() > 8 {
+        if current.kind_name() != "call" || outer.len() > 8 {
             return None;
         }
-        let function = current.field("function").filter(|f| f.kind() == "attribute")?;
+        let function = current.field("function").filter(|f| f.kind_name() == "attribute")?;
         let method = text(function.field("attribute")?, source);
         let object = unwrap(function.field("object")?)?;
-        if object.kind() == "call" {
+        if object.kind_name() == "call" {
             outer.push(method);
             current = object;
             continue;
@@ -572,13 +573,13 @@ pub(super) fn loaded_model(
 fn statement_model(stmt: Node<'_>, source: &str) -> Option<String> {
     let mut current = unwrap(stmt)?;
     for _ in 0..12 {
-        if current.kind() != "call" {
+        if current.kind_name() != "call" {
             return None;
         }
         let function = current.field("function")?;
-        if function.kind() == "attribute"
+        if function.kind_name() == "attribute"
             && let Some(object) = function.field("object")
-            && object.kind() == "call"
+            && object.kind_name() == "call"
         {
             let method = function.field("attribute").map(|a| text(a, source));
             if !method.is_some_and(|m| REFINE.contains(&m)) {
@@ -605,7 +606,7 @@ fn statement_model(stmt: Node<'_>, source: &str) -> Option<String> {
 fn unwrap(node: Node<'_>) -> Option<Node<'_>> {
     let mut current = node;
     for _ in 0..4 {
-        if !matches!(current.kind(), "await" | "parenthesized_expression") {
+        if !matches!(current.kind_name(), "await" | "parenthesized_expression") {
             return Some(current);
         }
         current = current.named_child(0)?;
@@ -632,17 +633,17 @@ pub(super) fn attribute_write(
     facts: &mut FileFacts,
 ) {
     let Some(left) = node.field("left") else { return };
-    let targets: Vec<Node<'_>> = match left.kind() {
+    let targets: Vec<Node<'_>> = match left.kind_name() {
         "attribute" => vec![left],
         "pattern_list" | "tuple_pattern" => {
             let mut cursor = left.walk();
-            left.named_children(&mut cursor).filter(|t| t.kind() == "attribute").collect()
+            left.named_children(&mut cursor).filter(|t| t.kind_name() == "attribute").collect()
         }
         _ => return,
     };
     let mut seen: Vec<String> = Vec::new();
     for target in targets {
-        let Some(object) = target.field("object").filter(|o| o.kind() == "identifier") else {
+        let Some(object) = target.field("object").filter(|o| o.kind_name() == "identifier") else {
             continue;
         };
         let Some(known) = scopes.get(text(object, cx.source)) else { continue };
@@ -682,10 +683,10 @@ fn collection_append(
     facts: &mut FileFacts,
 ) {
     let source = cx.source;
-    let Some(collection) = function.field("object").filter(|o| o.kind() == "attribute") else {
+    let Some(collection) = function.field("object").filter(|o| o.kind_name() == "attribute") else {
         return;
     };
-    let Some(parent) = collection.field("object").filter(|o| o.kind() == "identifier") else {
+    let Some(parent) = collection.field("object").filter(|o| o.kind_name() == "identifier") else {
         return;
     };
     let parent = text(parent, source);
@@ -698,12 +699,12 @@ fn collection_append(
         return;
     }
     let Some(arguments) = node.field("arguments") else { return };
-    let elements: Vec<Node<'_>> = if arguments.kind() == "generator_expression" {
+    let elements: Vec<Node<'_>> = if arguments.kind_name() == "generator_expression" {
         arguments.field("body").into_iter().collect()
     } else {
         let args = positional_args(node);
         let [arg] = args.as_slice() else { return };
-        match (method, arg.kind()) {
+        match (method, arg.kind_name()) {
             ("append", _) => vec![*arg],
             (_, "list" | "tuple" | "set") => {
                 let mut cursor = arg.walk();
@@ -717,7 +718,7 @@ fn collection_append(
     };
     let mut seen: Vec<String> = Vec::new();
     for element in elements {
-        let model = match element.kind() {
+        let model = match element.kind_name() {
             "call" => element.field("function").and_then(|f| class_name(f, source)),
             "identifier" => scopes
                 .get(text(element, source))
@@ -748,19 +749,19 @@ fn in_model_method(node: Node<'_>, source: &str, facts: &FileFacts) -> bool {
     let mut current = node;
     let function = loop {
         let Some(parent) = current.parent() else { return false };
-        if parent.kind() == "function_definition" {
+        if parent.kind_name() == "function_definition" {
             break parent;
         }
         current = parent;
     };
     let mut up = function.parent();
-    if up.is_some_and(|p| p.kind() == "decorated_definition") {
+    if up.is_some_and(|p| p.kind_name() == "decorated_definition") {
         up = up.and_then(|p| p.parent());
     }
     let Some(class) = up
-        .filter(|b| b.kind() == "block")
+        .filter(|b| b.kind_name() == "block")
         .and_then(|b| b.parent())
-        .filter(|c| c.kind() == "class_definition")
+        .filter(|c| c.kind_name() == "class_definition")
         .and_then(|c| c.field("name"))
     else {
         return false;
@@ -797,10 +798,10 @@ pub(super) fn mapped_attributes(body: Node<'_>, source: &str, annotated: bool) -
     let mut attributes = Vec::new();
     let mut cursor = body.walk();
     for statement in body.named_children(&mut cursor) {
-        if statement.kind() == "decorated_definition" {
+        if statement.kind_name() == "decorated_definition" {
             let mut decorators = statement.walk();
             let hybrid = statement.named_children(&mut decorators).any(|d| {
-                d.kind() == "decorator"
+                d.kind_name() == "decorator"
                     && d.named_child(0)
                         .and_then(|e| dotted_name(e, source))
                         .is_some_and(|n| n.rsplit('.').next() == Some("hybrid_property"))
@@ -812,13 +813,12 @@ pub(super) fn mapped_attributes(body: Node<'_>, source: &str, annotated: bool) -
             }
             continue;
         }
-        let Some(assignment) = statement
-            .named_child(0)
-            .filter(|a| statement.kind() == "expression_statement" && a.kind() == "assignment")
-        else {
+        let Some(assignment) = statement.named_child(0).filter(|a| {
+            statement.kind_name() == "expression_statement" && a.kind_name() == "assignment"
+        }) else {
             continue;
         };
-        let Some(left) = assignment.field("left").filter(|l| l.kind() == "identifier") else {
+        let Some(left) = assignment.field("left").filter(|l| l.kind_name() == "identifier") else {
             continue;
         };
         let by_annotation = assignment
@@ -826,7 +826,7 @@ pub(super) fn mapped_attributes(body: Node<'_>, source: &str, annotated: bool) -
             .is_some_and(|t| annotated || text(t, source).trim_start().starts_with("Mapped["));
         let by_construct = assignment
             .field("right")
-            .filter(|r| r.kind() == "call")
+            .filter(|r| r.kind_name() == "call")
             .and_then(|r| r.field("function"))
             .and_then(|f| dotted_name(f, source))
             .is_some_and(|n| n.rsplit('.').next().is_some_and(|last| MAPPING.contains(&last)));
@@ -846,16 +846,16 @@ pub(super) fn push_mapped(class: &str, attributes: Vec<String>, facts: &mut File
 /// the object no longer attached to a session; `Some(None)` for `session.expunge_all()`.
 pub(super) fn detached<'s>(call: Node<'_>, source: &'s str) -> Option<Option<&'s str>> {
     let function = call.field("function")?;
-    let name = match function.kind() {
+    let name = match function.kind_name() {
         "attribute" => text(function.field("attribute")?, source),
         "identifier" => text(function, source),
         _ => return None,
     };
     match name {
-        "expunge_all" if function.kind() == "attribute" => Some(None),
+        "expunge_all" if function.kind_name() == "attribute" => Some(None),
         "expunge" | "make_transient" | "make_transient_to_detached" => {
             let args = positional_args(call);
-            let first = args.first().filter(|a| a.kind() == "identifier")?;
+            let first = args.first().filter(|a| a.kind_name() == "identifier")?;
             Some(Some(text(*first, source)))
         }
         _ => None,
@@ -865,7 +865,7 @@ pub(super) fn detached<'s>(call: Node<'_>, source: &'s str) -> Option<Option<&'s
 /// The model a `select(...)` argument names: `M` or `M.column`.
 fn selected_model(arg: Node<'_>, source: &str) -> Option<String> {
     let name = dotted_name(arg, source)?;
-    if arg.kind() == "attribute" {
+    if arg.kind_name() == "attribute" {
         let (model, _column) = name.rsplit_once('.')?;
         let last = model.rsplit('.').next().unwrap_or(model);
         if last.starts_with(|c: char| c.is_ascii_uppercase()) {

@@ -15,6 +15,7 @@
 //!     id: uuid.UUID = Field(default_factory=uuid.uuid4, primary_key=True)
 //! ```
 
+use crate::syntax::KindExt;
 use tree_sitter::Node;
 
 use super::sqlalchemy::{ClassAttrs, refuse_computed};
@@ -72,7 +73,7 @@ fn has_table_true(class: Node<'_>, source: &str) -> bool {
     let Some(args) = class.field("superclasses") else { return false };
     let mut cursor = args.walk();
     args.named_children(&mut cursor).any(|a| {
-        a.kind() == "keyword_argument"
+        a.kind_name() == "keyword_argument"
             && a.field("name").is_some_and(|n| text(n, source) == "table")
             && a.field("value").is_some_and(|v| text(v, source) == "True")
     })

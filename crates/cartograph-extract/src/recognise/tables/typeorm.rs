@@ -17,6 +17,7 @@
 //! export class LineItem {}
 //! ```
 
+use crate::syntax::KindExt;
 use tree_sitter::Node;
 
 use super::sqlalchemy::refuse_computed;
@@ -28,7 +29,9 @@ use crate::syntax::{position, text};
 
 /// A decorator: records the entity when it is `@Entity(...)` on a class.
 pub(super) fn decorator(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
-    let Some(call) = node.named_child(0).filter(|c| c.kind() == "call_expression") else { return };
+    let Some(call) = node.named_child(0).filter(|c| c.kind_name() == "call_expression") else {
+        return;
+    };
     if call.field("function").map(|f| text(f, cx.source)) != Some("Entity")
         || !cx.source.contains("typeorm")
     {
@@ -39,9 +42,9 @@ pub(super) fn decorator(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts)
     let (mut name, mut schema, mut computed) = (None, None, false);
     match args.first() {
         None => {}
-        Some(arg) if arg.kind() == "object" => {
+        Some(arg) if arg.kind_name() == "object" => {
             let mut cursor = arg.walk();
-            for pair in arg.named_children(&mut cursor).filter(|p| p.kind() == "pair") {
+            for pair in arg.named_children(&mut cursor).filter(|p| p.kind_name() == "pair") {
                 let key = pair.field("key").map(|k| {
                     literal(k, cx.source).unwrap_or_else(|| text(k, cx.source).to_owned())
                 });
@@ -91,7 +94,7 @@ pub(super) fn decorator(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts)
 /// The name of the class a decorator is attached to.
 fn decorated_class(decorator: Node<'_>, source: &str) -> Option<String> {
     let parent = decorator.parent()?;
-    let class = match parent.kind() {
+    let class = match parent.kind_name() {
         "class_declaration" | "abstract_class_declaration" | "class" => parent,
         "export_statement" => parent.field("declaration")?,
         _ => return None,

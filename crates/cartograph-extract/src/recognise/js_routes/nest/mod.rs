@@ -21,6 +21,7 @@
 //! Example: `@Controller("items")` with `@Get(":id") findOne()` and
 //! `app.setGlobalPrefix("api")` in `main.ts` serves `GET /api/items/{id}`.
 
+use crate::syntax::KindExt;
 use cartograph_core::HttpMethod;
 use tree_sitter::Node;
 
@@ -35,11 +36,11 @@ use crate::syntax::{literal_string, position, text};
 /// A decorator's name and first argument: `@Get(":id")` → (`Get`, `":id"`).
 fn decorator<'t>(node: Node<'t>, cx: &Context<'_>) -> Option<(&'static str, Option<Node<'t>>)> {
     let inner = node.named_child(0)?;
-    match inner.kind() {
+    match inner.kind_name() {
         "identifier" => Some((text_static(inner, cx), None)),
         "call_expression" => {
             let function = inner.field("function")?;
-            if function.kind() != "identifier" {
+            if function.kind_name() != "identifier" {
                 return None;
             }
             let args = inner.field("arguments").map(named_args).unwrap_or_default();
@@ -72,7 +73,7 @@ fn text_static(node: Node<'_>, cx: &Context<'_>) -> &'static str {
 fn decorator_path(arg: Option<Node<'_>>, cx: &Context<'_>) -> PathValue {
     match arg {
         None => PathValue::Literal(String::new()),
-        Some(a) if a.kind() == "object" => match object_property(a, "path", cx.source) {
+        Some(a) if a.kind_name() == "object" => match object_property(a, "path", cx.source) {
             Some(p) => path_value(p, cx),
             None => PathValue::Literal(String::new()),
         },
@@ -84,10 +85,10 @@ fn decorator_path(arg: Option<Node<'_>>, cx: &Context<'_>) -> PathValue {
 fn class_decorators<'t>(class: Node<'t>) -> Vec<Node<'t>> {
     let mut out = Vec::new();
     let mut cursor = class.walk();
-    out.extend(class.children(&mut cursor).filter(|c| c.kind() == "decorator"));
-    if let Some(parent) = class.parent().filter(|p| p.kind() == "export_statement") {
+    out.extend(class.children(&mut cursor).filter(|c| c.kind_name() == "decorator"));
+    if let Some(parent) = class.parent().filter(|p| p.kind_name() == "export_statement") {
         let mut cursor = parent.walk();
-        out.extend(parent.children(&mut cursor).filter(|c| c.kind() == "decorator"));
+        out.extend(parent.children(&mut cursor).filter(|c| c.kind_name() == "decorator"));
     }
     out
 }
@@ -103,7 +104,7 @@ pub(super) fn class(node: Node<'_>, cx: &Context<'_>, js: &mut JsRouteFacts) {
         return;
     };
     let from_options = arg
-        .filter(|a| a.kind() == "object")
+        .filter(|a| a.kind_name() == "object")
         .and_then(|a| object_property(a, "version", cx.source))
         .map(|v| version(v, cx));
     let from_decorator = decorators
@@ -121,13 +122,14 @@ pub(super) fn class(node: Node<'_>, cx: &Context<'_>, js: &mut JsRouteFacts) {
     let mut pending: Vec<Node<'_>> = Vec::new();
     let mut cursor = body.walk();
     for member in body.named_children(&mut cursor) {
-        match member.kind() {
+        match member.kind_name() {
             // The TypeScript grammar puts method decorators before the method in the class body.
             "decorator" => pending.push(member),
             "method_definition" => {
                 let mut decorators = std::mem::take(&mut pending);
                 let mut inner = member.walk();
-                decorators.extend(member.children(&mut inner).filter(|c| c.kind() == "decorator"));
+                decorators
+                    .extend(member.children(&mut inner).filter(|c| c.kind_name() == "decorator"));
                 method(member, &decorators, cx, &mut routes);
             }
             _ => pending.clear(),
@@ -185,16 +187,19 @@ fn method(
 fn version(node: Node<'_>, cx: &Context<'_>) -> NestVersion {
     let one = |n: Node<'_>| -> Option<Option<String>> {
         let n = strip_expression(n);
-        if n.kind() == "identifier" && text(n, cx.source) == "VERSION_NEUTRAL" {
+        if n.kind_name() == "identifier" && text(n, cx.source) == "VERSION_NEUTRAL" {
             return Some(None);
         }
         literal_string(n, cx.source).map(Some)
     };
     let node = strip_expression(node);
-    if node.kind() == "array" {
+    if node.kind_name() == "array" {
         let mut cursor = node.walk();
-        let items: Option<Vec<Option<String>>> =
-            node.named_children(&mut cursor).filter(|n| n.kind() != "comment").map(one).collect();
+        let items: Option<Vec<Option<String>>> = node
+            .named_children(&mut cursor)
+            .filter(|n| n.kind_name() != "comment")
+            .map(one)
+            .collect();
         return match items {
             Some(items) if !items.is_empty() => NestVersion::Listed(items),
             _ => NestVersion::Computed,
@@ -210,7 +215,7 @@ pub(super) fn versioning(call: Node<'_>, cx: &Context<'_>) -> NestVersioning {
         // `enableVersioning()` defaults to URI versioning.
         return NestVersioning::Uri { prefix: Some("v".to_owned()), default: None };
     };
-    if options.kind() != "object" {
+    if options.kind_name() != "object" {
         return NestVersioning::Computed;
     }
     let kind = object_property(options, "type", cx.source).map(|t| text(t, cx.source));
@@ -245,23 +250,23 @@ pub(super) fn keep_imported(js: &mut JsRouteFacts, nest_names: &[(String, String
 /// }`). Anything else — another option, a computed entry — leaves the options unread.
 pub(super) fn prefix_options(options: Node<'_>, cx: &Context<'_>) -> (bool, Vec<NestExclude>) {
     let options = strip_expression(options);
-    if options.kind() != "object" {
+    if options.kind_name() != "object" {
         return (true, Vec::new());
     }
     let mut unread = false;
     let mut excludes = Vec::new();
     let mut cursor = options.walk();
     for property in options.named_children(&mut cursor) {
-        if property.kind() == "comment" {
+        if property.kind_name() == "comment" {
             continue;
         }
         let key = property.field("key").map(|k| text(k, cx.source));
         let value = property.field("value").map(strip_expression);
-        match (property.kind(), key, value) {
-            ("pair", Some("exclude"), Some(list)) if list.kind() == "array" => {
+        match (property.kind_name(), key, value) {
+            ("pair", Some("exclude"), Some(list)) if list.kind_name() == "array" => {
                 let mut inner = list.walk();
                 for entry in list.named_children(&mut inner) {
-                    if entry.kind() == "comment" {
+                    if entry.kind_name() == "comment" {
                         continue;
                     }
                     match exclude_entry(entry, cx) {
@@ -282,7 +287,7 @@ fn exclude_entry(entry: Node<'_>, cx: &Context<'_>) -> Option<NestExclude> {
     if let Some(path) = literal_string(entry, cx.source) {
         return Some(NestExclude { method: None, path });
     }
-    if entry.kind() != "object" {
+    if entry.kind_name() != "object" {
         return None;
     }
     let path = literal_string(object_property(entry, "path", cx.source)?, cx.source)?;

@@ -26,6 +26,7 @@
 //! Example: `export async function GET` in `app/api/items/[id]/route.ts` next to
 //! `next.config.js` serves `GET /api/items/{id}`.
 
+use crate::syntax::KindExt;
 use cartograph_core::HttpMethod;
 use tree_sitter::Node;
 
@@ -44,7 +45,7 @@ pub(super) fn base_path(pair: Node<'_>, cx: &Context<'_>, js: &mut JsRouteFacts)
     let (Some(key), Some(value)) = (pair.field("key"), pair.field("value")) else {
         return;
     };
-    let name = match key.kind() {
+    let name = match key.kind_name() {
         "property_identifier" => Some(text(key, cx.source).to_owned()),
         _ => literal_string(key, cx.source),
     };
@@ -63,7 +64,7 @@ pub(super) fn method_checks(root: Node<'_>, cx: &Context<'_>) -> Vec<HttpMethod>
     // A pre-order walk of the whole tree with one cursor: no recursion, so deep nesting is safe.
     'walk: loop {
         let node = cursor.node();
-        match node.kind() {
+        match node.kind_name() {
             "binary_expression" => {
                 let operator = node.field("operator").map(|o| text(o, cx.source));
                 if matches!(operator, Some("===" | "==" | "!==" | "!="))
@@ -85,7 +86,7 @@ pub(super) fn method_checks(root: Node<'_>, cx: &Context<'_>) -> Vec<HttpMethod>
                 {
                     let mut inner = body.walk();
                     for case in body.named_children(&mut inner) {
-                        if case.kind() == "switch_case" {
+                        if case.kind_name() == "switch_case" {
                             checked.extend(case.field("value").and_then(|v| method_literal(v, cx)));
                         }
                     }
@@ -93,12 +94,12 @@ pub(super) fn method_checks(root: Node<'_>, cx: &Context<'_>) -> Vec<HttpMethod>
             }
             "call_expression" => {
                 if let Some(function) = node.field("function")
-                    && function.kind() == "member_expression"
+                    && function.kind_name() == "member_expression"
                     && function
                         .field("property")
                         .is_some_and(|p| matches!(text(p, cx.source), "includes" | "indexOf"))
                     && let Some(array) = function.field("object").map(strip_expression)
-                    && array.kind() == "array"
+                    && array.kind_name() == "array"
                     && node
                         .field("arguments")
                         .and_then(|a| named_args(a).first().copied())
@@ -143,7 +144,7 @@ pub(super) fn method_checks(root: Node<'_>, cx: &Context<'_>) -> Vec<HttpMethod>
 /// `req.method`, `request.method`, `ctx.req.method`: a read of a `method` property.
 fn is_method_read(node: Node<'_>, cx: &Context<'_>) -> bool {
     let node = strip_expression(node);
-    node.kind() == "member_expression"
+    node.kind_name() == "member_expression"
         && node.field("property").is_some_and(|p| text(p, cx.source) == "method")
 }
 
@@ -166,14 +167,14 @@ fn method_keys(object: Node<'_>, cx: &Context<'_>) -> Vec<HttpMethod> {
     let mut cursor = object.walk();
     let mut keys = Vec::new();
     for child in object.named_children(&mut cursor) {
-        let key = match child.kind() {
+        let key = match child.kind_name() {
             "pair" => child.field("key"),
             "method_definition" => child.field("name"),
             "shorthand_property_identifier" => Some(child),
             "comment" => continue,
             _ => return Vec::new(),
         };
-        let name = key.and_then(|k| match k.kind() {
+        let name = key.and_then(|k| match k.kind_name() {
             "property_identifier" | "shorthand_property_identifier" => {
                 Some(text(k, cx.source).to_owned())
             }

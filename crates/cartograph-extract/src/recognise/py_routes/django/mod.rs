@@ -28,6 +28,7 @@
 //! Example: `path("api/", include("shop.urls"))` in the root conf and `path("items/<int:pk>/",
 //! views.item_detail)` in `shop/urls.py` give `ANY /api/items/{pk}`.
 
+use crate::syntax::KindExt;
 use cartograph_core::HttpMethod;
 use tree_sitter::Node;
 
@@ -46,7 +47,7 @@ pub(super) fn augmented(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
     else {
         return;
     };
-    if left.kind() == "identifier" && text(op, source) == "+=" {
+    if left.kind_name() == "identifier" && text(op, source) == "+=" {
         url_list(text(left, source), right, source, out);
     }
 }
@@ -72,7 +73,7 @@ pub(super) fn url_list(name: &str, right: Node<'_>, source: &str, out: &mut PyRo
     let mut operands = vec![right];
     let mut lists = Vec::new();
     while let Some(n) = operands.pop() {
-        match n.kind() {
+        match n.kind_name() {
             "list" | "tuple" => lists.push((n, None)),
             // `i18n_patterns(path(...), ...)`: its entries under a language-code segment.
             "call" => {
@@ -168,7 +169,7 @@ pub(super) fn append(
                 }
             }
         }
-        _ if arg.kind() == "list" => url_list(object, arg, source, out),
+        _ if arg.kind_name() == "list" => url_list(object, arg, source, out),
         _ => {}
     }
 }
@@ -182,7 +183,7 @@ fn entry<'t>(
     out: &mut PyRouteFacts,
 ) -> Option<Node<'t>> {
     // `[*router.urls, path(...)]`, `[*analytic_urls, *api_urls]`
-    if item.kind() == "list_splat" {
+    if item.kind_name() == "list_splat" {
         let object = item.named_child(0).and_then(|o| dotted(o, source));
         // Inside `include([...])` every splat is a list of URL entries.
         let owner = if parent.is_some() { "urlpatterns" } else { list };
@@ -201,7 +202,7 @@ fn entry<'t>(
         }
         return None;
     }
-    if item.kind() != "call" {
+    if item.kind_name() != "call" {
         return None;
     }
     let function = item.field("function").and_then(|f| dotted(f, source))?;
@@ -240,12 +241,13 @@ fn entry<'t>(
 /// The methods of `ViewSet.as_view({"get": "list", "post": "create"})`.
 fn as_view_mapping(view: Node<'_>, source: &str) -> Vec<HttpMethod> {
     let Some(args) = view.field("arguments") else { return Vec::new() };
-    let Some(mapping) = positional_argument(args, 0).filter(|m| m.kind() == "dictionary") else {
+    let Some(mapping) = positional_argument(args, 0).filter(|m| m.kind_name() == "dictionary")
+    else {
         return Vec::new();
     };
     let mut methods = Vec::new();
     let mut cursor = mapping.walk();
-    for pair in mapping.named_children(&mut cursor).filter(|p| p.kind() == "pair") {
+    for pair in mapping.named_children(&mut cursor).filter(|p| p.kind_name() == "pair") {
         let key = pair.field("key").and_then(|k| literal_string(k, source));
         match key.as_deref().and_then(HttpMethod::parse) {
             Some(m) if !methods.contains(&m) => methods.push(m),
@@ -266,13 +268,13 @@ fn view_target<'t>(view: Node<'t>, source: &str) -> (UrlTarget, Option<Node<'t>>
         }
         return (UrlTarget::View { handler, class_based: false }, None);
     }
-    if view.kind() != "call" {
+    if view.kind_name() != "call" {
         return (UrlTarget::Computed, None);
     }
     let Some(function) = view.field("function") else {
         return (UrlTarget::Computed, None);
     };
-    if function.kind() == "attribute"
+    if function.kind_name() == "attribute"
         && function.field("attribute").is_some_and(|a| text(a, source) == "as_view")
     {
         return match function.field("object").and_then(|o| dotted(o, source)) {
@@ -289,7 +291,7 @@ fn view_target<'t>(view: Node<'t>, source: &str) -> (UrlTarget, Option<Node<'t>>
         return (UrlTarget::Computed, None);
     };
     // `include(("app.urls", "namespace"))` / `include((patterns, "app"))`.
-    if first.kind() == "tuple" {
+    if first.kind_name() == "tuple" {
         match first.named_child(0) {
             Some(inner) => first = inner,
             None => return (UrlTarget::Computed, None),
@@ -298,7 +300,7 @@ fn view_target<'t>(view: Node<'t>, source: &str) -> (UrlTarget, Option<Node<'t>>
     if let Some(module) = literal_string(first, source) {
         return (UrlTarget::IncludeModule(module), None);
     }
-    if first.kind() == "list" {
+    if first.kind_name() == "list" {
         return (UrlTarget::Inline, Some(first));
     }
     match dotted(first, source) {
@@ -320,7 +322,7 @@ pub(super) fn register(
     let Some(prefix) = find_argument_value(args, "prefix", 0, source) else {
         return;
     };
-    if !matches!(prefix.kind(), "string" | "concatenated_string" | "binary_operator") {
+    if !matches!(prefix.kind_name(), "string" | "concatenated_string" | "binary_operator") {
         return;
     }
     let viewset = find_argument_value(args, "viewset", 1, source);
@@ -345,7 +347,7 @@ pub(super) fn restriction(expr: Node<'_>, source: &str) -> Option<Vec<HttpMethod
             _ => None,
         };
     }
-    if expr.kind() != "call" {
+    if expr.kind_name() != "call" {
         return None;
     }
     let function = dotted(expr.field("function")?, source)?;
@@ -371,9 +373,9 @@ pub(super) fn restriction(expr: Node<'_>, source: &str) -> Option<Vec<HttpMethod
 pub(super) fn action(decorated: Node<'_>, method: &str, source: &str) -> Option<ViewSetAction> {
     let mut cursor = decorated.walk();
     let decorators: Vec<Node<'_>> =
-        decorated.named_children(&mut cursor).filter(|c| c.kind() == "decorator").collect();
+        decorated.named_children(&mut cursor).filter(|c| c.kind_name() == "decorator").collect();
     for decorator in decorators {
-        let Some(call) = decorator.named_child(0).filter(|c| c.kind() == "call") else {
+        let Some(call) = decorator.named_child(0).filter(|c| c.kind_name() == "call") else {
             continue;
         };
         let is_action = call
