@@ -606,6 +606,24 @@ fn hono_rpc_clients_and_a_base_path_helper() {
 }
 
 #[test]
+fn a_store_method_over_a_client_five_wrappers_deep() {
+    check!(
+        &[
+            src(
+                "web/src/utils/client.ts",
+                "const sendWithToken = (url: string, init: object) => fetch(url, init);\nclass HttpClient {\n  send = (path: string, method: string, data?: object) => sendWithToken(\"/api\" + path, { method, body: data });\n  once = (path: string, method: string, data?: object) => this.send(path, method, data);\n  post = (path: string, data?: object) => this.once(path, \"POST\", data);\n}\nexport const client = new HttpClient();\n",
+            ),
+            Source {
+                path: "web/src/stores/TeamsStore.ts",
+                text: "import { client } from \"../utils/client\";\nexport default class TeamsStore {\n  perform = async (action: string, id: string) => {\n    await client.post(`/teams.${action}`, { id });\n  };\n  archive = (id: string) => this.perform(\"archive\", id);\n  restore = (id: string) => this.perform(\"restore\", id);\n}\n",
+                bindings: &[("client", "web/src/utils/client.ts", Some("client"))],
+            },
+        ],
+        &["POST /api/teams.archive", "POST /api/teams.list"]
+    );
+}
+
+#[test]
 fn typescript_fetch_generated_client_is_attributed_to_callers() {
     check!(
         &[

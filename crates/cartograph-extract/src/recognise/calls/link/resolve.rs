@@ -24,7 +24,7 @@ use crate::recognise::calls::{CallClient, ClientInstance};
 use crate::recognise::link::{BindingTarget, FileView, LinkInput};
 
 /// At most this many wrappers are followed from one call.
-pub const MAX_WRAPPERS: usize = 4;
+pub const MAX_WRAPPERS: usize = 6;
 /// At most this many name lookups are made to find one callee or constant.
 const MAX_STEPS: usize = 8;
 
