@@ -109,6 +109,12 @@ impl Factories {
     }
 }
 
+/// True when the file imports a JavaScript client library whose instances a function of the
+/// file may return: a cheap gate for reading returns.
+pub(super) fn may_make_clients(libs: &super::Libraries) -> bool {
+    !(libs.axios.is_empty() && libs.ky.is_empty() && libs.constructors.is_empty())
+}
+
 /// What a returned expression may be: a name, or a call of a plain function.
 pub(super) fn returned(value: Node<'_>, source: &str) -> Option<Returned> {
     let value = super::unwrap_value(value);
@@ -155,8 +161,7 @@ impl super::Calls {
         cx: &super::Context<'_>,
         facts: &crate::FileFacts,
     ) {
-        let libs = super::libs_of(&mut self.libs, facts);
-        if libs.axios.is_empty() && libs.ky.is_empty() && libs.constructors.is_empty() {
+        if !may_make_clients(super::libs_of(&mut self.libs, facts)) {
             return;
         }
         let value = memoised(super::unwrap_value(value), cx.source);

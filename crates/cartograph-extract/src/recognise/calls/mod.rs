@@ -1028,6 +1028,10 @@ impl Calls {
             // `const url = buildUrl("api/items", params)` with `buildUrl` imported: a call the
             // link half expands when its module exports it as a URL template.
             let imported_call = value.kind() == "call_expression"
+                && value
+                    .field("arguments")
+                    .and_then(|a| a.named_child(0))
+                    .is_some_and(|first| is_stringish(unwrap_value(first)))
                 && factories::called_function(value, cx.source)
                     .is_some_and(|f| self.libs.as_ref().is_some_and(|l| l.importing.contains(f)));
             if !may_hold_url(value) && !imported_call {
@@ -1236,12 +1240,14 @@ impl Calls {
                     let scope = self.scope(cx).and_then(|s| s.class);
                     self.objects.push(ClassInstance { name: name.clone(), class, scope });
                 }
-                // `const api = useApi()`: a client when `useApi` is a client factory.
+                // `const api = useApi()`: a client when `useApi` is a client factory, imported
+                // or of this file (which then uses a client library).
                 let called = unwrap_value(value);
                 let libs = libs_of(&mut self.libs, facts);
                 if called.kind() == "call_expression"
                     && let Some(function) = factories::called_function(called, cx.source)
                     && libs.library_of_handle(function).is_none()
+                    && (libs.importing.contains(function) || factories::may_make_clients(libs))
                 {
                     self.factories.bind(&name, function);
                 }
