@@ -27,6 +27,9 @@ use super::url::{CallUrl, Env, Part};
 use crate::syntax::FieldExt;
 use crate::syntax::text;
 
+/// What a relative key of the global fetcher is resolved against.
+const GLOBAL_BASE: &str = "the base URL of the global SWR fetcher";
+
 /// The hooks whose key is fetched with `GET`.
 pub(super) const HOOKS: &[&str] = &["useSWR", "useSWRImmutable", "default"];
 
@@ -70,7 +73,14 @@ pub(super) fn interpret(args: &Args) -> Option<(Option<HttpMethod>, CallUrl)> {
         if !(path && readable) || key.parts.as_deref().is_some_and(super::url::mixed_segment) {
             return None;
         }
-        return Some((Some(HttpMethod::Get), key.url.clone()));
+        // A relative key is resolved by the global fetcher's client, not by the page.
+        let mut url = key.url.clone();
+        if let CallUrl::Path { stripped: Some(base), .. } = &mut url
+            && base.relative
+        {
+            base.description = GLOBAL_BASE.to_owned();
+        }
+        return Some((Some(HttpMethod::Get), url));
     }
     // A key that is not written as a URL is a cache key (`"INSTANCE_CONFIGURATIONS"`), whose
     // fetcher decides what is requested.
