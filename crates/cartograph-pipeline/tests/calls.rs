@@ -541,6 +541,89 @@ fn hook_returned_closures_and_conditional_urls() {
 }
 
 #[test]
+fn a_hook_returning_a_ky_instance_and_keys_of_the_global_swr_fetcher() {
+    check!(
+        &[
+            src(
+                "web/src/hooks/use-api.ts",
+                "import ky from \"ky\";\nimport { useContext, useMemo } from \"react\";\nexport const useStaticApi = ({ prefixUrl, timeout }: Props) => {\n  const client = useMemo(() => ky.create({ prefixUrl, timeout }), [prefixUrl, timeout]);\n  return client;\n};\nconst useApi = () => {\n  const { endpoint } = useContext(AppContext);\n  return useStaticApi({ prefixUrl: endpoint });\n};\nexport default useApi;\n",
+            ),
+            src(
+                "web/src/utils/url.ts",
+                "export const withParams = (path: string, params: object) =>\n  `${path}?${new URLSearchParams(params).toString()}`;\n",
+            ),
+            Source {
+                path: "web/src/pages/Teams.tsx",
+                text: "import useSWR from \"swr\";\nimport useApi from \"@/hooks/use-api\";\nimport useStore from \"@/hooks/use-store\";\nimport { withParams } from \"@/utils/url\";\nexport default function Teams({ teamId, page, admin }) {\n  const api = useApi();\n  const store = useStore();\n  const { data } = useSWR<Team>(teamId && `api/teams/${teamId}`);\n  const url = withParams(\"api/teams\", { page: String(page) });\n  const list = useSWR<Team[]>(url);\n  const members = useSWR(withParams(`api/teams/${teamId}/members`, { page }), {\n    revalidateOnFocus: false,\n  });\n  const remove = async () => {\n    await api.delete(`api/teams/${teamId}`);\n  };\n  const rename = async (name: string) => {\n    await api\n      .patch(`api/teams/${teamId}`, { json: { name } })\n      .json<Team>();\n  };\n  const kind = admin ? \"owners\" : \"members\";\n  const add = () => api.post(`api/teams/${teamId}/${kind}`);\n  store.get(\"api/teams\");\n  useSWR(\"team-settings\");\n}\n",
+                bindings: &[
+                    ("useApi", "web/src/hooks/use-api.ts", Some("default")),
+                    ("useStore", "web/src/hooks/use-store.ts", Some("default")),
+                    ("withParams", "web/src/utils/url.ts", Some("withParams")),
+                ],
+            },
+            src(
+                "web/src/hooks/use-store.ts",
+                "export default function useStore() {\n  return new Map();\n}\n"
+            ),
+        ],
+        &[
+            "GET /api/teams",
+            "GET /api/teams/{id}",
+            "PATCH /api/teams/{id}",
+            "DELETE /api/teams/{id}",
+            "GET /api/teams/{id}/members",
+            "POST /api/teams/{id}/members",
+            "POST /api/teams/{id}/owners",
+            "POST /api/teams/{id}/settings",
+        ]
+    );
+}
+
+#[test]
+fn hono_rpc_clients_and_a_base_path_helper() {
+    check!(
+        &[
+            src(
+                "web/src/lib/paths.ts",
+                "export const getBasePath = (): string => process.env.BASE_PATH ?? \"\";\nexport const withBasePath = (path: string): string => {\n  return `${getBasePath()}${path}`;\n};\n",
+            ),
+            Source {
+                path: "web/src/lib/locale.ts",
+                text: "import { withBasePath } from \"./paths\";\nexport async function saveLocale(body) {\n  await fetch(withBasePath(\"/api/locale\"), { method: \"post\", body });\n}\n",
+                bindings: &[("withBasePath", "web/src/lib/paths.ts", Some("withBasePath"))],
+            },
+            src(
+                "web/src/auth/client.ts",
+                "import { hc } from \"hono/client\";\nexport class SessionClient {\n  constructor(options: { baseUrl: string }) {\n    this.rpc = hc<AppType>(options.baseUrl);\n  }\n  async signOut() {\n    await this.rpc.logout.$post();\n  }\n  async unlink(id: string) {\n    await this.rpc[\"linked-accounts\"][\":accountId\"].$delete({ param: { accountId: id } });\n  }\n  async stale() {\n    await this.rpc.gone.$get();\n  }\n}\nexport const sessions = new SessionClient({ baseUrl: \"/api/session\" });\n",
+            ),
+        ],
+        &[
+            "POST /api/locale",
+            "POST /api/session/logout",
+            "DELETE /api/session/linked-accounts/{accountId}",
+        ]
+    );
+}
+
+#[test]
+fn a_store_method_over_a_client_five_wrappers_deep() {
+    check!(
+        &[
+            src(
+                "web/src/utils/client.ts",
+                "const sendWithToken = (url: string, init: object) => fetch(url, init);\nclass HttpClient {\n  send = (path: string, method: string, data?: object) => sendWithToken(\"/api\" + path, { method, body: data });\n  once = (path: string, method: string, data?: object) => this.send(path, method, data);\n  post = (path: string, data?: object) => this.once(path, \"POST\", data);\n}\nexport const client = new HttpClient();\n",
+            ),
+            Source {
+                path: "web/src/stores/TeamsStore.ts",
+                text: "import { client } from \"../utils/client\";\nexport default class TeamsStore {\n  perform = async (action: string, id: string) => {\n    await client.post(`/teams.${action}`, { id });\n  };\n  archive = (id: string) => this.perform(\"archive\", id);\n  restore = (id: string) => this.perform(\"restore\", id);\n}\n",
+                bindings: &[("client", "web/src/utils/client.ts", Some("client"))],
+            },
+        ],
+        &["POST /api/teams.archive", "POST /api/teams.list"]
+    );
+}
+
+#[test]
 fn typescript_fetch_generated_client_is_attributed_to_callers() {
     check!(
         &[

@@ -220,7 +220,7 @@ pub(crate) fn read(arguments: Node<'_>, source: &str, env: &Env<'_>) -> Args {
 const OBJECT: &str = "the request is an object, not a URL";
 const TOO_MANY: &str = "the URL is built from too many pieces to read";
 
-fn arg(node: Node<'_>, source: &str, env: &Env<'_>) -> Arg {
+pub(crate) fn arg(node: Node<'_>, source: &str, env: &Env<'_>) -> Arg {
     let node = unwrap_expression(node);
     let object = (node.kind() == "object").then(|| object_arg(node, source, env));
     let param = (node.kind() == "identifier")

@@ -6,7 +6,7 @@
 
 use std::collections::HashSet;
 
-use super::{aiohttp, axios, httpx, ky, requests};
+use super::{aiohttp, axios, hono_rpc, httpx, ky, requests};
 use crate::{FileFacts, ImportTarget, Imported};
 
 /// The local names under which the file imports each client library.
@@ -150,6 +150,7 @@ fn library_of(module: &str) -> Option<&'static str> {
         "requests" => Some("requests"),
         "httpx" => Some("httpx"),
         "aiohttp" => Some("aiohttp"),
+        "hono/client" => Some(hono_rpc::LIBRARY),
         _ => None,
     }
 }
@@ -161,6 +162,7 @@ pub(super) fn is_constructor(library: &str, member: &str) -> bool {
         "requests" => requests::CONSTRUCTORS.contains(&member),
         "httpx" => httpx::CONSTRUCTORS.contains(&member),
         "aiohttp" => aiohttp::CONSTRUCTORS.contains(&member),
+        hono_rpc::LIBRARY => hono_rpc::CONSTRUCTORS.contains(&member),
         _ => false,
     }
 }

@@ -433,11 +433,13 @@ fn caller<'a>(
         }),
         CallClient::Imported { receiver } => {
             let (instance, module) = resolve::imported_instance(input, file, receiver)?;
-            Some(Caller {
-                who: format!("{} instance {receiver} imported from {}", instance.library, module),
-                instance: Some(instance),
-                across_files: true,
-            })
+            let who = match receiver.strip_suffix("()") {
+                Some(f) => {
+                    format!("{} instance returned by {f}, imported from {module}", instance.library)
+                }
+                None => format!("{} instance {receiver} imported from {module}", instance.library),
+            };
+            Some(Caller { who, instance: Some(instance), across_files: true })
         }
     }
 }

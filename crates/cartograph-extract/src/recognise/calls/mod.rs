@@ -26,7 +26,9 @@ mod angular;
 mod args;
 mod axios;
 mod choices;
+mod factories;
 mod fetch;
+mod hono_rpc;
 mod httpx;
 mod ky;
 mod libraries;
@@ -88,6 +90,13 @@ pub const RECOGNISERS: &[Recogniser] = &[
         languages: TS_JS,
         edges: CALLS,
         summary: "fetch(url, { method }) requests",
+    },
+    Recogniser {
+        name: "hono-rpc",
+        file: "calls/hono_rpc.rs",
+        languages: TS_JS,
+        edges: CALLS,
+        summary: "Hono RPC clients: hc(base), the property chain is the path, $get/$post the method",
     },
     Recogniser {
         name: "http-wrappers",
@@ -279,6 +288,10 @@ pub(crate) struct Calls {
     /// The last scope read, by the node id of its innermost function: the calls of one
     /// function share it, and reading it walks and copies the function's names.
     last_scope: Option<(Option<usize>, Option<scope::FnScope>)>,
+    /// Functions returning a client instance, and names bound to what functions return.
+    factories: factories::Factories,
+    /// Hono RPC calls (`client.users.$get()`), whose client is decided at the end of the file.
+    rpc: Vec<hono_rpc::RpcCall>,
 }
 
 impl Family for Calls {
@@ -299,6 +312,7 @@ impl Family for Calls {
             "class",
             "class_definition",
             "function_declaration",
+            "return_statement",
         ]
     }
 
@@ -361,10 +375,25 @@ impl Family for Calls {
                     self.class(node, cx);
                 }
                 "function_declaration" => self.template_function(node, cx),
+                "return_statement" => {
+                    if let Some(value) = node.named_child(0) {
+                        self.returned(value, None, cx, facts);
+                    }
+                }
                 "variable_declarator" => {
                     libs_of(&mut self.libs, facts);
                     self.constant(node, "name", "value", cx);
                     self.declaration(node, "name", "value", cx, facts);
+                    // `const useApi = () => useStaticApi({ … })`: an expression body is returned.
+                    let arrow = node.field("value").map(unwrap_value);
+                    let body = arrow.filter(|v| v.kind() == "arrow_function");
+                    if let (Some(body), Some(name)) =
+                        (body.and_then(|f| f.field("body")), node.field("name"))
+                        && body.kind() != "statement_block"
+                        && name.kind() == "identifier"
+                    {
+                        self.returned(body, Some(text(name, cx.source).to_owned()), cx, facts);
+                    }
                 }
                 "assignment_expression" => {
                     libs_of(&mut self.libs, facts);
@@ -409,13 +438,28 @@ impl Family for Calls {
 
     fn finish(&mut self, cx: &Context<'_>, facts: &mut FileFacts) {
         let libs = self.libs.take().unwrap_or_else(|| Libraries::of(facts));
+        if !self.factories.is_empty() {
+            let made = self.factories.instances(&self.instances);
+            self.instances.extend(made);
+        }
         for name in std::mem::take(&mut self.default_exports) {
             if let Some(found) = self.instances.iter().find(|i| i.name == name).cloned() {
                 self.instances.push(ClientInstance { name: "default".to_owned(), ..found });
             }
+            // `export default useApi` of a factory: what `useApi` returns is `default()`.
+            let returned = factories::returned_name(&name);
+            if let Some(found) = self.instances.iter().find(|i| i.name == returned).cloned() {
+                let name = factories::returned_name("default");
+                self.instances.push(ClientInstance { name, ..found });
+            }
         }
         let generated = self.is_generated(cx);
         let mut made = std::mem::take(&mut self.direct);
+        for rpc in std::mem::take(&mut self.rpc) {
+            if let Some(fact) = rpc.resolve(&self.instances, |n| libs.importing.contains(n)) {
+                made.push((fact, Args::default(), None));
+            }
+        }
         for pending in std::mem::take(&mut self.pending) {
             match self.resolve(&pending, &libs, cx.syntax) {
                 Some(fact) => {
@@ -647,7 +691,7 @@ impl Calls {
                 let libs = self.libs.as_ref().expect("read above");
                 if libs.swr.contains(name) {
                     let scope = self.scope(cx);
-                    let args = self.read_args(arguments, cx, scope.as_ref());
+                    let args = swr::read(arguments, cx.source, &self.env(scope.as_ref()));
                     let found = swr::interpret(&args);
                     direct(self, CallClient::Library("swr"), args, scope, found);
                     return;
@@ -691,6 +735,12 @@ impl Calls {
                 let (Some(object), Some(property)) = (object, property) else { return };
                 let receiver = text(object, cx.source);
                 let verb = text(property, cx.source);
+                if let Some(method) =
+                    hono_rpc::method(verb).filter(|_| cx.syntax == Syntax::JavaScript)
+                {
+                    self.rpc.extend(hono_rpc::read(object, method, (line, column), cx.source));
+                    return;
+                }
                 let is_fetch = verb == "fetch"
                     && cx.syntax == Syntax::JavaScript
                     && matches!(receiver, "window" | "globalThis" | "self");
@@ -917,7 +967,13 @@ impl Calls {
         let params = function_params(function, cx.source);
         let env = url::Env { params: &params, ..self.env(None) };
         let parts = url::parts(returned, cx.source, &env);
-        let useful = parts.as_deref().is_some_and(choices::has_literal);
+        // `(path) => `${getBasePath()}${path}``: a configured base before the path is a URL
+        // template too, though it writes no literal.
+        let based = |p: &[Part]| {
+            matches!(p, [Part::Hole(base), Part::Hole(path)]
+                if base.config && base.arg.is_none() && path.arg.is_some())
+        };
+        let useful = parts.as_deref().is_some_and(|p| choices::has_literal(p) || based(p));
         let parts = if useful { parts } else { None };
         if exported && let Some(parts) = &parts {
             let line = function.start_position().row as u32 + 1;
@@ -969,7 +1025,16 @@ impl Calls {
                 self.local_template(&name, function, cx);
                 return;
             }
-            if !may_hold_url(value) {
+            // `const url = buildUrl("api/items", params)` with `buildUrl` imported: a call the
+            // link half expands when its module exports it as a URL template.
+            let imported_call = value.kind() == "call_expression"
+                && value
+                    .field("arguments")
+                    .and_then(|a| a.named_child(0))
+                    .is_some_and(|first| is_stringish(unwrap_value(first)))
+                && factories::called_function(value, cx.source)
+                    .is_some_and(|f| self.libs.as_ref().is_some_and(|l| l.importing.contains(f)));
+            if !may_hold_url(value) && !imported_call {
                 return;
             }
             let Some(scope) = self.scope(cx) else { return };
@@ -1175,6 +1240,17 @@ impl Calls {
                     let scope = self.scope(cx).and_then(|s| s.class);
                     self.objects.push(ClassInstance { name: name.clone(), class, scope });
                 }
+                // `const api = useApi()`: a client when `useApi` is a client factory, imported
+                // or of this file (which then uses a client library).
+                let called = unwrap_value(value);
+                let libs = libs_of(&mut self.libs, facts);
+                if called.kind() == "call_expression"
+                    && let Some(function) = factories::called_function(called, cx.source)
+                    && libs.library_of_handle(function).is_none()
+                    && (libs.importing.contains(function) || factories::may_make_clients(libs))
+                {
+                    self.factories.bind(&name, function);
+                }
             }
         }
         self.instance(name, value, cx, facts);
@@ -1182,7 +1258,7 @@ impl Calls {
 
     /// Records `name` as a client instance when `value` constructs one.
     fn instance(&mut self, name: String, value: Node<'_>, cx: &Context<'_>, facts: &FileFacts) {
-        let mut value = value;
+        let mut value = factories::memoised(unwrap_value(value), cx.source);
         while matches!(value.kind(), "await_expression" | "await" | "parenthesized_expression") {
             match value.named_child(0) {
                 Some(inner) => value = inner,
@@ -1215,6 +1291,7 @@ impl Calls {
             "ky" => ky::base(&args),
             "httpx" => httpx::base(&args),
             "aiohttp" => aiohttp::base(&args),
+            hono_rpc::LIBRARY => hono_rpc::base(&args),
             _ => None,
         };
         // A base given to the enclosing constructor or function (`axios.create({ baseURL })`
@@ -1265,6 +1342,22 @@ impl Calls {
         } else {
             match syntax {
                 Syntax::Python => return None,
+                // `const api = useApi(); api.get(…)`: a request on what a client factory returns.
+                Syntax::JavaScript
+                    if verb.is_some() && self.factories.result_of(&p.receiver).is_some() =>
+                {
+                    let function = self.factories.result_of(&p.receiver).expect("checked");
+                    let name = factories::returned_name(function);
+                    if let Some(instance) = self.instances.iter().find(|i| i.name == name) {
+                        let found = interpret(instance.library, verb, &p.args);
+                        (CallClient::Instance(instance.clone()), found)
+                    } else if libs.importing.contains(function) {
+                        let found = axios::interpret(verb, &p.args);
+                        (CallClient::Imported { receiver: name }, found)
+                    } else {
+                        return None;
+                    }
+                }
                 Syntax::JavaScript if p.receiver == "this" && verb == Some("request") => {
                     if self.generated != Some(true) {
                         return None;
@@ -1416,10 +1509,16 @@ fn is_stringish_kind(kind: &str) -> bool {
 }
 
 /// Whether a function-local assignment's value can be a URL constant worth remembering: a
-/// string, template or concatenation (`config.urlRoot + path`), or a name (an alias of a
-/// constant). Any other value (a call, a conditional, a number) flattens to nothing useful.
+/// string, template or concatenation (`config.urlRoot + path`), a conditional between two of
+/// them, or a name (an alias of a constant). Any other value (a call, a conditional, a number) flattens to nothing useful.
 fn may_hold_url(node: Node<'_>) -> bool {
-    is_stringish(node) || matches!(node.kind(), "identifier" | "member_expression")
+    is_stringish(node)
+        || matches!(node.kind(), "identifier" | "member_expression")
+        // `const kind = admin ? "owners" : "members"`: one value per branch.
+        || (node.kind() == "ternary_expression"
+            && ["consequence", "alternative"]
+                .iter()
+                .all(|f| node.field(f).is_some_and(|b| is_stringish(unwrap_value(b)))))
 }
 
 /// A value whose URL parts are one plain hole that no constant keeps (a collection, a number,

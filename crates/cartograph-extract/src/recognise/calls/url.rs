@@ -550,6 +550,9 @@ fn is_config(t: &str) -> bool {
     if ROOTS.iter().any(|r| t.starts_with(r)) {
         return true;
     }
+    // A getter called without arguments reads like the value it returns (`getBasePath()`,
+    // `WEBAPP_URL()`).
+    let t = t.strip_suffix("()").unwrap_or(t);
     if !is_dotted_name(t) {
         return false;
     }

@@ -24,7 +24,7 @@ use crate::recognise::calls::{CallClient, ClientInstance};
 use crate::recognise::link::{BindingTarget, FileView, LinkInput};
 
 /// At most this many wrappers are followed from one call.
-pub const MAX_WRAPPERS: usize = 4;
+pub const MAX_WRAPPERS: usize = 6;
 /// At most this many name lookups are made to find one callee or constant.
 const MAX_STEPS: usize = 8;
 
@@ -254,6 +254,11 @@ pub(crate) fn imported_instance<'a>(
     file: &FileView<'_>,
     receiver: &str,
 ) -> Option<(&'a ClientInstance, &'a str)> {
+    // `useApi()`: the instance the imported function `useApi` returns (see `factories.rs`).
+    let (receiver, returned) = match receiver.strip_suffix("()") {
+        Some(function) => (function, "()"),
+        None => (receiver, ""),
+    };
     let (head, rest) = match receiver.split_once('.') {
         Some((head, rest)) => (head, Some(rest)),
         None => (receiver, None),
@@ -266,7 +271,8 @@ pub(crate) fn imported_instance<'a>(
         _ => return None,
     };
     let target = input.file(module)?;
-    let instance = target.facts.calls.clients.iter().find(|i| i.name == name)?;
+    let clients = &target.facts.calls.clients;
+    let instance = clients.iter().find(|i| i.name.strip_suffix(returned) == Some(name))?;
     Some((instance, target.path.as_str()))
 }
 
