@@ -1,10 +1,11 @@
 //! HTTP client calls: method and URL of every request a file makes, and the client instances it
 //! declares (`axios.create({ baseURL })`, `httpx.Client(base_url=…)`).
 //!
-//! Only a call on a known client counts: a global `fetch`, an imported client library (`axios`,
-//! `ky`, `requests`, `httpx`, `aiohttp`), an instance of one declared in the file, an Angular
-//! `HttpClient` field, a generated OpenAPI client's request object, or a name imported from
-//! another module that the linker finds to be a client instance there. Everything else that
+//! Only a call on a known client counts: a global `fetch`, jQuery's Ajax helpers (`$.ajax`), an
+//! imported client library (`axios`, `ky`, `requests`, `httpx`, `aiohttp`), an instance of one
+//! declared in the file, an Angular `HttpClient` field, a generated OpenAPI client's request
+//! object, or a name imported from another module that the linker finds to be a client instance
+//! there. Everything else that
 //! happens to be called `.get(…)` — `app.get('/x', handler)` on a server, `Map.get`,
 //! `router.push('/x')`, `navigate('/x')` — is not a call.
 //!
@@ -28,6 +29,7 @@ mod axios;
 mod choices;
 mod fetch;
 mod httpx;
+mod jquery;
 mod ky;
 mod libraries;
 pub mod link;
@@ -102,6 +104,13 @@ pub const RECOGNISERS: &[Recogniser] = &[
         languages: PY,
         edges: CALLS,
         summary: "httpx requests and Client/AsyncClient(base_url=…) instances",
+    },
+    Recogniser {
+        name: "jquery",
+        file: "calls/jquery.rs",
+        languages: TS_JS,
+        edges: CALLS,
+        summary: "jQuery Ajax helpers: $.ajax({ url, type }), $.get, $.post, $.getJSON",
     },
     Recogniser {
         name: "ky",
@@ -321,6 +330,8 @@ impl Family for Calls {
             ".PUT",
             ".PATCH",
             ".DELETE",
+            ".ajax(",
+            ".getJSON(",
             // Imported constants, wrappers and generated clients may be used anywhere, and
             // a module of URL constants exports them.
             "import",
@@ -691,6 +702,15 @@ impl Calls {
                 let (Some(object), Some(property)) = (object, property) else { return };
                 let receiver = text(object, cx.source);
                 let verb = text(property, cx.source);
+                if cx.syntax == Syntax::JavaScript
+                    && jquery::is_request(receiver, verb, &facts.imports)
+                {
+                    let scope = self.scope(cx);
+                    let args = self.read_args(arguments, cx, scope.as_ref());
+                    let found = jquery::interpret(verb, &args, arguments, cx.source);
+                    direct(self, CallClient::Library("jquery"), args, scope, found);
+                    return;
+                }
                 let is_fetch = verb == "fetch"
                     && cx.syntax == Syntax::JavaScript
                     && matches!(receiver, "window" | "globalThis" | "self");
