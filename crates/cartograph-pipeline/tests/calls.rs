@@ -619,3 +619,14 @@ fn branch_assigned_locals_and_a_retry_decorated_fetch() {
         &["POST /api/documents.info", "POST /api/documents.list"]
     );
 }
+
+#[test]
+fn a_fallback_ranks_below_a_literal_meeting_a_parameter() {
+    check!(
+        &[src(
+            "web/js/stats.js",
+            "$.get(App.config.urlRoot + \"/api/v1/stats/category\");\n$.ajax({ url: \"/api/v1/uploads\", type: \"POST\" });\n$.get(\"/about\");\n",
+        )],
+        &["GET /api/v1/stats/{column}", "POST /api/v1/uploads", "GET /{path:path}"]
+    );
+}
