@@ -621,6 +621,31 @@ fn branch_assigned_locals_and_a_retry_decorated_fetch() {
 }
 
 #[test]
+fn swagger_codegen_operations_are_attributed_through_an_object_member() {
+    check!(
+        &[
+            src(
+                "web/js/compat/client.js",
+                "let Client = (function () {\n  function Client(options) {\n    this.domain = typeof options === \"object\" ? options.domain : options;\n  }\n  Client.prototype.request = function (method, url, parameters, body) {\n    fetch(url, { method, body: JSON.stringify(body) });\n  };\n  Client.prototype.get_widget_parts = function (parameters) {\n    let domain = this.domain,\n      path = \"/widgets/{widget_id}/parts\";\n    path = path.replace(\"{widget_id}\", parameters[\"widgetId\"]);\n    this.request(\"GET\", domain + path, parameters, {});\n  };\n  Client.prototype.get_status = function (parameters) {\n    let domain = this.domain,\n      path = \"/status\";\n    this.request(\"GET\", domain + path, parameters, {});\n  };\n  return Client;\n})();\nexport default Client;\n",
+            ),
+            Source {
+                path: "web/js/compat/App.js",
+                text: "import Client from \"./client\";\nconst api = new Client(\"/\");\nconst App = { api };\nexport default App;\n",
+                bindings: &[("Client", "web/js/compat/client.js", Some("default"))],
+            },
+            Source {
+                path: "web/js/pages/widget.js",
+                text: "import App from \"../compat/App\";\nconst load = (x) => App.api.get_widget_parts({ widgetId: x });\nApp.api.get_status();\n",
+                bindings: &[("App", "web/js/compat/App.js", Some("default"))],
+            },
+        ],
+        // The domain is set at run time: the routes under `/api/v1` end in the operation's path,
+        // and a fallback page route, which every path reaches, is no better reading.
+        &["GET /api/v1/widgets/{widget_id}/parts", "GET /api/v1/status", "GET /{path:path}"]
+    );
+}
+
+#[test]
 fn a_fallback_ranks_below_a_literal_meeting_a_parameter() {
     check!(
         &[src(

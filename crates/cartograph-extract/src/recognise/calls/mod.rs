@@ -36,6 +36,7 @@ pub mod link;
 mod openapi;
 mod requests;
 mod scope;
+mod swagger;
 mod swr;
 mod url;
 pub mod wrappers;
@@ -132,6 +133,13 @@ pub const RECOGNISERS: &[Recogniser] = &[
         languages: TS_JS,
         edges: CALLS,
         summary: "generated OpenAPI clients: request objects { method, url } and client.GET(\"/x\")",
+    },
+    Recogniser {
+        name: "swagger-js-codegen",
+        file: "calls/swagger.rs",
+        languages: TS_JS,
+        edges: CALLS,
+        summary: "swagger-js-codegen clients: operations calling this.request(\"GET\", domain + path), attributed to their callers",
     },
     Recogniser {
         name: "requests",
@@ -1286,10 +1294,13 @@ impl Calls {
             match syntax {
                 Syntax::Python => return None,
                 Syntax::JavaScript if p.receiver == "this" && verb == Some("request") => {
-                    if self.generated != Some(true) {
+                    if let Some(found) = swagger::operation_request(&p.args) {
+                        (CallClient::Library("openapi"), Some(found))
+                    } else if self.generated != Some(true) {
                         return None;
+                    } else {
+                        (CallClient::Library("openapi"), openapi::base_api_request(&p.args))
                     }
-                    (CallClient::Library("openapi"), openapi::base_api_request(&p.args))
                 }
                 Syntax::JavaScript => {
                     (CallClient::Library("openapi"), openapi::client_object(verb, &p.args))

@@ -2,11 +2,11 @@
 //!
 //! Not a recogniser. A request or a call whose URL comes from a parameter makes the enclosing
 //! function a wrapper (`wrappers.rs`); its name is how callers reach it: `getJSON` for a function
-//! or a `const getJSON = (url) => …`, `ApiService.get` for a method or a class field holding an
-//! arrow function, `api.get` for a method of an object literal bound to `api`, `default` for a
-//! default-exported function. An anonymous callback (`.then((r) => …)`) is not a name callers can
-//! reach: the scope is the named function around it, less the callback's own parameters, which
-//! shadow.
+//! or a `const getJSON = (url) => …`, `ApiService.get` for a method, a class field holding an
+//! arrow function or a function assigned to `ApiService.prototype.get`, `api.get` for a method
+//! of an object literal bound to `api`, `default` for a default-exported function. An anonymous
+//! callback (`.then((r) => …)`) is not a name callers can reach: the scope is the named function
+//! around it, less the callback's own parameters, which shadow.
 //!
 //! Read from the walk's ancestry, so it costs a walk up the path to the node and no tree search.
 
@@ -78,7 +78,8 @@ pub(super) fn enclosing(cx: &Context<'_>) -> Option<FnScope> {
             .rev()
             .find(|n| is_class(cx.kind(**n)))
             .and_then(|c| c.field("name"))
-            .map(|n| text(n, source).to_owned());
+            .map(|n| text(n, source).to_owned())
+            .or_else(|| prototype_method(ancestry, i, source).map(|(class, _)| class.to_owned()));
         let outer = ancestry[start..i].iter().rev().find(|n| is_function(n.kind())).map(|n| n.id());
         let scope = FnScope {
             id: node.id(),
@@ -220,10 +221,32 @@ fn function_name(ancestry: &[Node<'_>], i: usize, source: &str) -> Option<String
                         .map(|o| format!("{o}.{key}"))
                 }
                 "export_statement" => Some("default".to_owned()),
+                // `Api.prototype.get_item = function (…) {…}`: a method of `Api`.
+                "assignment_expression" => prototype_method(ancestry, i, source)
+                    .map(|(class, method)| format!("{class}.{method}")),
                 _ => None,
             }
         }
     }
+}
+
+/// For a function assigned to `Class.prototype.method`, the class and the method.
+fn prototype_method<'s>(
+    ancestry: &[Node<'_>],
+    i: usize,
+    source: &'s str,
+) -> Option<(&'s str, &'s str)> {
+    let holder = ancestry.get(i.checked_sub(1)?)?;
+    if holder.kind() != "assignment_expression"
+        || holder.field("right").is_none_or(|r| r.id() != ancestry[i].id())
+    {
+        return None;
+    }
+    let left = text(holder.field("left")?, source);
+    let (class, method) = left.split_once(".prototype.")?;
+    let simple =
+        |t: &str| !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$');
+    (simple(class) && simple(method)).then_some((class, method))
 }
 
 /// `useCallback(fn, deps)`, `useMemo(…)`: a React hook call that hands back its function.

@@ -2,11 +2,12 @@
 //! wrappers (see `wrappers.rs`) followed to the request they make.
 //!
 //! A call's callee is followed by name, in a fixed order and a fixed number of steps: a wrapper
-//! of that name in the file; an alias of an object literal (`CTFd.fetch` → `fetch`); `this.x`
-//! through the class and the classes it extends (also in other modules); `client.x` through the
-//! class of an instance (`new ApiClient()`, a constructor parameter typed `ApiService`); a name
-//! bound by an import, to the module it names. A wrapper that calls another wrapper is followed
-//! to at most [`MAX_WRAPPERS`] wrappers in all, its parameters bound to the caller's arguments at
+//! of that name in the file; an alias of an object literal (`CTFd.fetch` → `fetch`, also under a
+//! longer callee: `CTFd.api.get_item` → `api.get_item`); `this.x` through the class and the
+//! classes it extends (also in other modules); `client.x` through the class of an instance
+//! (`new ApiClient()`, a constructor parameter typed `ApiService`); a name bound by an import, to
+//! the module it names. A wrapper that calls another wrapper is followed to at most
+//! [`MAX_WRAPPERS`] wrappers in all, its parameters bound to the caller's arguments at
 //! each step. Nothing here reads source: every step is a lookup in the per-file summaries.
 //!
 //! Example: `this.get(`/api/projects/${id}/`)` in `ProjectService extends APIService`, with
@@ -538,7 +539,12 @@ fn find<'a>(
         return find(input, file, target, None, steps + 1);
     }
     if let Some(rest) = rest {
-        if let Some((_, target)) = calls.aliases.iter().find(|(a, _)| a == head) {
+        // The longest aliased head: `CTFd.api.get_item` through `CTFd.api` → `api`.
+        let aliased = callee.match_indices('.').rev().find_map(|(at, _)| {
+            let prefix = &callee[..at];
+            calls.aliases.iter().find(|(a, _)| a == prefix).map(|(_, t)| (t, &callee[at + 1..]))
+        });
+        if let Some((target, rest)) = aliased {
             return find(input, file, &format!("{target}.{rest}"), None, steps + 1);
         }
         if !rest.contains('.')
