@@ -34,6 +34,7 @@ mod ky;
 mod libraries;
 pub mod link;
 mod openapi;
+mod request_object;
 mod requests;
 mod scope;
 mod swagger;
@@ -140,6 +141,13 @@ pub const RECOGNISERS: &[Recogniser] = &[
         languages: TS_JS,
         edges: CALLS,
         summary: "swagger-js-codegen clients: operations calling this.request(\"GET\", domain + path), attributed to their callers",
+    },
+    Recogniser {
+        name: "request-object",
+        file: "calls/request_object.rs",
+        languages: TS_JS,
+        edges: CALLS,
+        summary: "request objects handed to a method: relay.execute({ url, method: \"POST\" })",
     },
     Recogniser {
         name: "requests",
@@ -718,6 +726,20 @@ impl Calls {
                     let found = jquery::interpret(verb, &args, arguments, cx.source);
                     direct(self, CallClient::Library("jquery"), args, scope, found);
                     return;
+                }
+                if cx.syntax == Syntax::JavaScript
+                    && !is_verb(verb)
+                    && !openapi::is_upper_verb(verb)
+                    && request_object::may_be(arguments, cx.source)
+                {
+                    let scope = self.scope(cx);
+                    let args = self.read_args(arguments, cx, scope.as_ref());
+                    let found = request_object::interpret(&args);
+                    if found.is_some() {
+                        let client = CallClient::Library("request object");
+                        direct(self, client, args, scope, found);
+                        return;
+                    }
                 }
                 let is_fetch = verb == "fetch"
                     && cx.syntax == Syntax::JavaScript
