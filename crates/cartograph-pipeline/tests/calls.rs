@@ -655,3 +655,36 @@ fn a_fallback_ranks_below_a_literal_meeting_a_parameter() {
         &["GET /api/v1/stats/{column}", "POST /api/v1/uploads", "GET /{path:path}"]
     );
 }
+
+#[test]
+fn globals_published_on_window_are_followed_to_their_module() {
+    check!(
+        &[
+            src(
+                "web/js/compat/fetch.js",
+                "import config from \"./config\";\nexport default (url, options) => fetch(config.urlRoot + url, options);\n",
+            ),
+            Source {
+                path: "web/js/compat/App.js",
+                text: "import fetch from \"./fetch\";\nconst App = { fetch };\nexport default App;\n",
+                bindings: &[("fetch", "web/js/compat/fetch.js", Some("default"))],
+            },
+            Source {
+                path: "web/js/pages/main.js",
+                text: "import App from \"../compat/App\";\nwindow.App = App;\n",
+                bindings: &[("App", "web/js/compat/App.js", Some("default"))],
+            },
+            // Another bundle publishes its own `App`, farther from the callers.
+            src("other/bundle/main.js", "window.App = { fetch: null };\n"),
+            src(
+                "web/js/components/Form.vue",
+                "<script>\nexport default {\n  methods: {\n    save() {\n      App.fetch(\"/api/v1/forms\", { method: \"POST\" });\n    },\n  },\n};\n</script>\n",
+            ),
+            src(
+                "web/js/compat/helpers.js",
+                "export const list = () => {\n  const App = window.App;\n  return App.fetch(\"/api/v1/forms?all=1\");\n};\n",
+            ),
+        ],
+        &["POST /api/v1/forms", "GET /api/v1/forms"]
+    );
+}

@@ -28,6 +28,7 @@ mod args;
 mod axios;
 mod choices;
 mod fetch;
+mod globals;
 mod httpx;
 mod jquery;
 mod ky;
@@ -496,12 +497,26 @@ impl Family for Calls {
             .chain(wrapper_names.iter().map(|w| w.split('.').next().unwrap_or(w)))
             .collect();
         for maybe in std::mem::take(&mut self.maybe) {
-            let inv = maybe.invocation;
+            let mut inv = maybe.invocation;
             let head = inv.callee.split('.').next().unwrap_or(&inv.callee);
             let reachable =
                 maybe.imported || matches!(head, "this" | "super" | "self") || local.contains(head);
             if !reachable {
-                continue;
+                // `App.fetch(…)` on a name the file neither declares nor imports: a global
+                // another module publishes (`globals.rs`).
+                let global = cx.syntax == Syntax::JavaScript
+                    && inv.callee.contains('.')
+                    && globals::may_be_published(head)
+                    && !libs.importing.contains(head)
+                    && !self
+                        .declared
+                        .get(head)
+                        .copied()
+                        .unwrap_or_else(|| declares(head, cx.source));
+                if !global {
+                    continue;
+                }
+                inv.callee = format!("window.{}", inv.callee);
             }
             // A parameter anywhere in an argument's URL: also one filling a whole segment
             // (`post(`/reports/${type}`)`), which a caller's literal names (see `resolve.rs`).
@@ -992,6 +1007,12 @@ impl Calls {
             return;
         };
         let module_level = is_module_level(node, cx);
+        if cx.syntax == Syntax::JavaScript
+            && let Some(alias) = globals::alias(name, value, module_level, cx.source)
+        {
+            self.aliases.push(alias);
+            return;
+        }
         if name.kind() == "member_expression" && !module_level {
             // `this.url = "/api/x"` in a constructor: a field of the class, when it holds no
             // parameter (whose value differs per instance).

@@ -5,10 +5,11 @@
 //! of that name in the file; an alias of an object literal (`CTFd.fetch` → `fetch`, also under a
 //! longer callee: `CTFd.api.get_item` → `api.get_item`); `this.x` through the class and the
 //! classes it extends (also in other modules); `client.x` through the class of an instance
-//! (`new ApiClient()`, a constructor parameter typed `ApiService`); a name bound by an import, to
-//! the module it names. A wrapper that calls another wrapper is followed to at most
-//! [`MAX_WRAPPERS`] wrappers in all, its parameters bound to the caller's arguments at
-//! each step. Nothing here reads source: every step is a lookup in the per-file summaries.
+//! (`new ApiClient()`, a constructor parameter typed `ApiService`); a global `window.App`, to the
+//! module publishing it (`globals.rs`); a name bound by an import, to the module it names. A
+//! wrapper that calls another wrapper is followed to at most [`MAX_WRAPPERS`] wrappers in all, its
+//! parameters bound to the caller's arguments at each step. Nothing here reads source: every step
+//! is a lookup in the per-file summaries.
 //!
 //! Example: `this.get(`/api/projects/${id}/`)` in `ProjectService extends APIService`, with
 //! `APIService.get(url)` calling `this.axiosInstance.get(url)` in another module → a `GET
@@ -553,6 +554,10 @@ fn find<'a>(
             return class_member(input, file, &object.class, rest, steps + 1);
         }
     }
+    if head == "window" {
+        let target = global_target(input, file, rest?.split('.').next()?)?;
+        return find(input, target, callee, class, steps + 1);
+    }
     let Some(binding) = input.binding(file.path, head) else {
         // A barrel file re-exporting the name with `export * from "./m"`.
         let target = star_target(input, file, head)?;
@@ -567,6 +572,26 @@ fn find<'a>(
         (None, None) => return None,
     };
     find(input, target, &name, None, steps + 1)
+}
+
+/// The module publishing the global `window.{name}` (see `globals.rs`) nearest to `file`: the
+/// one sharing the longest directory with it, then the first by path.
+fn global_target<'a>(
+    input: &'a LinkInput<'a>,
+    file: &FileView<'_>,
+    name: &str,
+) -> Option<&'a FileView<'a>> {
+    let key = format!("window.{name}");
+    let shared = |other: &str| {
+        let mine = file.path.as_str().split('/');
+        mine.zip(other.split('/')).take_while(|(a, b)| a == b).count()
+    };
+    input
+        .files
+        .iter()
+        .filter(|f| f.path != file.path)
+        .filter(|f| f.facts.calls.aliases.iter().any(|(a, _)| *a == key))
+        .min_by_key(|f| (std::cmp::Reverse(shared(f.path.as_str())), f.path.as_str()))
 }
 
 /// At most this many modules are looked through for a name re-exported with `export *`.
