@@ -688,3 +688,14 @@ fn globals_published_on_window_are_followed_to_their_module() {
         &["POST /api/v1/forms", "GET /api/v1/forms"]
     );
 }
+
+#[test]
+fn a_local_chosen_by_a_conditional_gives_one_url_per_branch() {
+    check!(
+        &[src(
+            "web/js/members.js",
+            "function search(q) {\n  const endpoint = window.MODE === \"teams\" ? \"/api/v1/teams\" : \"/api/v1/users\";\n  return fetch(endpoint + \"?q=\" + encodeURIComponent(q));\n}\n",
+        )],
+        &["GET /api/v1/teams", "GET /api/v1/users"]
+    );
+}

@@ -1490,10 +1490,12 @@ fn is_stringish_kind(kind: &str) -> bool {
 }
 
 /// Whether a function-local assignment's value can be a URL constant worth remembering: a
-/// string, template or concatenation (`config.urlRoot + path`), or a name (an alias of a
-/// constant). Any other value (a call, a conditional, a number) flattens to nothing useful.
+/// string, template or concatenation (`config.urlRoot + path`), a conditional choosing between
+/// such values (one URL per branch, see `choices.rs`), or a name (an alias of a constant). Any
+/// other value (a call, a number) flattens to nothing useful.
 fn may_hold_url(node: Node<'_>) -> bool {
-    is_stringish(node) || matches!(node.kind(), "identifier" | "member_expression")
+    is_stringish(node)
+        || matches!(node.kind(), "identifier" | "member_expression" | "ternary_expression")
 }
 
 /// A value whose URL parts are one plain hole that no constant keeps (a collection, a number,
