@@ -702,3 +702,83 @@ fn branch_assigned_locals_and_a_retry_decorated_fetch() {
         &["POST /api/documents.info", "POST /api/documents.list"]
     );
 }
+
+#[test]
+fn swagger_codegen_operations_are_attributed_through_an_object_member() {
+    check!(
+        &[
+            src(
+                "web/js/compat/client.js",
+                "let Client = (function () {\n  function Client(options) {\n    this.domain = typeof options === \"object\" ? options.domain : options;\n  }\n  Client.prototype.request = function (method, url, parameters, body) {\n    fetch(url, { method, body: JSON.stringify(body) });\n  };\n  Client.prototype.get_widget_parts = function (parameters) {\n    let domain = this.domain,\n      path = \"/widgets/{widget_id}/parts\";\n    path = path.replace(\"{widget_id}\", parameters[\"widgetId\"]);\n    this.request(\"GET\", domain + path, parameters, {});\n  };\n  Client.prototype.get_status = function (parameters) {\n    let domain = this.domain,\n      path = \"/status\";\n    this.request(\"GET\", domain + path, parameters, {});\n  };\n  return Client;\n})();\nexport default Client;\n",
+            ),
+            Source {
+                path: "web/js/compat/App.js",
+                text: "import Client from \"./client\";\nconst api = new Client(\"/\");\nconst App = { api };\nexport default App;\n",
+                bindings: &[("Client", "web/js/compat/client.js", Some("default"))],
+            },
+            Source {
+                path: "web/js/pages/widget.js",
+                text: "import App from \"../compat/App\";\nconst load = (x) => App.api.get_widget_parts({ widgetId: x });\nApp.api.get_status();\n",
+                bindings: &[("App", "web/js/compat/App.js", Some("default"))],
+            },
+        ],
+        // The domain is set at run time: the routes under `/api/v1` end in the operation's path,
+        // and a fallback page route, which every path reaches, is no better reading.
+        &["GET /api/v1/widgets/{widget_id}/parts", "GET /api/v1/status", "GET /{path:path}"]
+    );
+}
+
+#[test]
+fn a_fallback_ranks_below_a_literal_meeting_a_parameter() {
+    check!(
+        &[src(
+            "web/js/stats.js",
+            "$.get(App.config.urlRoot + \"/api/v1/stats/category\");\n$.ajax({ url: \"/api/v1/uploads\", type: \"POST\" });\n$.get(\"/about\");\n",
+        )],
+        &["GET /api/v1/stats/{column}", "POST /api/v1/uploads", "GET /{path:path}"]
+    );
+}
+
+#[test]
+fn globals_published_on_window_are_followed_to_their_module() {
+    check!(
+        &[
+            src(
+                "web/js/compat/fetch.js",
+                "import config from \"./config\";\nexport default (url, options) => fetch(config.urlRoot + url, options);\n",
+            ),
+            Source {
+                path: "web/js/compat/App.js",
+                text: "import fetch from \"./fetch\";\nconst App = { fetch };\nexport default App;\n",
+                bindings: &[("fetch", "web/js/compat/fetch.js", Some("default"))],
+            },
+            Source {
+                path: "web/js/pages/main.js",
+                text: "import App from \"../compat/App\";\nwindow.App = App;\n",
+                bindings: &[("App", "web/js/compat/App.js", Some("default"))],
+            },
+            // Another bundle publishes its own `App`, farther from the callers.
+            src("other/bundle/main.js", "window.App = { fetch: null };\n"),
+            src(
+                "web/js/components/Form.vue",
+                "<script>\nexport default {\n  methods: {\n    save() {\n      App.fetch(\"/api/v1/forms\", { method: \"POST\" });\n    },\n  },\n};\n</script>\n",
+            ),
+            src(
+                "web/js/compat/helpers.js",
+                "export const list = () => {\n  const App = window.App;\n  return App.fetch(\"/api/v1/forms?all=1\");\n};\n",
+            ),
+        ],
+        &["POST /api/v1/forms", "GET /api/v1/forms"]
+    );
+}
+
+#[test]
+fn a_local_chosen_by_a_conditional_gives_one_url_per_branch() {
+    check!(
+        &[src(
+            "web/js/members.js",
+            "function search(q) {\n  const endpoint = window.MODE === \"teams\" ? \"/api/v1/teams\" : \"/api/v1/users\";\n  return fetch(endpoint + \"?q=\" + encodeURIComponent(q));\n}\n",
+        )],
+        &["GET /api/v1/teams", "GET /api/v1/users"]
+    );
+}

@@ -10,6 +10,7 @@
 //! Example: `constructor(private http: HttpClient) {}` … ``this.http.get<Item[]>(`${this.apiUrl}/items`)``
 //! → `GET /items`, base `this.apiUrl` stripped.
 
+use crate::syntax::KindExt;
 use std::collections::HashSet;
 
 use cartograph_core::HttpMethod;
@@ -63,7 +64,7 @@ pub(super) fn injected(
     libs: &Libraries,
     receivers: &mut HashSet<String>,
 ) {
-    if value.kind() != "call_expression" {
+    if value.kind_name() != "call_expression" {
         return;
     }
     let callee = value.field("function").map(|f| text(f, source));

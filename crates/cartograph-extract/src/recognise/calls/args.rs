@@ -5,6 +5,7 @@
 //! (`url`, `method`, `baseURL`, `prefixUrl`, `baseUrl`). Example: `fetch("/x", { method: "POST" })`
 //! → two positional arguments, the second an object whose method is `POST`.
 
+use crate::syntax::KindExt;
 use cartograph_core::HttpMethod;
 use tree_sitter::Node;
 
@@ -201,7 +202,7 @@ pub(crate) fn read(arguments: Node<'_>, source: &str, env: &Env<'_>) -> Args {
     let mut args = Args::default();
     let mut cursor = arguments.walk();
     for child in arguments.named_children(&mut cursor) {
-        match child.kind() {
+        match child.kind_name() {
             "comment" => {}
             "keyword_argument" => {
                 let name = child.field("name").map(|n| text(n, source));
@@ -217,13 +218,30 @@ pub(crate) fn read(arguments: Node<'_>, source: &str, env: &Env<'_>) -> Args {
     args
 }
 
+/// The first [`KEPT`] positional arguments of a call, without its keyword arguments: all a
+/// wrapper's caller keeps (see `Calls::invocation`). A fast path for speed: calls in Python
+/// pass many keyword arguments, and reading one builds its URL parts.
+pub(crate) fn read_positional(arguments: Node<'_>, source: &str, env: &Env<'_>) -> Args {
+    let mut args = Args::default();
+    let mut cursor = arguments.walk();
+    for child in arguments.named_children(&mut cursor) {
+        match child.kind_name() {
+            "comment" | "keyword_argument" => {}
+            "list_splat" | "dictionary_splat" | "spread_element" => break,
+            _ if args.positional.len() == KEPT => break,
+            _ => args.positional.push(arg(child, source, env)),
+        }
+    }
+    args
+}
+
 const OBJECT: &str = "the request is an object, not a URL";
 const TOO_MANY: &str = "the URL is built from too many pieces to read";
 
 pub(crate) fn arg(node: Node<'_>, source: &str, env: &Env<'_>) -> Arg {
     let node = unwrap_expression(node);
-    let object = (node.kind() == "object").then(|| object_arg(node, source, env));
-    let param = (node.kind() == "identifier")
+    let object = (node.kind_name() == "object").then(|| object_arg(node, source, env));
+    let param = (node.kind_name() == "identifier")
         .then(|| env.params.iter().position(|p| p == text(node, source)))
         .flatten()
         .and_then(|k| u8::try_from(k).ok());
@@ -241,7 +259,7 @@ pub(crate) fn arg(node: Node<'_>, source: &str, env: &Env<'_>) -> Arg {
 /// `x as T`, `x!`, `(x)`, `x satisfies T` → `x`.
 fn unwrap_expression(mut node: Node<'_>) -> Node<'_> {
     for _ in 0..8 {
-        match node.kind() {
+        match node.kind_name() {
             "as_expression"
             | "non_null_expression"
             | "satisfies_expression"
@@ -259,7 +277,7 @@ fn object_arg(node: Node<'_>, source: &str, env: &Env<'_>) -> ObjectArg {
     let mut object = ObjectArg::default();
     let mut cursor = node.walk();
     for child in node.named_children(&mut cursor) {
-        match child.kind() {
+        match child.kind_name() {
             "spread_element" => object.spread = true,
             "shorthand_property_identifier" => {
                 // `{ url, method }`: the values are variables.
@@ -293,13 +311,16 @@ fn object_arg(node: Node<'_>, source: &str, env: &Env<'_>) -> ObjectArg {
                 match key.as_str() {
                     "url" => object.url = Some(url::read(value, source, env, Role::Call)),
                     "path"
-                        if matches!(value.kind(), "string" | "template_string" | "identifier") =>
+                        if matches!(
+                            value.kind_name(),
+                            "string" | "template_string" | "identifier"
+                        ) =>
                     {
                         object.path = Some(url::read(value, source, env, Role::Call));
                     }
                     "method" => {
                         object.method = MethodSpec::of_literal(literal_string(value, source));
-                        object.method_param = (value.kind() == "identifier")
+                        object.method_param = (value.kind_name() == "identifier")
                             .then(|| env.params.iter().position(|p| p == text(value, source)))
                             .flatten()
                             .and_then(|k| u8::try_from(k).ok());

@@ -10,6 +10,7 @@
 //! Example: `get(teamId ? `/teams/${teamId}/websites` : "/me/websites")` → two URLs,
 //! `/teams/{teamId}/websites` and `/me/websites`.
 
+use crate::syntax::KindExt;
 use std::cell::Cell;
 
 use tree_sitter::Node;
@@ -99,7 +100,8 @@ pub(super) fn alternative(node: Node<'_>, source: &str, env: &Env<'_>) -> Option
     }
     // `process.env.API_URL || defaultUrl()`: a call's value is unknown either way, and the
     // configured value before it is what names the base.
-    if [left, right].iter().any(|n| matches!(n.kind(), "call_expression" | "await_expression")) {
+    if [left, right].iter().any(|n| matches!(n.kind_name(), "call_expression" | "await_expression"))
+    {
         return None;
     }
     let depth = NESTING.with(Cell::get);

@@ -21,6 +21,7 @@
 //! constructor call. A name bound to the calls of two different functions is left out: which one
 //! a call uses cannot be told without scopes.
 
+use crate::syntax::KindExt;
 use std::collections::HashMap;
 
 use tree_sitter::Node;
@@ -118,7 +119,7 @@ pub(super) fn may_make_clients(libs: &super::Libraries) -> bool {
 /// What a returned expression may be: a name, or a call of a plain function.
 pub(super) fn returned(value: Node<'_>, source: &str) -> Option<Returned> {
     let value = super::unwrap_value(value);
-    match value.kind() {
+    match value.kind_name() {
         "identifier" => Some(Returned::Name(text(value, source).to_owned())),
         "call_expression" => called_function(value, source).map(|f| Returned::CallOf(f.to_owned())),
         _ => None,
@@ -128,13 +129,13 @@ pub(super) fn returned(value: Node<'_>, source: &str) -> Option<Returned> {
 /// The function a call calls, when it is a plain name (`useApi()`, not `api.get()`).
 pub(super) fn called_function<'s>(call: Node<'_>, source: &'s str) -> Option<&'s str> {
     let callee = call.field("function")?;
-    (callee.kind() == "identifier").then(|| text(callee, source))
+    (callee.kind_name() == "identifier").then(|| text(callee, source))
 }
 
 /// `useMemo(() => ky.create(…), deps)`: the value the memoised function computes, when it is an
 /// expression body; else the value itself.
 pub(super) fn memoised<'t>(value: Node<'t>, source: &str) -> Node<'t> {
-    if value.kind() != "call_expression" {
+    if value.kind_name() != "call_expression" {
         return value;
     }
     let is_memo = value
@@ -142,8 +143,8 @@ pub(super) fn memoised<'t>(value: Node<'t>, source: &str) -> Node<'t> {
         .is_some_and(|f| matches!(text(f, source), "useMemo" | "React.useMemo"));
     let function = value.field("arguments").and_then(|a| a.named_child(0));
     match function {
-        Some(f) if is_memo && f.kind() == "arrow_function" => match f.field("body") {
-            Some(body) if body.kind() != "statement_block" => super::unwrap_value(body),
+        Some(f) if is_memo && f.kind_name() == "arrow_function" => match f.field("body") {
+            Some(body) if body.kind_name() != "statement_block" => super::unwrap_value(body),
             _ => value,
         },
         _ => value,
@@ -165,7 +166,7 @@ impl super::Calls {
             return;
         }
         let value = memoised(super::unwrap_value(value), cx.source);
-        if !matches!(value.kind(), "identifier" | "call_expression") {
+        if !matches!(value.kind_name(), "identifier" | "call_expression") {
             return;
         }
         let function = match function {
@@ -182,7 +183,7 @@ impl super::Calls {
             }
         };
         let libs = self.libs.as_ref().expect("read above");
-        let constructs = value.kind() == "call_expression"
+        let constructs = value.kind_name() == "call_expression"
             && value
                 .field("function")
                 .is_some_and(|f| libs.constructed_by(text(f, cx.source)).is_some());

@@ -11,6 +11,7 @@
 //! Example: `const client = hc<AppType>("/api"); client.posts[":id"].$delete()` →
 //! `DELETE /api/posts/{id}`.
 
+use crate::syntax::KindExt;
 use cartograph_core::HttpMethod;
 use tree_sitter::Node;
 
@@ -70,7 +71,7 @@ pub(super) fn read(
     let mut chain = Vec::new();
     let mut node = object;
     for _ in 0..32 {
-        match node.kind() {
+        match node.kind_name() {
             "member_expression" => {
                 let property = node.field("property")?;
                 chain.push(Link { name: text(property, source).to_owned(), dotted: true });

@@ -10,10 +10,11 @@
 //!   method must be served ([`HttpMethod::serves`]): a method mismatch is not a match. Among the
 //!   template matches an exact one beats a partial one (through a catch-all or a call parameter),
 //!   which beats a literal segment meeting a route parameter, so `/orders/export` matches the route
-//!   `/orders/export`, never `/orders/{id}`, when both exist; then the more specific route wins (a
+//!   `/orders/export`, never `/orders/{id}`, when both exist; a fallback catch-all with no literal
+//!   segment (`/{*rest}`) comes after all of them; then the more specific route wins (a
 //!   catch-all `/api/v2/pools/{*name}` over a fallback `/{*rest}`); then a route of the call's own
 //!   method over one that serves every method. When a base URL of unknown value was stripped and no route
-//!   matches the whole path, the base is taken to supply a literal prefix (`/api`) and routes
+//!   but a fallback matches the whole path, the base is taken to supply a literal prefix (`/api`) and routes
 //!   ending in the path match (exactly or through a parameter of the call; a literal of the call
 //!   meeting a parameter of the route is no tail match). One best route gives one edge; several equally good ones give an
 //!   edge to each, `possible`, every candidate named. No match is an `unmatched-call` refusal —
@@ -482,16 +483,28 @@ fn best_routes<'r>(
             })
         })
         .collect();
-    if found.is_empty() && unknown_base && len > 0 {
-        found = index
+    // A fallback matches every path: the tail of a route under the base is a better reading.
+    if found.iter().all(|c| is_fallback(&c.route.template)) && unknown_base && len > 0 {
+        let tails: Vec<Candidate<'r>> = index
             .longer(len)
             .filter(|r| r.method.serves(method))
             .filter_map(|r| tail_match(call, r))
             .collect();
+        if !tails.is_empty() {
+            found = tails;
+        }
     }
     // Better match first, then the more specific route (a catch-all `/api/v2/pools/{*name}` beats
-    // a fallback `/{*rest}`), then a route of the call's own method over one serving any.
-    let rank = |c: &Candidate<'_>| (c.quality, Reverse(c.specificity), c.route.method != method);
+    // a fallback `/{*rest}`), then a route of the call's own method over one serving any. A
+    // fallback, which every path reaches, ranks below even a literal meeting a parameter.
+    let rank = |c: &Candidate<'_>| {
+        (
+            is_fallback(&c.route.template),
+            c.quality,
+            Reverse(c.specificity),
+            c.route.method != method,
+        )
+    };
     let Some(best) = found.iter().map(rank).min() else { return Vec::new() };
     let mut seen = BTreeSet::new();
     let mut best_found: Vec<Candidate<'r>> = found
@@ -501,6 +514,13 @@ fn best_routes<'r>(
         .collect();
     best_found.sort_by_key(|c| NodeKey::route(c.route.method, &c.route.template));
     best_found
+}
+
+/// A catch-all route with no literal segment (`/{*rest}`): every path reaches it.
+fn is_fallback(template: &RouteTemplate) -> bool {
+    let segments = template.segments();
+    segments.iter().any(|s| matches!(s, Segment::CatchAll(_)))
+        && !segments.iter().any(|s| matches!(s, Segment::Literal(_)))
 }
 
 /// How specific a route is: its literal segments, then its segments before any catch-all.

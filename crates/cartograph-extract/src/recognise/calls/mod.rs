@@ -1,10 +1,11 @@
 //! HTTP client calls: method and URL of every request a file makes, and the client instances it
 //! declares (`axios.create({ baseURL })`, `httpx.Client(base_url=…)`).
 //!
-//! Only a call on a known client counts: a global `fetch`, an imported client library (`axios`,
-//! `ky`, `requests`, `httpx`, `aiohttp`), an instance of one declared in the file, an Angular
-//! `HttpClient` field, a generated OpenAPI client's request object, or a name imported from
-//! another module that the linker finds to be a client instance there. Everything else that
+//! Only a call on a known client counts: a global `fetch`, jQuery's Ajax helpers (`$.ajax`), an
+//! imported client library (`axios`, `ky`, `requests`, `httpx`, `aiohttp`), an instance of one
+//! declared in the file, an Angular `HttpClient` field, a generated OpenAPI client's request
+//! object, or a name imported from another module that the linker finds to be a client instance
+//! there. Everything else that
 //! happens to be called `.get(…)` — `app.get('/x', handler)` on a server, `Map.get`,
 //! `router.push('/x')`, `navigate('/x')` — is not a call.
 //!
@@ -28,18 +29,23 @@ mod axios;
 mod choices;
 mod factories;
 mod fetch;
+mod globals;
 mod hono_rpc;
 mod httpx;
+mod jquery;
 mod ky;
 mod libraries;
 pub mod link;
 mod openapi;
+mod request_object;
 mod requests;
 mod scope;
+mod swagger;
 mod swr;
 mod url;
 pub mod wrappers;
 
+use crate::syntax::KindExt;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 
@@ -113,6 +119,13 @@ pub const RECOGNISERS: &[Recogniser] = &[
         summary: "httpx requests and Client/AsyncClient(base_url=…) instances",
     },
     Recogniser {
+        name: "jquery",
+        file: "calls/jquery.rs",
+        languages: TS_JS,
+        edges: CALLS,
+        summary: "jQuery Ajax helpers: $.ajax({ url, type }), $.get, $.post, $.getJSON",
+    },
+    Recogniser {
         name: "ky",
         file: "calls/ky.rs",
         languages: TS_JS,
@@ -132,6 +145,20 @@ pub const RECOGNISERS: &[Recogniser] = &[
         languages: TS_JS,
         edges: CALLS,
         summary: "generated OpenAPI clients: request objects { method, url } and client.GET(\"/x\")",
+    },
+    Recogniser {
+        name: "swagger-js-codegen",
+        file: "calls/swagger.rs",
+        languages: TS_JS,
+        edges: CALLS,
+        summary: "swagger-js-codegen clients: operations calling this.request(\"GET\", domain + path), attributed to their callers",
+    },
+    Recogniser {
+        name: "request-object",
+        file: "calls/request_object.rs",
+        languages: TS_JS,
+        edges: CALLS,
+        summary: "request objects handed to a method: relay.execute({ url, method: \"POST\" })",
     },
     Recogniser {
         name: "requests",
@@ -215,10 +242,10 @@ fn is_module_level(node: Node<'_>, cx: &Context<'_>) -> bool {
     let mut current = cx.parent(node);
     for _ in 0..3 {
         match current {
-            Some(n) if matches!(n.kind(), "program" | "module") => return true,
+            Some(n) if matches!(n.kind_name(), "program" | "module") => return true,
             Some(n)
                 if matches!(
-                    n.kind(),
+                    n.kind_name(),
                     "lexical_declaration"
                         | "variable_declaration"
                         | "export_statement"
@@ -335,6 +362,8 @@ impl Family for Calls {
             ".PUT",
             ".PATCH",
             ".DELETE",
+            ".ajax(",
+            ".getJSON(",
             // Imported constants, wrappers and generated clients may be used anywhere, and
             // a module of URL constants exports them.
             "import",
@@ -386,11 +415,11 @@ impl Family for Calls {
                     self.declaration(node, "name", "value", cx, facts);
                     // `const useApi = () => useStaticApi({ … })`: an expression body is returned.
                     let arrow = node.field("value").map(unwrap_value);
-                    let body = arrow.filter(|v| v.kind() == "arrow_function");
+                    let body = arrow.filter(|v| v.kind_name() == "arrow_function");
                     if let (Some(body), Some(name)) =
                         (body.and_then(|f| f.field("body")), node.field("name"))
-                        && body.kind() != "statement_block"
-                        && name.kind() == "identifier"
+                        && body.kind_name() != "statement_block"
+                        && name.kind_name() == "identifier"
                     {
                         self.returned(body, Some(text(name, cx.source).to_owned()), cx, facts);
                     }
@@ -414,15 +443,16 @@ impl Family for Calls {
                 }
                 "export_statement" => {
                     let value = node.field("value");
-                    let is_default = node.children(&mut node.walk()).any(|c| c.kind() == "default");
-                    let declared = node.field("declaration").filter(|d| is_class(d.kind()));
+                    let is_default =
+                        node.children(&mut node.walk()).any(|c| c.kind_name() == "default");
+                    let declared = node.field("declaration").filter(|d| is_class(d.kind_name()));
                     if let (true, Some(class)) = (is_default, declared)
                         && let Some(name) = class.field("name")
                     {
                         self.aliases.push(("default".to_owned(), text(name, cx.source).to_owned()));
                     }
                     if let (true, Some(value)) = (is_default, value) {
-                        if value.kind() == "identifier" {
+                        if value.kind_name() == "identifier" {
                             let name = text(value, cx.source).to_owned();
                             self.aliases.push(("default".to_owned(), name.clone()));
                             self.default_exports.push(name);
@@ -513,12 +543,26 @@ impl Family for Calls {
             .chain(wrapper_names.iter().map(|w| w.split('.').next().unwrap_or(w)))
             .collect();
         for maybe in std::mem::take(&mut self.maybe) {
-            let inv = maybe.invocation;
+            let mut inv = maybe.invocation;
             let head = inv.callee.split('.').next().unwrap_or(&inv.callee);
             let reachable =
                 maybe.imported || matches!(head, "this" | "super" | "self") || local.contains(head);
             if !reachable {
-                continue;
+                // `App.fetch(…)` on a name the file neither declares nor imports: a global
+                // another module publishes (`globals.rs`).
+                let global = cx.syntax == Syntax::JavaScript
+                    && inv.callee.contains('.')
+                    && globals::may_be_published(head)
+                    && !libs.importing.contains(head)
+                    && !self
+                        .declared
+                        .get(head)
+                        .copied()
+                        .unwrap_or_else(|| declares(head, cx.source));
+                if !global {
+                    continue;
+                }
+                inv.callee = format!("window.{}", inv.callee);
             }
             // A parameter anywhere in an argument's URL: also one filling a whole segment
             // (`post(`/reports/${type}`)`), which a caller's literal names (see `resolve.rs`).
@@ -586,8 +630,8 @@ impl Calls {
         args::read(arguments, cx.source, &self.env(scope))
     }
 
-    /// The arguments of a call that may be of a wrapper, read only when one may be worth keeping
-    /// ([`args::glance`]), and whether it has a positional argument at all.
+    /// The positional arguments of a call that may be of a wrapper, read only when one may be
+    /// worth keeping ([`args::glance`]), and whether it has a positional argument at all.
     fn wrapper_args(
         &self,
         arguments: Node<'_>,
@@ -597,7 +641,7 @@ impl Calls {
         let env = self.env(scope);
         let glance = args::glance(arguments, cx, &env);
         let args = if glance.maybe_useful {
-            args::read(arguments, cx.source, &env)
+            args::read_positional(arguments, cx.source, &env)
         } else {
             Args::default()
         };
@@ -641,7 +685,7 @@ impl Calls {
         let arguments = node.field("arguments");
         let (Some(mut callee), Some(arguments)) = (callee, arguments) else { return };
         // The TypeScript grammar parses `await api.get<T>(x)` as a call of `await api.get`.
-        if callee.kind() == "await_expression"
+        if callee.kind_name() == "await_expression"
             && let Some(inner) = callee.named_child(0)
         {
             callee = inner;
@@ -660,7 +704,7 @@ impl Calls {
             }
         };
         // `(retry ? withRetry(send) : send)(url, init)`: the function both branches call.
-        if callee.kind() == "parenthesized_expression"
+        if callee.kind_name() == "parenthesized_expression"
             && cx.syntax == Syntax::JavaScript
             && let Some(name) = decorated_callee(callee, cx.source)
         {
@@ -671,7 +715,7 @@ impl Calls {
             self.invocation(line, column, name, &args, any, scope, importing, cx.syntax);
             return;
         }
-        match callee.kind() {
+        match callee.kind_name() {
             "identifier" => {
                 let name = text(callee, cx.source);
                 if name == "fetch" {
@@ -740,6 +784,29 @@ impl Calls {
                 {
                     self.rpc.extend(hono_rpc::read(object, method, (line, column), cx.source));
                     return;
+                }
+                if cx.syntax == Syntax::JavaScript
+                    && jquery::is_request(receiver, verb, &facts.imports)
+                {
+                    let scope = self.scope(cx);
+                    let args = self.read_args(arguments, cx, scope.as_ref());
+                    let found = jquery::interpret(verb, &args, arguments, cx.source);
+                    direct(self, CallClient::Library("jquery"), args, scope, found);
+                    return;
+                }
+                if cx.syntax == Syntax::JavaScript
+                    && !is_verb(verb)
+                    && !openapi::is_upper_verb(verb)
+                    && request_object::may_be(arguments, cx.source)
+                {
+                    let scope = self.scope(cx);
+                    let args = self.read_args(arguments, cx, scope.as_ref());
+                    let found = request_object::interpret(&args);
+                    if found.is_some() {
+                        let client = CallClient::Library("request object");
+                        direct(self, client, args, scope, found);
+                        return;
+                    }
                 }
                 let is_fetch = verb == "fetch"
                     && cx.syntax == Syntax::JavaScript
@@ -874,7 +941,7 @@ impl Calls {
         let mut cursor = node.walk();
         let property = node
             .children(&mut cursor)
-            .any(|c| matches!(c.kind(), "accessibility_modifier" | "readonly"));
+            .any(|c| matches!(c.kind_name(), "accessibility_modifier" | "readonly"));
         let (Some(name), Some(typed)) = (node.field("pattern"), node.field("type")) else {
             return;
         };
@@ -895,10 +962,10 @@ impl Calls {
     fn field(&mut self, node: Node<'_>, cx: &Context<'_>) {
         let Some(name) = node.field("name") else { return };
         let name = text(name, cx.source);
-        let class = cx.ancestry().iter().rev().find(|n| is_class(n.kind()));
+        let class = cx.ancestry().iter().rev().find(|n| is_class(n.kind_name()));
         let class = class.and_then(|c| c.field("name")).map(|n| text(n, cx.source).to_owned());
         let mut cursor = node.walk();
-        let is_static = node.children(&mut cursor).any(|c| c.kind() == "static");
+        let is_static = node.children(&mut cursor).any(|c| c.kind_name() == "static");
         if let Some(typed) = node.field("type") {
             let ty = text(typed, cx.source).trim_start_matches(':').trim();
             if is_class_name(ty) {
@@ -916,7 +983,7 @@ impl Calls {
             self.objects.push(ClassInstance { name, class: ty, scope: class });
             return;
         }
-        if matches!(value.kind(), "arrow_function" | "function_expression") {
+        if matches!(value.kind_name(), "arrow_function" | "function_expression") {
             return;
         }
         let key = match (&class, is_static) {
@@ -949,7 +1016,7 @@ impl Calls {
         }
         let Some(name) = node.field("name") else { return };
         let name = text(name, cx.source).to_owned();
-        let exported = cx.parent(node).is_some_and(|p| p.kind() == "export_statement");
+        let exported = cx.parent(node).is_some_and(|p| p.kind_name() == "export_statement");
         self.record_template(&name, node, cx, exported);
     }
 
@@ -998,7 +1065,13 @@ impl Calls {
             return;
         };
         let module_level = is_module_level(node, cx);
-        if name.kind() == "member_expression" && !module_level {
+        if cx.syntax == Syntax::JavaScript
+            && let Some(alias) = globals::alias(name, value, module_level, cx.source)
+        {
+            self.aliases.push(alias);
+            return;
+        }
+        if name.kind_name() == "member_expression" && !module_level {
             // `this.url = "/api/x"` in a constructor: a field of the class, when it holds no
             // parameter (whose value differs per instance).
             let name = text(name, cx.source);
@@ -1008,26 +1081,26 @@ impl Calls {
             }
             return;
         }
-        if name.kind() == "object_pattern" {
+        if name.kind_name() == "object_pattern" {
             self.destructured(name, value, cx);
             return;
         }
-        if name.kind() != "identifier" {
+        if name.kind_name() != "identifier" {
             return;
         }
         let name = text(name, cx.source).to_owned();
-        if node.kind() == "assignment_expression" && module_level {
+        if node.kind_name() == "assignment_expression" && module_level {
             return;
         }
         if !module_level {
             let function = unwrap_value(value);
-            if matches!(function.kind(), "arrow_function" | "function_expression") {
+            if matches!(function.kind_name(), "arrow_function" | "function_expression") {
                 self.local_template(&name, function, cx);
                 return;
             }
             // `const url = buildUrl("api/items", params)` with `buildUrl` imported: a call the
             // link half expands when its module exports it as a URL template.
-            let imported_call = value.kind() == "call_expression"
+            let imported_call = value.kind_name() == "call_expression"
                 && value
                     .field("arguments")
                     .and_then(|a| a.named_child(0))
@@ -1042,7 +1115,7 @@ impl Calls {
             let locals = self.locals.entry(scope.id).or_default();
             // `let url; if (a) { url = x } else { url = base + x }`: one value per branch. A
             // value built from the name itself (`url = base + url`) replaces it instead.
-            let assigned = node.kind() == "assignment_expression";
+            let assigned = node.kind_name() == "assignment_expression";
             let itself = assigned && mentions(value, &name, cx.source);
             if assigned && !itself && locals.get(&name).is_some_and(Option::is_some) {
                 let before = locals.get(&name).cloned().flatten();
@@ -1057,14 +1130,15 @@ impl Calls {
             return;
         }
         // Only `const` bindings keep their value; a `let` or `var` may be reassigned anywhere.
-        let constant = node.kind() != "variable_declarator"
+        let constant = node.kind_name() != "variable_declarator"
             || cx.parent(node).is_some_and(|p| text(p, cx.source).starts_with("const"));
         if !constant {
             return;
         }
-        let exported = cx.ancestry().iter().rev().take(4).any(|n| n.kind() == "export_statement");
+        let exported =
+            cx.ancestry().iter().rev().take(4).any(|n| n.kind_name() == "export_statement");
         let value = unwrap_value(value);
-        match value.kind() {
+        match value.kind_name() {
             "arrow_function" | "function_expression" => {
                 self.record_template(&name, value, cx, exported);
             }
@@ -1086,10 +1160,10 @@ impl Calls {
     /// function returns, `useApi.get` and `useApi.post` (see `scope.rs`).
     fn destructured(&mut self, pattern: Node<'_>, value: Node<'_>, cx: &Context<'_>) {
         let value = unwrap_value(value);
-        if value.kind() != "call_expression" {
+        if value.kind_name() != "call_expression" {
             return;
         }
-        let Some(callee) = value.field("function").filter(|c| c.kind() == "identifier") else {
+        let Some(callee) = value.field("function").filter(|c| c.kind_name() == "identifier") else {
             return;
         };
         let callee = text(callee, cx.source);
@@ -1103,10 +1177,10 @@ impl Calls {
         }
         let mut cursor = pattern.walk();
         for member in pattern.named_children(&mut cursor) {
-            let (key, local) = match member.kind() {
+            let (key, local) = match member.kind_name() {
                 "shorthand_property_identifier_pattern" => (member, member),
                 "pair_pattern" => match (member.field("key"), member.field("value")) {
-                    (Some(k), Some(v)) if v.kind() == "identifier" => (k, v),
+                    (Some(k), Some(v)) if v.kind_name() == "identifier" => (k, v),
                     _ => continue,
                 },
                 _ => continue,
@@ -1149,7 +1223,7 @@ impl Calls {
     ) {
         let mut cursor = object.walk();
         for member in object.named_children(&mut cursor) {
-            match member.kind() {
+            match member.kind_name() {
                 "shorthand_property_identifier" => {
                     let key = text(member, cx.source);
                     self.aliases.push((format!("{name}.{key}"), key.to_owned()));
@@ -1164,7 +1238,7 @@ impl Calls {
                     };
                     let full = format!("{name}.{key}");
                     let value = unwrap_value(value);
-                    match value.kind() {
+                    match value.kind_name() {
                         "arrow_function" | "function_expression" => {
                             self.record_template(&full, value, cx, exported);
                         }
@@ -1211,19 +1285,19 @@ impl Calls {
             return;
         };
         if !matches!(
-            name.kind(),
+            name.kind_name(),
             "identifier" | "property_identifier" | "member_expression" | "attribute"
         ) {
             return;
         }
         let mut name = text(name, cx.source).to_owned();
-        if node.kind() == "public_field_definition" {
+        if node.kind_name() == "public_field_definition" {
             name = format!("this.{name}");
         }
         match cx.syntax {
             Syntax::Python => {
                 // `client = ApiClient()`, `self.api = Api(base)`: an instance of a class.
-                if value.kind() == "call"
+                if value.kind_name() == "call"
                     && let Some(callee) = value.field("function")
                     && is_class_name(text(callee, cx.source))
                 {
@@ -1244,7 +1318,7 @@ impl Calls {
                 // or of this file (which then uses a client library).
                 let called = unwrap_value(value);
                 let libs = libs_of(&mut self.libs, facts);
-                if called.kind() == "call_expression"
+                if called.kind_name() == "call_expression"
                     && let Some(function) = factories::called_function(called, cx.source)
                     && libs.library_of_handle(function).is_none()
                     && (libs.importing.contains(function) || factories::may_make_clients(libs))
@@ -1259,13 +1333,14 @@ impl Calls {
     /// Records `name` as a client instance when `value` constructs one.
     fn instance(&mut self, name: String, value: Node<'_>, cx: &Context<'_>, facts: &FileFacts) {
         let mut value = factories::memoised(unwrap_value(value), cx.source);
-        while matches!(value.kind(), "await_expression" | "await" | "parenthesized_expression") {
+        while matches!(value.kind_name(), "await_expression" | "await" | "parenthesized_expression")
+        {
             match value.named_child(0) {
                 Some(inner) => value = inner,
                 None => return,
             }
         }
-        if !matches!(value.kind(), "call_expression" | "call") {
+        if !matches!(value.kind_name(), "call_expression" | "call") {
             return;
         }
         let (Some(callee), Some(arguments)) = (value.field("function"), value.field("arguments"))
@@ -1359,10 +1434,13 @@ impl Calls {
                     }
                 }
                 Syntax::JavaScript if p.receiver == "this" && verb == Some("request") => {
-                    if self.generated != Some(true) {
+                    if let Some(found) = swagger::operation_request(&p.args) {
+                        (CallClient::Library("openapi"), Some(found))
+                    } else if self.generated != Some(true) {
                         return None;
+                    } else {
+                        (CallClient::Library("openapi"), openapi::base_api_request(&p.args))
                     }
-                    (CallClient::Library("openapi"), openapi::base_api_request(&p.args))
                 }
                 Syntax::JavaScript => {
                     (CallClient::Library("openapi"), openapi::client_object(verb, &p.args))
@@ -1408,14 +1486,17 @@ fn declares(name: &str, source: &str) -> bool {
 /// `${path}?${qs}` : path`), when it is a string, template, concatenation or conditional.
 fn returned_url(function: Node<'_>) -> Option<Node<'_>> {
     let body = function.field("body")?;
-    let returned = if body.kind() == "statement_block" {
+    let returned = if body.kind_name() == "statement_block" {
         let mut cursor = body.walk();
-        let statements: Vec<Node<'_>> =
-            body.named_children(&mut cursor).filter(|c| c.kind() != "comment").take(5).collect();
+        let statements: Vec<Node<'_>> = body
+            .named_children(&mut cursor)
+            .filter(|c| c.kind_name() != "comment")
+            .take(5)
+            .collect();
         match statements.split_last() {
             Some((last, before))
-                if last.kind() == "return_statement"
-                    && before.iter().all(|s| s.kind() == "lexical_declaration") =>
+                if last.kind_name() == "return_statement"
+                    && before.iter().all(|s| s.kind_name() == "lexical_declaration") =>
             {
                 last.named_child(0)
             }
@@ -1426,7 +1507,7 @@ fn returned_url(function: Node<'_>) -> Option<Node<'_>> {
     };
     let returned = unwrap_value(returned?);
     matches!(
-        returned.kind(),
+        returned.kind_name(),
         "template_string" | "binary_expression" | "string" | "ternary_expression"
     )
     .then_some(returned)
@@ -1447,12 +1528,12 @@ fn mentions(node: Node<'_>, name: &str, source: &str) -> bool {
 /// through a decorator that returns a function calling it (`fetch-retry`'s `retry(f)`).
 fn decorated_callee<'s>(callee: Node<'_>, source: &'s str) -> Option<&'s str> {
     let ternary = unwrap_value(callee);
-    if ternary.kind() != "ternary_expression" {
+    if ternary.kind_name() != "ternary_expression" {
         return None;
     }
     let branch = |node: Node<'_>| -> Option<&'s str> {
         let node = unwrap_value(node);
-        match node.kind() {
+        match node.kind_name() {
             "identifier" => Some(text(node, source)),
             "call_expression" => {
                 let arguments = node.field("arguments")?;
@@ -1460,7 +1541,7 @@ fn decorated_callee<'s>(callee: Node<'_>, source: &'s str) -> Option<&'s str> {
                     return None;
                 }
                 let only = arguments.named_child(0)?;
-                (only.kind() == "identifier").then(|| text(only, source))
+                (only.kind_name() == "identifier").then(|| text(only, source))
             }
             _ => None,
         }
@@ -1494,7 +1575,7 @@ fn has_url_like_argument(arguments: Node<'_>, cx: &Context<'_>) -> bool {
 
 /// A string, template or concatenation: an expression that flattens to URL parts.
 fn is_stringish(node: Node<'_>) -> bool {
-    is_stringish_kind(node.kind())
+    is_stringish_kind(node.kind_name())
 }
 
 fn is_stringish_kind(kind: &str) -> bool {
@@ -1509,16 +1590,12 @@ fn is_stringish_kind(kind: &str) -> bool {
 }
 
 /// Whether a function-local assignment's value can be a URL constant worth remembering: a
-/// string, template or concatenation (`config.urlRoot + path`), a conditional between two of
-/// them, or a name (an alias of a constant). Any other value (a call, a conditional, a number) flattens to nothing useful.
+/// string, template or concatenation (`config.urlRoot + path`), a conditional choosing between
+/// such values (one URL per branch, see `choices.rs`), or a name (an alias of a constant). Any
+/// other value (a call, a number) flattens to nothing useful.
 fn may_hold_url(node: Node<'_>) -> bool {
     is_stringish(node)
-        || matches!(node.kind(), "identifier" | "member_expression")
-        // `const kind = admin ? "owners" : "members"`: one value per branch.
-        || (node.kind() == "ternary_expression"
-            && ["consequence", "alternative"]
-                .iter()
-                .all(|f| node.field(f).is_some_and(|b| is_stringish(unwrap_value(b)))))
+        || matches!(node.kind_name(), "identifier" | "member_expression" | "ternary_expression")
 }
 
 /// A value whose URL parts are one plain hole that no constant keeps (a collection, a number,
@@ -1574,7 +1651,7 @@ fn is_class_name(t: &str) -> bool {
 /// `new ApiClient(…)` → `ApiClient`.
 fn constructed_class(value: Node<'_>, source: &str) -> Option<String> {
     let value = unwrap_value(value);
-    if value.kind() != "new_expression" {
+    if value.kind_name() != "new_expression" {
         return None;
     }
     let class = text(value.field("constructor")?, source);
@@ -1584,7 +1661,7 @@ fn constructed_class(value: Node<'_>, source: &str) -> Option<String> {
 /// `(x)`, `x as T`, `x satisfies T`, `await x` → `x`.
 fn unwrap_value(mut node: Node<'_>) -> Node<'_> {
     for _ in 0..8 {
-        match node.kind() {
+        match node.kind_name() {
             "parenthesized_expression"
             | "as_expression"
             | "satisfies_expression"
@@ -1607,15 +1684,15 @@ fn function_params(function: Node<'_>, source: &str) -> Vec<String> {
     let Some(list) = function.field("parameters") else { return Vec::new() };
     let mut cursor = list.walk();
     list.named_children(&mut cursor)
-        .filter(|p| p.kind() != "comment")
+        .filter(|p| p.kind_name() != "comment")
         .map(|p| {
-            let name = match p.kind() {
+            let name = match p.kind_name() {
                 "identifier" => Some(p),
                 "required_parameter" | "optional_parameter" => p.field("pattern"),
                 "assignment_pattern" => p.field("left"),
                 _ => None,
             };
-            name.filter(|n| n.kind() == "identifier")
+            name.filter(|n| n.kind_name() == "identifier")
                 .map_or(String::new(), |n| text(n, source).to_owned())
         })
         .collect()

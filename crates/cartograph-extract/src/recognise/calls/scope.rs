@@ -2,14 +2,15 @@
 //!
 //! Not a recogniser. A request or a call whose URL comes from a parameter makes the enclosing
 //! function a wrapper (`wrappers.rs`); its name is how callers reach it: `getJSON` for a function
-//! or a `const getJSON = (url) => …`, `ApiService.get` for a method or a class field holding an
-//! arrow function, `api.get` for a method of an object literal bound to `api`, `default` for a
-//! default-exported function. An anonymous callback (`.then((r) => …)`) is not a name callers can
-//! reach: the scope is the named function around it, less the callback's own parameters, which
-//! shadow.
+//! or a `const getJSON = (url) => …`, `ApiService.get` for a method, a class field holding an
+//! arrow function or a function assigned to `ApiService.prototype.get`, `api.get` for a method
+//! of an object literal bound to `api`, `default` for a default-exported function. An anonymous
+//! callback (`.then((r) => …)`) is not a name callers can reach: the scope is the named function
+//! around it, less the callback's own parameters, which shadow.
 //!
 //! Read from the walk's ancestry, so it costs a walk up the path to the node and no tree search.
 
+use crate::syntax::KindExt;
 use tree_sitter::Node;
 
 use super::super::Context;
@@ -78,8 +79,10 @@ pub(super) fn enclosing(cx: &Context<'_>) -> Option<FnScope> {
             .rev()
             .find(|n| is_class(cx.kind(**n)))
             .and_then(|c| c.field("name"))
-            .map(|n| text(n, source).to_owned());
-        let outer = ancestry[start..i].iter().rev().find(|n| is_function(n.kind())).map(|n| n.id());
+            .map(|n| text(n, source).to_owned())
+            .or_else(|| prototype_method(ancestry, i, source).map(|(class, _)| class.to_owned()));
+        let outer =
+            ancestry[start..i].iter().rev().find(|n| is_function(n.kind_name())).map(|n| n.id());
         let scope = FnScope {
             id: node.id(),
             name: name.clone(),
@@ -125,7 +128,7 @@ fn parameters(node: Node<'_>, source: &str, cx: &Context<'_>) -> Vec<String> {
     let mut out = Vec::new();
     let mut cursor = list.walk();
     for p in list.named_children(&mut cursor) {
-        let name = match p.kind() {
+        let name = match p.kind_name() {
             "identifier" => Some(p),
             "required_parameter" | "optional_parameter" => p.field("pattern"),
             "assignment_pattern" => p.field("left"),
@@ -134,15 +137,16 @@ fn parameters(node: Node<'_>, source: &str, cx: &Context<'_>) -> Vec<String> {
             "comment" => continue,
             _ => None,
         };
-        let name = name.filter(|n| n.kind() == "identifier").map(|n| text(n, source).to_owned());
+        let name =
+            name.filter(|n| n.kind_name() == "identifier").map(|n| text(n, source).to_owned());
         out.push(name.unwrap_or_default());
     }
     let in_class = cx.syntax == crate::Syntax::Python
-        && node.kind() == "function_definition"
+        && node.kind_name() == "function_definition"
         && cx
             .parent(node)
             .and_then(|b| cx.parent(b))
-            .is_some_and(|c| c.kind() == "class_definition");
+            .is_some_and(|c| c.kind_name() == "class_definition");
     if in_class && out.first().is_some_and(|p| p == "self" || p == "cls") {
         out.remove(0);
     }
@@ -158,11 +162,11 @@ fn function_name(ancestry: &[Node<'_>], i: usize, source: &str) -> Option<String
             .iter()
             .rev()
             .take(3)
-            .find(|n| is_class(n.kind()))
+            .find(|n| is_class(n.kind_name()))
             .and_then(|c| c.field("name"))
             .map(|n| text(n, source).to_owned())
     };
-    match node.kind() {
+    match node.kind_name() {
         "function_declaration" | "generator_function_declaration" => {
             Some(text(node.field("name")?, source).to_owned())
         }
@@ -170,7 +174,9 @@ fn function_name(ancestry: &[Node<'_>], i: usize, source: &str) -> Option<String
             let name = text(node.field("name")?, source);
             // `def get(self, path)` in a class: `Client.get`.
             match (parent(1), parent(2)) {
-                (Some(b), Some(c)) if b.kind() == "block" && c.kind() == "class_definition" => {
+                (Some(b), Some(c))
+                    if b.kind_name() == "block" && c.kind_name() == "class_definition" =>
+                {
                     Some(format!("{}.{name}", text(c.field("name")?, source)))
                 }
                 _ => Some(name.to_owned()),
@@ -179,7 +185,7 @@ fn function_name(ancestry: &[Node<'_>], i: usize, source: &str) -> Option<String
         "method_definition" => {
             let name = text(node.field("name")?, source);
             let holder = parent(1)?;
-            match holder.kind() {
+            match holder.kind_name() {
                 "class_body" => Some(format!("{}.{name}", class_of(i)?)),
                 "object" => Some(format!("{}.{name}", object_name(ancestry, i - 1, source)?)),
                 _ => None,
@@ -189,7 +195,7 @@ fn function_name(ancestry: &[Node<'_>], i: usize, source: &str) -> Option<String
             // An arrow function or function expression: named by what holds it.
             let mut j = i.checked_sub(1)?;
             loop {
-                match ancestry[j].kind() {
+                match ancestry[j].kind_name() {
                     "parenthesized_expression" | "as_expression" | "satisfies_expression" => {
                         j = j.checked_sub(1)?;
                     }
@@ -202,10 +208,10 @@ fn function_name(ancestry: &[Node<'_>], i: usize, source: &str) -> Option<String
                 }
             }
             let holder = ancestry[j];
-            match holder.kind() {
+            match holder.kind_name() {
                 "variable_declarator" => {
                     let name = holder.field("name")?;
-                    (name.kind() == "identifier").then(|| text(name, source).to_owned())
+                    (name.kind_name() == "identifier").then(|| text(name, source).to_owned())
                 }
                 "public_field_definition" => {
                     let name = text(holder.field("name")?, source);
@@ -214,21 +220,43 @@ fn function_name(ancestry: &[Node<'_>], i: usize, source: &str) -> Option<String
                 "pair" => {
                     let key = text(holder.field("key")?, source).trim_matches(['"', '\'']);
                     let object = j.checked_sub(1)?;
-                    (ancestry[object].kind() == "object")
+                    (ancestry[object].kind_name() == "object")
                         .then(|| object_name(ancestry, object, source))
                         .flatten()
                         .map(|o| format!("{o}.{key}"))
                 }
                 "export_statement" => Some("default".to_owned()),
+                // `Api.prototype.get_item = function (…) {…}`: a method of `Api`.
+                "assignment_expression" => prototype_method(ancestry, i, source)
+                    .map(|(class, method)| format!("{class}.{method}")),
                 _ => None,
             }
         }
     }
 }
 
+/// For a function assigned to `Class.prototype.method`, the class and the method.
+fn prototype_method<'s>(
+    ancestry: &[Node<'_>],
+    i: usize,
+    source: &'s str,
+) -> Option<(&'s str, &'s str)> {
+    let holder = ancestry.get(i.checked_sub(1)?)?;
+    if holder.kind_name() != "assignment_expression"
+        || holder.field("right").is_none_or(|r| r.id() != ancestry[i].id())
+    {
+        return None;
+    }
+    let left = text(holder.field("left")?, source);
+    let (class, method) = left.split_once(".prototype.")?;
+    let simple =
+        |t: &str| !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$');
+    (simple(class) && simple(method)).then_some((class, method))
+}
+
 /// `useCallback(fn, deps)`, `useMemo(…)`: a React hook call that hands back its function.
 fn is_memo(call: &Node<'_>, source: &str) -> bool {
-    call.kind() == "call_expression"
+    call.kind_name() == "call_expression"
         && call
             .field("function")
             .is_some_and(|f| matches!(text(f, source), "useCallback" | "React.useCallback"))
@@ -239,20 +267,22 @@ fn is_memo(call: &Node<'_>, source: &str) -> bool {
 /// after the function: its members are `useApi.get`, which `const { get } = useApi()` aliases.
 fn object_name(ancestry: &[Node<'_>], i: usize, source: &str) -> Option<String> {
     let mut k = i.checked_sub(1)?;
-    while matches!(ancestry[k].kind(), "parenthesized_expression" | "as_expression") {
+    while matches!(ancestry[k].kind_name(), "parenthesized_expression" | "as_expression") {
         k = k.checked_sub(1)?;
     }
     let holder = ancestry.get(k)?;
-    match holder.kind() {
+    match holder.kind_name() {
         "variable_declarator" => {
             let name = holder.field("name")?;
-            (name.kind() == "identifier").then(|| text(name, source).to_owned())
+            (name.kind_name() == "identifier").then(|| text(name, source).to_owned())
         }
         "export_statement" => Some("default".to_owned()),
         "arrow_function" => function_name(ancestry, k, source),
         "return_statement" => {
-            let block = k.checked_sub(1).filter(|b| ancestry[*b].kind() == "statement_block")?;
-            let function = block.checked_sub(1).filter(|f| is_function(ancestry[*f].kind()))?;
+            let block =
+                k.checked_sub(1).filter(|b| ancestry[*b].kind_name() == "statement_block")?;
+            let function =
+                block.checked_sub(1).filter(|f| is_function(ancestry[*f].kind_name()))?;
             function_name(ancestry, function, source)
         }
         _ => None,
@@ -262,11 +292,11 @@ fn object_name(ancestry: &[Node<'_>], i: usize, source: &str) -> Option<String> 
 /// The class a node sits in, and what it extends (`class A extends Base<T>` → `Base`).
 pub(super) fn class_heritage(node: Node<'_>, source: &str) -> Option<(String, Option<String>)> {
     let name = text(node.field("name")?, source).to_owned();
-    let extends = if node.kind() == "class_definition" {
+    let extends = if node.kind_name() == "class_definition" {
         node.field("superclasses").and_then(|s| s.named_child(0)).map(|s| text(s, source))
     } else {
         let mut cursor = node.walk();
-        let heritage = node.children(&mut cursor).find(|c| c.kind() == "class_heritage");
+        let heritage = node.children(&mut cursor).find(|c| c.kind_name() == "class_heritage");
         heritage.map(|h| text(h, source))
     };
     let extends = extends.and_then(|t| {

@@ -19,6 +19,7 @@
 //! /api/teams/{teamId}/documents`; `useSWR(id && `api/roles/${id}`)` → `GET api/roles/{id}`
 //! relative to the page.
 
+use crate::syntax::KindExt;
 use cartograph_core::HttpMethod;
 use tree_sitter::Node;
 
@@ -47,14 +48,14 @@ pub(super) fn read(arguments: Node<'_>, source: &str, env: &Env<'_>) -> Args {
 /// `cond && key` → `key`; `cond ? key : null` (or `undefined`, `false`) → `key`.
 fn guarded_key<'t>(key: Node<'t>, source: &str) -> Option<Node<'t>> {
     let key = super::unwrap_value(key);
-    match key.kind() {
+    match key.kind_name() {
         "binary_expression" => {
             let operator = key.field("operator").map(|o| text(o, source));
             (operator == Some("&&")).then(|| key.field("right")).flatten()
         }
         "ternary_expression" => {
             let alternative = super::unwrap_value(key.field("alternative")?);
-            matches!(alternative.kind(), "null" | "undefined" | "false")
+            matches!(alternative.kind_name(), "null" | "undefined" | "false")
                 .then(|| key.field("consequence"))
                 .flatten()
         }

@@ -12,6 +12,7 @@
 //! Example: `` `${API_URL}/items/${item.id}` `` → `Path { path: "/items/{id}", stripped: base
 //! API_URL of unknown value }`.
 
+use crate::syntax::KindExt;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 
@@ -214,7 +215,7 @@ pub(crate) fn parts(node: Node<'_>, source: &str, env: &Env<'_>) -> Option<Vec<P
         if out.len() > MAX_PARTS || stack.len() > MAX_PARTS {
             return None;
         }
-        match node.kind() {
+        match node.kind_name() {
             "binary_expression" | "binary_operator" => {
                 let op = node.field("operator").map(|o| text(o, source));
                 match (op, node.field("left"), node.field("right")) {
@@ -261,7 +262,8 @@ pub(crate) fn parts(node: Node<'_>, source: &str, env: &Env<'_>) -> Option<Vec<P
 
 fn is_byte_string(node: Node<'_>, source: &str) -> bool {
     node.child(0).is_some_and(|start| {
-        start.kind() == "string_start" && text(start, source).to_ascii_lowercase().contains('b')
+        start.kind_name() == "string_start"
+            && text(start, source).to_ascii_lowercase().contains('b')
     })
 }
 
@@ -285,7 +287,7 @@ pub(crate) fn push_parts(out: &mut Vec<Part>, parts: Vec<Part>) {
 /// A value: a parameter, a known constant's parts, a URL template called with arguments, else a
 /// hole (marked when its first name is imported).
 fn push_value(node: Node<'_>, source: &str, env: &Env<'_>, out: &mut Vec<Part>) {
-    let kind = node.kind();
+    let kind = node.kind_name();
     if kind == "ternary_expression" {
         out.push(Part::Hole(super::choices::conditional(node, source, env)));
         return;
@@ -345,7 +347,8 @@ fn imported_call(node: Node<'_>, source: &str, env: &Env<'_>) -> Option<Hole> {
     let arguments = node.field("arguments")?;
     let mut cursor = arguments.walk();
     let mut args = Vec::new();
-    for arg in arguments.named_children(&mut cursor).filter(|c| c.kind() != "comment").take(4) {
+    for arg in arguments.named_children(&mut cursor).filter(|c| c.kind_name() != "comment").take(4)
+    {
         args.push(parts(arg, source, &Env { templates: None, ..*env })?);
     }
     let mut hole = hole(node, source);
@@ -368,7 +371,7 @@ fn template_call(node: Node<'_>, source: &str, env: &Env<'_>) -> Option<Vec<Part
     let arguments = node.field("arguments")?;
     let mut cursor = arguments.walk();
     let args: Vec<Node<'_>> =
-        arguments.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect();
+        arguments.named_children(&mut cursor).filter(|c| c.kind_name() != "comment").collect();
     let inner = Env { templates: None, local_templates: None, ..*env };
     let mut given = Vec::with_capacity(args.len());
     for arg in &args {
@@ -404,7 +407,7 @@ fn new_url(node: Node<'_>, source: &str, env: &Env<'_>) -> Option<Vec<Part>> {
 fn template_parts(node: Node<'_>, source: &str, env: &Env<'_>, out: &mut Vec<Part>) {
     let mut cursor = node.walk();
     for child in node.named_children(&mut cursor) {
-        match child.kind() {
+        match child.kind_name() {
             "string_fragment" | "escape_sequence" => {
                 push_literal(out, text(child, source).to_owned());
             }
@@ -421,7 +424,7 @@ fn template_parts(node: Node<'_>, source: &str, env: &Env<'_>, out: &mut Vec<Par
 fn python_string_parts(node: Node<'_>, source: &str, env: &Env<'_>, out: &mut Vec<Part>) {
     let mut cursor = node.walk();
     for child in node.named_children(&mut cursor) {
-        match child.kind() {
+        match child.kind_name() {
             "string_content" | "escape_sequence" => {
                 push_literal(out, text(child, source).replace("{{", "{").replace("}}", "}"));
             }
@@ -480,7 +483,7 @@ fn env_label(node: Node<'_>, source: &str) -> Option<String> {
 
 /// The literal name and default of an environment read.
 fn env_call(node: Node<'_>, source: &str) -> Option<(String, Option<String>)> {
-    if node.kind() != "call" {
+    if node.kind_name() != "call" {
         return None;
     }
     let callee = text(node.field("function")?, source);
@@ -496,7 +499,7 @@ fn env_call(node: Node<'_>, source: &str) -> Option<(String, Option<String>)> {
 /// `X ?? "lit"`, `X || "lit"`, `X or "lit"`, `os.environ.get("K", "lit")`: the configuration
 /// value and its literal default.
 fn with_fallback<'t>(node: Node<'t>, source: &str) -> Option<(Node<'t>, String)> {
-    match node.kind() {
+    match node.kind_name() {
         "binary_expression" | "boolean_operator" => {
             let op = text(node.field("operator")?, source);
             if !matches!(op, "??" | "||" | "or") {

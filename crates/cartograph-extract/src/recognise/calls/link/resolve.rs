@@ -2,12 +2,14 @@
 //! wrappers (see `wrappers.rs`) followed to the request they make.
 //!
 //! A call's callee is followed by name, in a fixed order and a fixed number of steps: a wrapper
-//! of that name in the file; an alias of an object literal (`CTFd.fetch` → `fetch`); `this.x`
-//! through the class and the classes it extends (also in other modules); `client.x` through the
-//! class of an instance (`new ApiClient()`, a constructor parameter typed `ApiService`); a name
-//! bound by an import, to the module it names. A wrapper that calls another wrapper is followed
-//! to at most [`MAX_WRAPPERS`] wrappers in all, its parameters bound to the caller's arguments at
-//! each step. Nothing here reads source: every step is a lookup in the per-file summaries.
+//! of that name in the file; an alias of an object literal (`CTFd.fetch` → `fetch`, also under a
+//! longer callee: `CTFd.api.get_item` → `api.get_item`); `this.x` through the class and the
+//! classes it extends (also in other modules); `client.x` through the class of an instance
+//! (`new ApiClient()`, a constructor parameter typed `ApiService`); a global `window.App`, to the
+//! module publishing it (`globals.rs`); a name bound by an import, to the module it names. A
+//! wrapper that calls another wrapper is followed to at most [`MAX_WRAPPERS`] wrappers in all, its
+//! parameters bound to the caller's arguments at each step. Nothing here reads source: every step
+//! is a lookup in the per-file summaries.
 //!
 //! Example: `this.get(`/api/projects/${id}/`)` in `ProjectService extends APIService`, with
 //! `APIService.get(url)` calling `this.axiosInstance.get(url)` in another module → a `GET
@@ -544,7 +546,12 @@ fn find<'a>(
         return find(input, file, target, None, steps + 1);
     }
     if let Some(rest) = rest {
-        if let Some((_, target)) = calls.aliases.iter().find(|(a, _)| a == head) {
+        // The longest aliased head: `CTFd.api.get_item` through `CTFd.api` → `api`.
+        let aliased = callee.match_indices('.').rev().find_map(|(at, _)| {
+            let prefix = &callee[..at];
+            calls.aliases.iter().find(|(a, _)| a == prefix).map(|(_, t)| (t, &callee[at + 1..]))
+        });
+        if let Some((target, rest)) = aliased {
             return find(input, file, &format!("{target}.{rest}"), None, steps + 1);
         }
         if !rest.contains('.')
@@ -552,6 +559,10 @@ fn find<'a>(
         {
             return class_member(input, file, &object.class, rest, steps + 1);
         }
+    }
+    if head == "window" {
+        let target = global_target(input, file, rest?.split('.').next()?)?;
+        return find(input, target, callee, class, steps + 1);
     }
     let Some(binding) = input.binding(file.path, head) else {
         // A barrel file re-exporting the name with `export * from "./m"`.
@@ -567,6 +578,26 @@ fn find<'a>(
         (None, None) => return None,
     };
     find(input, target, &name, None, steps + 1)
+}
+
+/// The module publishing the global `window.{name}` (see `globals.rs`) nearest to `file`: the
+/// one sharing the longest directory with it, then the first by path.
+fn global_target<'a>(
+    input: &'a LinkInput<'a>,
+    file: &FileView<'_>,
+    name: &str,
+) -> Option<&'a FileView<'a>> {
+    let key = format!("window.{name}");
+    let shared = |other: &str| {
+        let mine = file.path.as_str().split('/');
+        mine.zip(other.split('/')).take_while(|(a, b)| a == b).count()
+    };
+    input
+        .files
+        .iter()
+        .filter(|f| f.path != file.path)
+        .filter(|f| f.facts.calls.aliases.iter().any(|(a, _)| *a == key))
+        .min_by_key(|f| (std::cmp::Reverse(shared(f.path.as_str())), f.path.as_str()))
 }
 
 /// At most this many modules are looked through for a name re-exported with `export *`.
