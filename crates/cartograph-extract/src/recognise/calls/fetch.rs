@@ -7,11 +7,18 @@
 //!
 //! Example: ``fetch(`${API_URL}/items/${id}`, { method: "DELETE" })`` → `DELETE /items/{id}`, base
 //! `API_URL` stripped.
+//!
+//! A method chosen by a conditional between two literal methods (`method: id ? "PUT" : "POST"`)
+//! is one request per branch; a URL chosen by the same condition (`id ? `/x/${id}` : "/x"`) goes
+//! with its branch, any other URL with both.
 
 use cartograph_core::HttpMethod;
+use tree_sitter::Node;
 
 use super::args::{Args, MethodSpec};
-use super::url::CallUrl;
+use super::url::{self, CallUrl, Env, Role};
+use crate::syntax::javascript::property_key;
+use crate::syntax::{FieldExt, KindExt, literal_string, text};
 
 /// Reads a `fetch` call.
 pub(super) fn interpret(args: &Args) -> Option<(Option<HttpMethod>, CallUrl)> {
@@ -21,6 +28,65 @@ pub(super) fn interpret(args: &Args) -> Option<(Option<HttpMethod>, CallUrl)> {
         Some(options) => options.options_method(),
     };
     Some((method.or_get(), url))
+}
+
+/// The requests of a `fetch` call whose method is chosen by a conditional between two literal
+/// methods, one per branch, each with its URL (see the module documentation). `None` when the
+/// method is not such a conditional, or a URL is read only later (it depends on a parameter, as
+/// in a wrapper, or holds choices of its own): the call is then read as before, its method
+/// unknown.
+pub(super) fn method_branches(
+    arguments: Node<'_>,
+    source: &str,
+    env: &Env<'_>,
+) -> Option<Vec<(HttpMethod, CallUrl)>> {
+    let mut cursor = arguments.walk();
+    let mut positional =
+        arguments.named_children(&mut cursor).filter(|c| c.kind_name() != "comment");
+    let (target, options) = (positional.next()?, unparenthesized(positional.next()?));
+    if options.kind_name() != "object" {
+        return None;
+    }
+    let mut cursor = options.walk();
+    let method = options.named_children(&mut cursor).find_map(|member| {
+        let key = member.field("key")?;
+        (member.kind_name() == "pair" && property_key(key, source).as_deref() == Some("method"))
+            .then(|| member.field("value"))
+            .flatten()
+    })?;
+    let method = unparenthesized(method);
+    if method.kind_name() != "ternary_expression" {
+        return None;
+    }
+    let condition = text(method.field("condition")?, source);
+    let branch_method = |field| {
+        let value = literal_string(unparenthesized(method.field(field)?), source)?;
+        HttpMethod::parse(&value).filter(|m| *m != HttpMethod::Any)
+    };
+    let methods = [branch_method("consequence")?, branch_method("alternative")?];
+    let target = unparenthesized(target);
+    let paired = target.kind_name() == "ternary_expression"
+        && target.field("condition").is_some_and(|c| text(c, source) == condition);
+    let mut out = Vec::with_capacity(2);
+    for (method, field) in methods.into_iter().zip(["consequence", "alternative"]) {
+        let node = if paired { unparenthesized(target.field(field)?) } else { target };
+        let url = url::read(node, source, env, Role::Call);
+        if matches!(url, CallUrl::Deferred { .. }) {
+            return None;
+        }
+        out.push((method, url));
+    }
+    Some(out)
+}
+
+fn unparenthesized(mut node: Node<'_>) -> Node<'_> {
+    while node.kind_name() == "parenthesized_expression" {
+        match node.named_child(0) {
+            Some(inner) => node = inner,
+            None => break,
+        }
+    }
+    node
 }
 
 #[cfg(test)]
@@ -62,6 +128,24 @@ export async function load(id: string, opts: RequestInit) {
   await fetch("/z", { ...opts, method: "PUT" });
   await fetch(`/items?page=${id}`);
   await fetch("http://localhost:8000/api/health");
+}
+"#
+        );
+    }
+
+    #[test]
+    fn a_method_chosen_by_a_conditional_is_a_request_per_branch() {
+        check!(
+            "web/src/save.ts",
+            r#"
+export async function save(data: { id?: string }, values: object) {
+  await fetch(data?.id ? `/signatures/${data.id}` : "/signatures", {
+    method: data?.id ? "PUT" : "POST",
+    body: JSON.stringify(values),
+  });
+  await fetch("/webhooks", { method: (data.id ? "PUT" : "POST") });
+  await fetch(a ? "/a" : "/b", { method: b ? "PUT" : "POST" });
+  await fetch("/c", { method: data.id ? "PUT" : verb });
 }
 "#
         );

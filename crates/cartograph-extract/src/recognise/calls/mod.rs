@@ -722,7 +722,22 @@ impl Calls {
                     let scope = self.scope(cx);
                     let args = self.read_args(arguments, cx, scope.as_ref());
                     let found = fetch::interpret(&args);
-                    direct(self, CallClient::Library("fetch"), args, scope, found);
+                    let branches = match found {
+                        Some((None, _)) => {
+                            fetch::method_branches(arguments, cx.source, &self.env(scope.as_ref()))
+                        }
+                        _ => None,
+                    };
+                    match branches {
+                        Some(branches) => {
+                            for (method, url) in branches {
+                                let found = Some((Some(method), url));
+                                let client = CallClient::Library("fetch");
+                                direct(self, client, args.clone(), scope.clone(), found);
+                            }
+                        }
+                        None => direct(self, CallClient::Library("fetch"), args, scope, found),
+                    }
                     return;
                 }
                 if openapi::is_request_function(name) {
