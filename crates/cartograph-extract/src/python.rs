@@ -62,16 +62,8 @@ pub(crate) fn extract(path: &RepoPath, tree: &Tree, source: &str, facts: &mut Fi
             }
             _ => {}
         }
-        if descend && cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                continue 'walk;
-            }
-            if !cursor.goto_parent() {
-                break 'walk;
-            }
+        if !crate::syntax::advance(&mut cursor, descend) {
+            break 'walk;
         }
     }
 }

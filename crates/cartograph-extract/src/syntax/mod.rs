@@ -11,7 +11,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::LazyLock;
 
 use cartograph_core::{Refusal, RefusalKind, RepoPath, SourceLocation};
-use tree_sitter::{Language, Node, Tree};
+use tree_sitter::{Language, Node, Tree, TreeCursor};
 
 use crate::FileFacts;
 
@@ -69,6 +69,23 @@ pub(crate) fn text<'s>(node: Node<'_>, source: &'s str) -> &'s str {
     source.get(node.byte_range()).unwrap_or("")
 }
 
+/// Moves a pre-order walk's cursor to the next node: into the current node's first child when
+/// `descend`, else to the next sibling of it or of its nearest ancestor that has one. False
+/// when the walk is over (back at the root).
+pub(crate) fn advance(cursor: &mut TreeCursor<'_>, descend: bool) -> bool {
+    if descend && cursor.goto_first_child() {
+        return true;
+    }
+    loop {
+        if cursor.goto_next_sibling() {
+            return true;
+        }
+        if !cursor.goto_parent() {
+            return false;
+        }
+    }
+}
+
 /// Counts ERROR and MISSING regions (an ERROR node's own descendants are not counted again) and
 /// records one `syntax-errors` refusal at the first region.
 pub(crate) fn record_error_regions(path: &RepoPath, tree: &Tree, facts: &mut FileFacts) {
@@ -87,16 +104,8 @@ pub(crate) fn record_error_regions(path: &RepoPath, tree: &Tree, facts: &mut Fil
             first.get_or_insert_with(|| position(node));
         }
         // Only descend into subtrees that contain an error, and not into an error region itself.
-        if !is_region && node.has_error() && cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                continue 'walk;
-            }
-            if !cursor.goto_parent() {
-                break 'walk;
-            }
+        if !advance(&mut cursor, !is_region && node.has_error()) {
+            break 'walk;
         }
     }
     if count == 0 {

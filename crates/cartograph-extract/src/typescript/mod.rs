@@ -183,16 +183,8 @@ impl<'s, 't> Walk<'s, 't> {
                 kind if is_type_context(kind) => type_ends.push(node.end_byte()),
                 _ => {}
             }
-            if descend && cursor.goto_first_child() {
-                continue;
-            }
-            loop {
-                if cursor.goto_next_sibling() {
-                    continue 'walk;
-                }
-                if !cursor.goto_parent() {
-                    break 'walk;
-                }
+            if !crate::syntax::advance(&mut cursor, descend) {
+                break 'walk;
             }
         }
     }

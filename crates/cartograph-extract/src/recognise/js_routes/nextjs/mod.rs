@@ -117,16 +117,8 @@ pub(super) fn method_checks(root: Node<'_>, cx: &Context<'_>) -> Vec<HttpMethod>
             "object" => table_keys.extend(method_keys(node, cx)),
             _ => {}
         }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                continue 'walk;
-            }
-            if !cursor.goto_parent() {
-                break 'walk;
-            }
+        if !crate::syntax::advance(&mut cursor, true) {
+            break 'walk;
         }
     }
     if looked_up {
