@@ -233,8 +233,9 @@ impl KindTable {
 
 /// Whether the walk may skip a node's children, by the node's kind: a fast path for speed.
 /// Skipped are string literals that cannot interpolate (quotes, fragments and escape sequences
-/// below; literals are common, each with three or more children), Python import statements
-/// (names only below), Python annotations and TypeScript's type-level nodes (types only below).
+/// below; literals are common, each with three or more children), import statements and JSX
+/// closing tags (names only below), Python annotations and TypeScript's type-level nodes (types
+/// only below).
 /// A node with a syntax error below is walked. Read once per kind into the [`KindTable`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Barren {
@@ -262,6 +263,9 @@ fn barren_kind(syntax: Syntax, kind: &str) -> Barren {
         Syntax::JavaScript => match kind {
             // A JS/TS string never interpolates; a template literal is a `template_string`.
             "string" => Barren::UnlessBroken,
+            // Static imports (names and a module specifier; `import()` is a call, elsewhere) and
+            // JSX closing tags (`</Foo.Bar>`, names only).
+            "import_statement" | "jsx_closing_element" => Barren::UnlessBroken,
             // TypeScript's type level: annotations, type arguments and parameters, type aliases
             // and interfaces hold types only, never a value that runs (a `typeof x` query names a
             // value without reading it). Generated API clients are mostly types.
