@@ -36,12 +36,12 @@ pub use js_routes::JsRouteFacts;
 pub use py_routes::PyRouteFacts;
 pub use tables::TableFacts;
 
-use crate::syntax::KindExt;
 use cartograph_core::RepoPath;
 use std::sync::OnceLock;
 
 use tree_sitter::{Node, Tree};
 
+use crate::syntax::KindExt;
 use crate::{FileFacts, GRAMMARS, Grammar, Syntax};
 
 /// What every recogniser gets besides the node: the file, its text, and the node's ancestry.

@@ -10,7 +10,6 @@
 //! Example: `constructor(private http: HttpClient) {}` … ``this.http.get<Item[]>(`${this.apiUrl}/items`)``
 //! → `GET /items`, base `this.apiUrl` stripped.
 
-use crate::syntax::KindExt;
 use std::collections::HashSet;
 
 use cartograph_core::HttpMethod;
@@ -20,6 +19,7 @@ use super::Libraries;
 use super::args::Args;
 use super::url::CallUrl;
 use crate::syntax::FieldExt;
+use crate::syntax::KindExt;
 use crate::syntax::text;
 
 /// `private http: HttpClient` in a constructor: the receiver is `this.http` (and `http`).

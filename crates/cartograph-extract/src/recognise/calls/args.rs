@@ -5,13 +5,13 @@
 //! (`url`, `method`, `baseURL`, `prefixUrl`, `baseUrl`). Example: `fetch("/x", { method: "POST" })`
 //! → two positional arguments, the second an object whose method is `POST`.
 
-use crate::syntax::KindExt;
 use cartograph_core::HttpMethod;
 use tree_sitter::Node;
 
 use super::super::Context;
 use super::url::{self, CallUrl, Env, Part, Role};
 use crate::syntax::FieldExt;
+use crate::syntax::KindExt;
 use crate::syntax::javascript::property_key;
 use crate::syntax::{literal_string, text};
 

@@ -10,13 +10,13 @@
 //! Example: `get(teamId ? `/teams/${teamId}/websites` : "/me/websites")` → two URLs,
 //! `/teams/{teamId}/websites` and `/me/websites`.
 
-use crate::syntax::KindExt;
 use std::cell::Cell;
 
 use tree_sitter::Node;
 
 use super::url::{self, Env, Hole, MAX_CHOICES, Part};
 use crate::syntax::FieldExt;
+use crate::syntax::KindExt;
 
 /// At most this many URLs are made from one expression's conditionals (several often read the
 /// same: a query string added or not).

@@ -21,13 +21,13 @@
 //! constructor call. A name bound to the calls of two different functions is left out: which one
 //! a call uses cannot be told without scopes.
 
-use crate::syntax::KindExt;
 use std::collections::HashMap;
 
 use tree_sitter::Node;
 
 use super::ClientInstance;
 use crate::syntax::FieldExt;
+use crate::syntax::KindExt;
 use crate::syntax::text;
 
 /// What a function returns, as far as it may be a client.

@@ -12,9 +12,9 @@
 //! Example: `window.CTFd = CTFd` in `pages/main.js`, and `CTFd.fetch("/api/v1/hints", …)` in a
 //! component → the `fetch` member of the `CTFd` object `pages/main.js` imports.
 
-use crate::syntax::KindExt;
 use tree_sitter::Node;
 
+use crate::syntax::KindExt;
 use crate::syntax::text;
 
 /// The global's name in `window.App` or `globalThis.App`.

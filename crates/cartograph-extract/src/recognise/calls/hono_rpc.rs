@@ -11,7 +11,6 @@
 //! Example: `const client = hc<AppType>("/api"); client.posts[":id"].$delete()` →
 //! `DELETE /api/posts/{id}`.
 
-use crate::syntax::KindExt;
 use cartograph_core::HttpMethod;
 use tree_sitter::Node;
 
@@ -19,6 +18,7 @@ use super::args::Args;
 use super::url::CallUrl;
 use super::{CallClient, CallFact};
 use crate::syntax::FieldExt;
+use crate::syntax::KindExt;
 use crate::syntax::{literal_string, text};
 
 /// The library's name for its instances.

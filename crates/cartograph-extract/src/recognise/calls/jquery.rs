@@ -12,13 +12,13 @@
 //! Example: `$.ajax({ url: CTFd.config.urlRoot + "/api/v1/files", type: "POST" })` →
 //! `POST /api/v1/files`, base `CTFd.config.urlRoot` stripped.
 
-use crate::syntax::KindExt;
 use cartograph_core::HttpMethod;
 use tree_sitter::Node;
 
 use super::args::{Args, MethodSpec};
 use super::url::CallUrl;
 use crate::syntax::FieldExt;
+use crate::syntax::KindExt;
 use crate::syntax::javascript::property_key;
 use crate::syntax::literal_string;
 use crate::{ImportFact, ImportTarget};

@@ -45,7 +45,6 @@ mod swr;
 mod url;
 pub mod wrappers;
 
-use crate::syntax::KindExt;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 
@@ -55,6 +54,7 @@ use tree_sitter::Node;
 use super::registry::Recogniser;
 use super::{Context, Family};
 use crate::syntax::FieldExt;
+use crate::syntax::KindExt;
 use crate::syntax::{position, text};
 use crate::{FileFacts, Syntax};
 use args::Args;

@@ -12,12 +12,12 @@
 //! Example: `relay.execute({ url: `${import.meta.env.VITE_API_URL}/auth/logout`, method: "GET" })`
 //! → `GET /auth/logout`, base `import.meta.env.VITE_API_URL` stripped.
 
-use crate::syntax::KindExt;
 use cartograph_core::HttpMethod;
 use tree_sitter::Node;
 
 use super::args::{Args, MethodSpec};
 use super::url::CallUrl;
+use crate::syntax::KindExt;
 use crate::syntax::text;
 
 /// A cheap look at the arguments: the first is an object literal naming both keys.

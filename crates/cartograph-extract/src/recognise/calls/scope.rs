@@ -10,11 +10,11 @@
 //!
 //! Read from the walk's ancestry, so it costs a walk up the path to the node and no tree search.
 
-use crate::syntax::KindExt;
 use tree_sitter::Node;
 
 use super::super::Context;
 use crate::syntax::FieldExt;
+use crate::syntax::KindExt;
 use crate::syntax::text;
 
 /// The function around a node.

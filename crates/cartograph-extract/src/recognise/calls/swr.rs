@@ -19,13 +19,13 @@
 //! /api/teams/{teamId}/documents`; `useSWR(id && `api/roles/${id}`)` → `GET api/roles/{id}`
 //! relative to the page.
 
-use crate::syntax::KindExt;
 use cartograph_core::HttpMethod;
 use tree_sitter::Node;
 
 use super::args::{self, Args};
 use super::url::{CallUrl, Env, Part};
 use crate::syntax::FieldExt;
+use crate::syntax::KindExt;
 use crate::syntax::text;
 
 /// What a relative key of the global fetcher is resolved against.

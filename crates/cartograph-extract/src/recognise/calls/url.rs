@@ -12,13 +12,13 @@
 //! Example: `` `${API_URL}/items/${item.id}` `` → `Path { path: "/items/{id}", stripped: base
 //! API_URL of unknown value }`.
 
-use crate::syntax::KindExt;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
 use crate::syntax::FieldExt;
+use crate::syntax::KindExt;
 use crate::syntax::{literal_string, text};
 
 /// What a call's URL (or a client's base URL) is known to be.

@@ -14,13 +14,13 @@
 //! const { PORT = "3000", HOST } = process.env;     // reads PORT, HOST
 //! ```
 
-use crate::syntax::KindExt;
 use tree_sitter::Node;
 
 use super::{is_written, read, refuse};
 use crate::FileFacts;
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
+use crate::syntax::KindExt;
 use crate::syntax::{literal_string, text};
 
 const RECOGNISER: &str = "js-env";

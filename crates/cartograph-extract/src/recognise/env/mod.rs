@@ -10,7 +10,6 @@ pub mod link;
 mod pydantic_settings;
 mod python;
 
-use crate::syntax::KindExt;
 use cartograph_core::{
     Confidence, EdgeKind, Language, Provenance, Refusal, RefusalKind, SourceLocation,
 };
@@ -20,6 +19,7 @@ use tree_sitter::Node;
 use super::registry::Recogniser;
 use super::{Context, Family};
 use crate::syntax::FieldExt;
+use crate::syntax::KindExt;
 use crate::syntax::position;
 use crate::{FileFacts, Syntax};
 

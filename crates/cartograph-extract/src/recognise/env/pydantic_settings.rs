@@ -21,7 +21,6 @@
 //!     redis: str = Field(alias="REDIS_DSN") # reads REDIS_DSN
 //! ```
 
-use crate::syntax::KindExt;
 use cartograph_core::{Confidence, Provenance};
 use tree_sitter::Node;
 
@@ -29,6 +28,7 @@ use super::EnvRead;
 use super::refuse;
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
+use crate::syntax::KindExt;
 use crate::syntax::{literal_string, position, text};
 use crate::{FileFacts, ImportTarget, Imported};
 

@@ -16,12 +16,12 @@
 //! debug = "DEBUG" in os.environ                       # reads DEBUG
 //! ```
 
-use crate::syntax::KindExt;
 use tree_sitter::Node;
 
 use super::{is_written, read, refuse};
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
+use crate::syntax::KindExt;
 use crate::syntax::{literal_string, text};
 use crate::{FileFacts, ImportTarget, Imported};
 

@@ -7,13 +7,13 @@
 //! local key `default`. `export … from "m"` binds nothing here. Also records, for Next.js, the
 //! exported functions named after an HTTP method and the default export.
 
-use crate::syntax::KindExt;
 use tree_sitter::Node;
 
 use super::nextjs::next_handler;
 use super::{DefaultExport, Export, JsRouteFacts, ReExport, is_function};
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
+use crate::syntax::KindExt;
 use crate::syntax::{literal_string, position, text};
 
 /// The exported name an assignment target stands for: `default` for `module.exports`, `x` for

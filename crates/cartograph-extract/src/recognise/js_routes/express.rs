@@ -24,7 +24,6 @@
 //! Example: `router.get("/:id", getOrder)` in `routes/orders.js`, mounted by
 //! `app.use("/api/orders", ordersRouter)` in `server.js`, serves `GET /api/orders/{id}`.
 
-use crate::syntax::KindExt;
 use cartograph_core::HttpMethod;
 use tree_sitter::Node;
 
@@ -35,6 +34,7 @@ use super::{
 };
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
+use crate::syntax::KindExt;
 use crate::syntax::{position, text};
 
 /// The HTTP method a route-declaring member name stands for.

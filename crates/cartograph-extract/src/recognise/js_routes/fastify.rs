@@ -16,7 +16,6 @@
 //! Example: `fastify.register(itemRoutes, { prefix: "/api/items" })` with
 //! `fastify.get("/:id", …)` inside `itemRoutes` serves `GET /api/items/{id}`.
 
-use crate::syntax::KindExt;
 use cartograph_core::HttpMethod;
 use tree_sitter::Node;
 
@@ -26,6 +25,7 @@ use super::{
     path_value, receiver,
 };
 use crate::recognise::Context;
+use crate::syntax::KindExt;
 use crate::syntax::{literal_string, position};
 
 /// `receiver.route({ method, url, handler })`.

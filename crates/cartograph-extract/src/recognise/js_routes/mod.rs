@@ -23,12 +23,12 @@ mod shapes;
 #[cfg(test)]
 mod tests;
 
-use crate::syntax::KindExt;
 use cartograph_core::{EdgeKind, Language};
 use tree_sitter::Node;
 
 use super::registry::Recogniser;
 use super::{Context, Family};
+use crate::syntax::KindExt;
 use crate::syntax::{literal_string, position, text};
 
 use crate::syntax::FieldExt;

@@ -1,13 +1,13 @@
 //! Syntax shapes shared by the JS route recognisers: expressions stripped of wrappers, string
 //! paths, handler and receiver names, and the keys by which functions are known across modules.
 
-use crate::syntax::KindExt;
 use tree_sitter::Node;
 
 use super::exports;
 use super::facts::{PathValue, Receiver};
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
+use crate::syntax::KindExt;
 use crate::syntax::javascript::named_args;
 use crate::syntax::{literal_string, text};
 

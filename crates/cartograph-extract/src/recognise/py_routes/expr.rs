@@ -1,13 +1,13 @@
 //! Python expression helpers shared by this family's recognisers: dotted names, call arguments,
 //! method lists and path expressions (literals, f-strings and `+` of names).
 
-use crate::syntax::KindExt;
 use cartograph_core::HttpMethod;
 use tree_sitter::Node;
 
 use super::{Methods, PathExpr, PathPart};
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
+use crate::syntax::KindExt;
 use crate::syntax::python::{dotted, find_argument_value, keyword_argument};
 use crate::syntax::text;
 

@@ -14,7 +14,6 @@
 //! Example: `bp = Blueprint("shop", __name__, url_prefix="/shop")`, `@bp.route("/cart",
 //! methods=["POST"])` and `app.register_blueprint(bp, url_prefix="/api")` give `POST /api/cart`.
 
-use crate::syntax::KindExt;
 use tree_sitter::Node;
 
 use super::{
@@ -22,6 +21,7 @@ use super::{
     path_expr, prefix_keyword,
 };
 use crate::syntax::FieldExt;
+use crate::syntax::KindExt;
 use crate::syntax::python::{dotted, find_argument_value};
 use crate::syntax::{position, text};
 

@@ -16,13 +16,13 @@
 //! on `class Award(Resource)` with `def get` and `def delete` give `GET` and `DELETE
 //! /api/v1/prizes/{award_id}`.
 
-use crate::syntax::KindExt;
 use tree_sitter::Node;
 
 use super::{
     Methods, MountDecl, MountKind, PathExpr, PathPart, PyRouteFacts, RouteDecl, path_expr,
 };
 use crate::syntax::FieldExt;
+use crate::syntax::KindExt;
 use crate::syntax::python::{callee_attribute, dotted, find_argument_value, keyword_argument};
 use crate::syntax::{literal_string, position, text};
 

@@ -25,7 +25,6 @@ pub mod link;
 #[cfg(test)]
 mod tests;
 
-use crate::syntax::KindExt;
 use cartograph_core::{EdgeKind, HttpMethod, Language};
 use serde::{Deserialize, Serialize};
 use tree_sitter::Node;
@@ -37,6 +36,7 @@ use self::expr::{
 use super::registry::Recogniser;
 use super::{Context, Family};
 use crate::syntax::FieldExt;
+use crate::syntax::KindExt;
 use crate::syntax::python::{callee_attribute, dotted, find_argument_value};
 use crate::syntax::{position, text};
 use crate::{FileFacts, Syntax};

@@ -31,7 +31,6 @@
 //! Order.objects.filter(total__gt=0)          # reads shop_order
 //! ```
 
-use crate::syntax::KindExt;
 use cartograph_core::Confidence;
 use tree_sitter::Node;
 
@@ -43,6 +42,7 @@ use super::{
 use crate::FileFacts;
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
+use crate::syntax::KindExt;
 use crate::syntax::{position, text};
 
 const WRITES: &[&str] = &[

@@ -16,7 +16,6 @@
 //! await db.insert(users).values({ name });                                    // writes users
 //! ```
 
-use crate::syntax::KindExt;
 use cartograph_core::Confidence;
 use tree_sitter::Node;
 
@@ -25,6 +24,7 @@ use super::{Access, ModelFact, ModelTable, dotted_name, literal, model_use, posi
 use crate::FileFacts;
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
+use crate::syntax::KindExt;
 use crate::syntax::{position, text};
 
 /// A table builder call or a query naming a table object.

@@ -17,7 +17,6 @@
 //! await db("audit").insert({ event });                 // writes audit
 //! ```
 
-use crate::syntax::KindExt;
 use cartograph_core::{Confidence, Provenance};
 use tree_sitter::Node;
 
@@ -25,6 +24,7 @@ use super::sqlalchemy::refuse_computed;
 use super::{Access, TableAccess, chained_methods, literal, positional_args};
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
+use crate::syntax::KindExt;
 use crate::syntax::{position, text};
 use crate::{FileFacts, ImportTarget};
 

@@ -18,7 +18,6 @@ mod sqlalchemy;
 mod sqlmodel;
 mod typeorm;
 
-use crate::syntax::KindExt;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -28,6 +27,7 @@ use tree_sitter::Node;
 use super::registry::Recogniser;
 use super::{Context, Family};
 use crate::syntax::FieldExt;
+use crate::syntax::KindExt;
 use crate::syntax::{literal_string, position, text};
 use crate::{FileFacts, Syntax};
 

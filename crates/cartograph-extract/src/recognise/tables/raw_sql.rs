@@ -38,13 +38,13 @@
 //! # reads orders, reads customers
 //! ```
 
-use crate::syntax::KindExt;
 use cartograph_core::{Confidence, Provenance, Refusal, RefusalKind, SourceLocation};
 use tree_sitter::Node;
 
 use super::{Access, TableAccess};
 use crate::FileFacts;
 use crate::recognise::Context;
+use crate::syntax::KindExt;
 use crate::syntax::{position, text};
 
 /// The character that stands for an interpolation in the reassembled text.

@@ -43,7 +43,6 @@
 //!     invoice.paid = True                     # writes billing.invoices (likely)
 //! ```
 
-use crate::syntax::KindExt;
 use cartograph_core::{Confidence, Refusal, RefusalKind, SourceLocation};
 use tree_sitter::Node;
 
@@ -54,6 +53,7 @@ use super::{
 use crate::FileFacts;
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
+use crate::syntax::KindExt;
 use crate::syntax::python::keyword_argument;
 use crate::syntax::{position, text};
 

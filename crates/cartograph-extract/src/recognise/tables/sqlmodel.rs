@@ -15,7 +15,6 @@
 //!     id: uuid.UUID = Field(default_factory=uuid.uuid4, primary_key=True)
 //! ```
 
-use crate::syntax::KindExt;
 use tree_sitter::Node;
 
 use super::sqlalchemy::{ClassAttrs, refuse_computed};
@@ -23,6 +22,7 @@ use super::{ModelFact, ModelTable};
 use crate::FileFacts;
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
+use crate::syntax::KindExt;
 use crate::syntax::{position, text};
 
 /// A `table=True` class. Returns true when the class was handled (a model or a refusal).

@@ -17,7 +17,6 @@
 //! export class LineItem {}
 //! ```
 
-use crate::syntax::KindExt;
 use tree_sitter::Node;
 
 use super::sqlalchemy::refuse_computed;
@@ -25,6 +24,7 @@ use super::{ModelFact, ModelTable, literal, positional_args};
 use crate::FileFacts;
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
+use crate::syntax::KindExt;
 use crate::syntax::{position, text};
 
 /// A decorator: records the entity when it is `@Entity(...)` on a class.

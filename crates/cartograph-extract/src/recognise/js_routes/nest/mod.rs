@@ -21,7 +21,6 @@
 //! Example: `@Controller("items")` with `@Get(":id") findOne()` and
 //! `app.setGlobalPrefix("api")` in `main.ts` serves `GET /api/items/{id}`.
 
-use crate::syntax::KindExt;
 use cartograph_core::HttpMethod;
 use tree_sitter::Node;
 
@@ -31,6 +30,7 @@ use super::{
 };
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
+use crate::syntax::KindExt;
 use crate::syntax::{literal_string, position, text};
 
 /// A decorator's name and first argument: `@Get(":id")` → (`Get`, `":id"`).

@@ -26,13 +26,13 @@
 //! Example: `export async function GET` in `app/api/items/[id]/route.ts` next to
 //! `next.config.js` serves `GET /api/items/{id}`.
 
-use crate::syntax::KindExt;
 use cartograph_core::HttpMethod;
 use tree_sitter::Node;
 
 use super::{JsRouteFacts, NextHandler, named_args, path_value, strip_expression};
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
+use crate::syntax::KindExt;
 use crate::syntax::{literal_string, position, text};
 
 /// A `basePath: …` property in a `next.config.*` file.

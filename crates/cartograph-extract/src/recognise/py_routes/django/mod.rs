@@ -28,7 +28,6 @@
 //! Example: `path("api/", include("shop.urls"))` in the root conf and `path("items/<int:pk>/",
 //! views.item_detail)` in `shop/urls.py` give `ANY /api/items/{pk}`.
 
-use crate::syntax::KindExt;
 use cartograph_core::HttpMethod;
 use tree_sitter::Node;
 
@@ -37,6 +36,7 @@ use super::{
     ViewSetAction, method_list, path_expr,
 };
 use crate::syntax::FieldExt;
+use crate::syntax::KindExt;
 use crate::syntax::python::{dotted, find_argument_value, keyword_argument, positional_argument};
 use crate::syntax::{literal_string, position, text};
 
