@@ -106,12 +106,46 @@ impl Extractor {
         text: &str,
     ) -> FileFacts {
         let mut facts = FileFacts::new(grammar.language());
+        // With the recognisers on, their walk of the whole tree also reads Python's imports in
+        // function and class bodies, and the import walk stays outside them (a fast path for
+        // speed: one walk of the bodies instead of two). Dynamic imports, in any expression,
+        // are read by the import walk alone. JavaScript's imports, when all are statements, are
+        // read by the recognisers' walk alone.
+        let shared = self.recognisers
+            && match grammar.syntax() {
+                Syntax::Python => !python::may_import_dynamically(text),
+                Syntax::JavaScript => typescript::statements_only(tree, text),
+            };
         match grammar.syntax() {
-            Syntax::Python => python::extract(path, tree, text, &mut facts),
+            Syntax::Python if shared => {
+                python::extract(path, tree, text, &mut facts, python::Reach::Outside);
+            }
+            Syntax::Python => python::extract(path, tree, text, &mut facts, python::Reach::All),
+            Syntax::JavaScript if shared => {}
             Syntax::JavaScript => typescript::extract(path, tree, text, &mut facts),
         }
         if self.recognisers {
-            recognise::run(path, grammar, tree, text, &mut facts);
+            let imports = match (shared, grammar.syntax()) {
+                (false, _) => recognise::Imports::None,
+                (true, Syntax::Python) => recognise::Imports::Inside,
+                (true, Syntax::JavaScript) => recognise::Imports::Statements,
+            };
+            let walked = recognise::run(path, grammar, tree, text, &mut facts, imports);
+            match grammar.syntax() {
+                // A file without the word holds no import statement.
+                Syntax::Python if shared && !walked && text.contains("import") => {
+                    python::extract(path, tree, text, &mut facts, python::Reach::Inside);
+                }
+                Syntax::JavaScript if shared && !walked => {
+                    typescript::extract(path, tree, text, &mut facts);
+                }
+                _ => {}
+            }
+            if shared {
+                // In source order, as one walk would have read them; a stable sort keeps the
+                // imports of one statement in their order.
+                facts.imports.sort_by_key(|i| (i.line, i.column));
+            }
         }
         syntax::record_error_regions(path, tree, &mut facts);
         facts
@@ -150,5 +184,60 @@ mod fingerprint_tests {
             let link = crates.join(format!("cartograph-extract/src/recognise/{family}/link.rs"));
             assert!(link.is_file(), "the {family} family keeps its link half in link.rs");
         }
+    }
+}
+
+#[cfg(test)]
+mod shared_walk_tests {
+    use super::*;
+    use cartograph_core::RefusalKind;
+
+    /// With the recognisers on, their walk reads some imports (Python's inside bodies, and
+    /// JavaScript's when all are statements) instead of the import walk: the imports and
+    /// refusals must be those the import walk alone finds, in the same order. Checked on every
+    /// source file of the fixtures and on hand-written cases the fixtures lack.
+    #[test]
+    fn imports_read_by_the_recognisers_walk_are_those_of_the_import_walk() {
+        let mut cases: Vec<(String, String)> = vec![
+            (
+                "nested.py".into(),
+                "import os\ndef f():\n    import requests\n    if TYPE_CHECKING:\n        from a import B\n    else:\n        from c import D\n    return requests.get('/x')\nclass K:\n    from e import F\n    def m(self):\n        try:\n            import g as h, i\n        except ImportError:\n            pass\n@deco\ndef late():\n    from . import j\nimport k\n".into(),
+            ),
+            ("nothing.py".into(), "x = 1\n".into()),
+            ("broken.py".into(), "def f(:\n    import a\nimport b\n".into()),
+            (
+                "statements.ts".into(),
+                "jest.mock('./m');\nimport a from './a';\nexport { b } from './b';\nexport * from './c';\nconst x = 1;\nimport type { T } from './t';\ndeclare module 'm' { import z from './z'; }\nexport default x;\n".into(),
+            ),
+            ("dynamic.ts".into(), "import a from './a';\nconst b = () => import('./b');\n".into()),
+        ];
+        let fixtures =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
+        for entry in ignore::WalkBuilder::new(&fixtures).standard_filters(false).build() {
+            let entry = entry.unwrap();
+            let relative = entry.path().strip_prefix(&fixtures).unwrap().to_string_lossy();
+            let Ok(source) = std::fs::read_to_string(entry.path()) else { continue };
+            cases.push((relative.replace('\\', "/"), source));
+        }
+        let mut full = Extractor::new();
+        let mut imports_only = Extractor::imports_only();
+        let mut compared = 0;
+        for (file, source) in &cases {
+            let Ok(path) = RepoPath::new(file) else { continue };
+            let Some(grammar) = grammar_for(&path) else { continue };
+            let with = full.extract(&path, grammar, source);
+            let without = imports_only.extract(&path, grammar, source);
+            assert_eq!(with.imports, without.imports, "{file}: imports differ");
+            let dynamic = |f: &FileFacts| {
+                f.refusals
+                    .iter()
+                    .filter(|r| r.kind == RefusalKind::DynamicImport)
+                    .cloned()
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(dynamic(&with), dynamic(&without), "{file}: import refusals differ");
+            compared += 1;
+        }
+        assert!(compared > 100, "only {compared} files compared");
     }
 }

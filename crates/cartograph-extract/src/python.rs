@@ -24,30 +24,74 @@ use crate::syntax::FieldExt;
 use crate::syntax::{literal_string, position, text};
 use crate::{Binding, FileFacts, ImportFact, ImportForm, ImportTarget, Imported, PythonImport};
 
-pub(crate) fn extract(path: &RepoPath, tree: &Tree, source: &str, facts: &mut FileFacts) {
+/// Which of a file's imports [`extract`] reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reach {
+    /// Every import.
+    All,
+    /// The imports outside function and class bodies: when the recognisers walk the whole tree
+    /// anyway, they read the others on their way ([`nested_import`]), and this walk stays near
+    /// the top of the tree (a fast path for speed: most of a module's statements are in bodies).
+    Outside,
+    /// The imports inside function and class bodies, the rest of [`Reach::Outside`].
+    Inside,
+}
+
+/// True when the file may import dynamically (`import_module`, `__import__`): its imports are
+/// then read by a walk of every expression.
+pub(crate) fn may_import_dynamically(source: &str) -> bool {
+    source.contains("import_module") || source.contains("__import__")
+}
+
+pub(crate) fn extract(
+    path: &RepoPath,
+    tree: &Tree,
+    source: &str,
+    facts: &mut FileFacts,
+    reach: Reach,
+) {
     // Import statements sit only in statement bodies; a dynamic import is a call, which can sit in
     // any expression. Without the words of a dynamic import in the file, the walk stays on
     // statements and skips the expressions, which are most of a tree's nodes.
-    let statements_only = !source.contains("import_module") && !source.contains("__import__");
+    let statements_only = !may_import_dynamically(source);
+    debug_assert!(statements_only || reach == Reach::All, "dynamic imports are read by one walk");
     // End bytes of the enclosing `if TYPE_CHECKING:` bodies; a stack because they nest.
     let mut type_only_until: Vec<usize> = Vec::new();
+    // End bytes of the enclosing function and class bodies, for `Reach::Inside`.
+    let mut inside_until: Vec<usize> = Vec::new();
     let mut cursor = tree.root_node().walk();
     'walk: loop {
         let node = cursor.node();
         while type_only_until.last().is_some_and(|&end| node.start_byte() >= end) {
             type_only_until.pop();
         }
+        while inside_until.last().is_some_and(|&end| node.start_byte() >= end) {
+            inside_until.pop();
+        }
         let type_only = !type_only_until.is_empty();
+        let wanted = match reach {
+            Reach::All => true,
+            Reach::Outside => inside_until.is_empty(),
+            Reach::Inside => !inside_until.is_empty(),
+        };
         let mut descend = true;
         match node.kind() {
             "import_statement" => {
-                plain_import(node, source, type_only, facts);
+                if wanted {
+                    plain_import(node, source, type_only, facts);
+                }
                 descend = false;
             }
             "import_from_statement" => {
-                from_import(node, source, type_only, facts);
+                if wanted {
+                    from_import(node, source, type_only, facts);
+                }
                 descend = false;
             }
+            kind if is_body_holder(kind) => match reach {
+                Reach::Outside => descend = false,
+                _ => inside_until.push(node.end_byte()),
+            },
             "future_import_statement" => descend = false,
             "if_statement" => {
                 if node.field("condition").is_some_and(|c| is_type_checking(c, source))
@@ -65,6 +109,38 @@ pub(crate) fn extract(path: &RepoPath, tree: &Tree, source: &str, facts: &mut Fi
         if !crate::syntax::advance(&mut cursor, descend) {
             break 'walk;
         }
+    }
+}
+
+/// Function and class definitions, whose bodies [`Reach::Outside`] leaves to the recognisers.
+fn is_body_holder(kind: &str) -> bool {
+    matches!(kind, "function_definition" | "class_definition" | "decorated_definition")
+}
+
+/// An import statement met by the recognisers' walk, with the nodes from the root down to it
+/// (it last): read as [`extract`] with [`Reach::Inside`] would read it, the imports that
+/// [`Reach::Outside`] leaves out. Reached as that walk reaches imports (through statements and
+/// error nodes only), type-only inside the body of an `if TYPE_CHECKING:`.
+pub(crate) fn nested_import(
+    node: Node<'_>,
+    ancestry: &[Node<'_>],
+    source: &str,
+    facts: &mut FileFacts,
+) {
+    let above = &ancestry[..ancestry.len().saturating_sub(1)];
+    let reached = above.iter().all(|a| holds_statements(a.kind()) || a.is_error());
+    if !reached || !above.iter().any(|a| is_body_holder(a.kind())) {
+        return;
+    }
+    let type_only = above.iter().any(|a| {
+        a.kind() == "if_statement"
+            && a.field("condition").is_some_and(|c| is_type_checking(c, source))
+            && a.field("consequence").is_some_and(|body| node.start_byte() < body.end_byte())
+    });
+    match node.kind() {
+        "import_statement" => plain_import(node, source, type_only, facts),
+        "import_from_statement" => from_import(node, source, type_only, facts),
+        _ => {}
     }
 }
 

@@ -109,12 +109,29 @@ impl<'s> Context<'s> {
     }
 }
 
-/// True when `source` holds any of `needles`: the families' cheap test on the text
-/// ([`Family::wants`]). memchr's searcher, a fast path for speed: every family scans every file
-/// for its words, most files for every word. (An Aho-Corasick automaton over a family's words,
-/// one pass per file, measured slower on Airflow: 220M instructions against 215M.)
-pub(crate) fn contains_any(source: &str, needles: &[&str]) -> bool {
-    needles.iter().any(|n| memchr::memmem::find(source.as_bytes(), n.as_bytes()).is_some())
+/// A family's words for its cheap test on the text ([`Family::wants`]): does a file hold any
+/// of them? Each word's memchr searcher is built once per process, on first use: a fast path
+/// for speed, since every family scans every file for its words, most files for every word,
+/// and building a searcher (`memmem::find` builds one per call) costs about as much as
+/// scanning a small file. (An Aho-Corasick automaton over a family's words, one pass per file,
+/// measured slower on Airflow: 220M instructions against 215M for `memmem::find`.)
+pub(crate) struct Words {
+    words: &'static [&'static str],
+    finders: OnceLock<Vec<memchr::memmem::Finder<'static>>>,
+}
+
+impl Words {
+    pub(crate) const fn new(words: &'static [&'static str]) -> Self {
+        Self { words, finders: OnceLock::new() }
+    }
+
+    /// True when `source` holds any of the words.
+    pub(crate) fn any_in(&self, source: &str) -> bool {
+        let finders = self.finders.get_or_init(|| {
+            self.words.iter().map(|w| memchr::memmem::Finder::new(w.as_bytes())).collect()
+        });
+        finders.iter().any(|f| f.find(source.as_bytes()).is_some())
+    }
 }
 
 /// A family of recognisers that shares the walk.
@@ -201,6 +218,9 @@ struct KindTable {
     names: Vec<String>,
     families: Vec<u8>,
     barren: Vec<Barren>,
+    /// Python's import statements, JavaScript's import and export statements: read by the walk
+    /// for [`Imports::Inside`] and [`Imports::Statements`].
+    imports: Vec<bool>,
 }
 
 impl KindTable {
@@ -216,17 +236,45 @@ impl KindTable {
                     language.node_kind_for_id(id).unwrap_or_default().to_owned()
                 })
                 .collect();
+            // Named kinds only: an anonymous token (the keyword `class`) may share its name with
+            // a kind a family handles (a class expression), and tokens are leaves, which the walk
+            // does not always visit (see [`run`]).
             let masks = names
                 .iter()
-                .map(|name| {
+                .enumerate()
+                .map(|(id, name)| {
+                    let named = u16::try_from(id).is_ok_and(|id| language.node_kind_is_named(id));
                     families.iter().enumerate().fold(0u8, |mask, (bit, family)| {
-                        if family.kinds().contains(&name.as_str()) { mask | 1 << bit } else { mask }
+                        if named && family.kinds().contains(&name.as_str()) {
+                            mask | 1 << bit
+                        } else {
+                            mask
+                        }
                     })
                 })
                 .collect();
             let syntax = grammar.syntax();
             let barren = names.iter().map(|name| barren_kind(syntax, name)).collect();
-            KindTable { names, families: masks, barren }
+            let imports = names
+                .iter()
+                .enumerate()
+                .map(|(id, name)| {
+                    let named = u16::try_from(id).is_ok_and(|id| language.node_kind_is_named(id));
+                    named
+                        && match syntax {
+                            Syntax::Python => {
+                                matches!(
+                                    name.as_str(),
+                                    "import_statement" | "import_from_statement"
+                                )
+                            }
+                            Syntax::JavaScript => {
+                                matches!(name.as_str(), "import_statement" | "export_statement")
+                            }
+                        }
+                })
+                .collect();
+            KindTable { names, families: masks, barren, imports }
         })
     }
 }
@@ -295,14 +343,40 @@ fn is_barren(node: Node<'_>, barren: Barren, cx: &Context<'_>) -> bool {
     }
 }
 
-/// Runs every interested family over one tree.
+/// True when every child of `node` is a leaf: a fast path for speed. No family handles a kind
+/// that is a leaf (identifiers, punctuation, keywords; a test checks it), so the walk need not
+/// step onto them, and stepping costs as much as visiting: about a quarter of a tree's nodes
+/// are such leaves (`a.b`, `f(x, y)`, `k=v`). tree-sitter keeps the descendant count of every
+/// node, so the test reads two numbers.
+fn only_leaves_below(node: Node<'_>) -> bool {
+    let children = node.child_count();
+    children > 0 && usize::try_from(children).is_ok_and(|c| node.descendant_count() == c + 1)
+}
+
+/// Which imports the walk of [`run`] reads on its way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Imports {
+    /// None: they were read before.
+    None,
+    /// Python's imports inside function and class bodies ([`crate::python::nested_import`]),
+    /// which the import walk left to this one (see [`crate::python::Reach::Outside`]).
+    Inside,
+    /// JavaScript's imports, all statements ([`crate::typescript::statements_only`]): read
+    /// here, with no import walk before.
+    Statements,
+}
+
+/// Runs every interested family over one tree, and reads the imports `imports` names on the
+/// way. Returns false when no family wanted the file, so nothing was walked (and no import
+/// read).
 pub(crate) fn run(
     path: &RepoPath,
     grammar: Grammar,
     tree: &Tree,
     source: &str,
     facts: &mut FileFacts,
-) {
+    imports: Imports,
+) -> bool {
     let cx = Context::new(path, grammar, source);
     let mut families = all_families();
     let wanted = families
@@ -310,8 +384,9 @@ pub(crate) fn run(
         .enumerate()
         .fold(0u8, |mask, (bit, f)| if f.wants(&cx) { mask | 1 << bit } else { mask });
     if wanted == 0 {
-        return;
+        return false;
     }
+    let read_imports = imports != Imports::None;
     let table = KindTable::of(grammar);
     walk(tree, &cx, |node, at_node| {
         let id = usize::from(node.kind_id());
@@ -325,6 +400,16 @@ pub(crate) fn run(
                     (kind, wanted, barren_kind(cx.syntax, kind))
                 }
             };
+        if read_imports && table.imports.get(id).copied().unwrap_or(false) {
+            match cx.syntax {
+                Syntax::Python => {
+                    crate::python::nested_import(node, at_node.ancestry(), source, facts);
+                }
+                Syntax::JavaScript => {
+                    crate::typescript::statement(node, at_node.ancestry(), source, facts);
+                }
+            }
+        }
         if mask != 0 {
             for (bit, family) in families.iter_mut().enumerate() {
                 if mask & 1 << bit != 0 {
@@ -332,13 +417,14 @@ pub(crate) fn run(
                 }
             }
         }
-        !is_barren(node, barren, &cx)
+        !is_barren(node, barren, &cx) && !only_leaves_below(node)
     });
     for (bit, family) in families.iter_mut().enumerate() {
         if wanted & 1 << bit != 0 {
             family.finish(&cx, facts);
         }
     }
+    true
 }
 
 #[cfg(test)]
@@ -403,5 +489,47 @@ mod tests {
                 assert!(known, "no grammar has a node kind {kind}");
             }
         }
+    }
+
+    /// The walk skips the children of a node whose children are all leaves
+    /// ([`only_leaves_below`]), which is right only while no family handles a kind that can be
+    /// a leaf. Every source file of the repository's fixtures, in every grammar, is parsed and
+    /// no leaf in it (but an empty file's root, which is always visited) may be of a kind any
+    /// family handles.
+    #[test]
+    fn no_family_handles_a_leaf() {
+        let fixtures =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
+        let mut parsers = crate::language::Parsers::new();
+        let mut leaves = 0;
+        for entry in ignore::WalkBuilder::new(&fixtures).standard_filters(false).build() {
+            let entry = entry.unwrap();
+            let relative = entry.path().strip_prefix(&fixtures).unwrap().to_string_lossy();
+            let Some(path) = RepoPath::new(&relative.replace('\\', "/")).ok() else { continue };
+            let Some(grammar) = crate::grammar_for(&path) else { continue };
+            // Fixtures that are not UTF-8 on purpose are refused before any walk.
+            let Ok(source) = std::fs::read_to_string(entry.path()) else { continue };
+            let tree = parsers.get(grammar).parse(&source, None).unwrap();
+            let table = KindTable::of(grammar);
+            let mut cursor = tree.root_node().walk();
+            loop {
+                let node = cursor.node();
+                // The root is always visited: an empty file's module has no children.
+                if node.child_count() == 0 && node.id() != tree.root_node().id() {
+                    leaves += 1;
+                    let mask = table.families.get(usize::from(node.kind_id())).copied();
+                    assert_eq!(
+                        mask.unwrap_or(0),
+                        0,
+                        "{relative}: a family handles leaf {}",
+                        node.kind_name()
+                    );
+                }
+                if !crate::syntax::advance(&mut cursor, true) {
+                    break;
+                }
+            }
+        }
+        assert!(leaves > 10_000, "the fixtures hold {leaves} leaves: too few to say anything");
     }
 }

@@ -40,24 +40,45 @@ use crate::syntax::{literal_string, position, text};
 use crate::{Binding, FileFacts, ImportFact, ImportForm, ImportTarget, Imported, JsImport};
 
 /// Extracts the imports of one TS/JS file into `facts`, with refusals for computed ones.
-pub(crate) fn extract(path: &RepoPath, tree: &Tree, source: &str, facts: &mut FileFacts) {
-    let root = tree.root_node();
-    let mut walk = Walk::new(source);
-    // Static imports and re-exports are statements of the program (or of a namespace or ambient
-    // module); `require` and `import()` are calls that can sit in any expression. Without their
-    // words in the file, and without error regions to scan, the walk stays on statements and skips
-    // the expressions, which are most of a tree's nodes.
-    walk.statements_only = !root.has_error()
+/// True when the file's imports are all statements: static imports and re-exports, which are
+/// statements of the program (or of a namespace or ambient module). `require` and `import()` are
+/// calls that can sit in any expression. Without their words in the file, and without error
+/// regions to scan, the import walk stays on statements and skips the expressions, which are
+/// most of a tree's nodes; the recognisers' walk can then read them on its way
+/// ([`statement`]).
+pub(crate) fn statements_only(tree: &Tree, source: &str) -> bool {
+    !tree.root_node().has_error()
         && !source.contains("require(")
         && !source.contains("require (")
         && !source.contains("import(")
-        && !source.contains("import (");
-    walk.run(root);
-    if root.has_error() {
-        walk.scan_error_regions();
+        && !source.contains("import (")
+}
+
+/// An import or export statement met by the recognisers' walk of a file whose imports are all
+/// statements ([`statements_only`]), with the nodes from the root down to it (it last): read as
+/// [`extract`] reads it when it reaches it (through statements only).
+pub(crate) fn statement(
+    node: Node<'_>,
+    ancestry: &[Node<'_>],
+    source: &str,
+    facts: &mut FileFacts,
+) {
+    let above = &ancestry[..ancestry.len().saturating_sub(1)];
+    if !above.iter().all(|a| holds_statements(a.kind())) {
+        return;
     }
-    walk.found.sort_by_key(|f| f.offset);
-    for found in walk.found {
+    let mut walk = Walk::new(source);
+    match node.kind() {
+        "import_statement" => walk.import_statement(node),
+        "export_statement" => walk.export_statement(node),
+        _ => return,
+    }
+    push_found(walk.found, facts);
+}
+
+fn push_found(mut found: Vec<Found>, facts: &mut FileFacts) {
+    found.sort_by_key(|f| f.offset);
+    for found in found {
         facts.imports.push(ImportFact {
             line: found.line,
             column: found.column,
@@ -66,6 +87,17 @@ pub(crate) fn extract(path: &RepoPath, tree: &Tree, source: &str, facts: &mut Fi
             bindings: found.bindings,
         });
     }
+}
+
+pub(crate) fn extract(path: &RepoPath, tree: &Tree, source: &str, facts: &mut FileFacts) {
+    let root = tree.root_node();
+    let mut walk = Walk::new(source);
+    walk.statements_only = statements_only(tree, source);
+    walk.run(root);
+    if root.has_error() {
+        walk.scan_error_regions();
+    }
+    push_found(walk.found, facts);
     walk.refused.sort_by_key(|r| r.offset);
     for refused in walk.refused {
         facts.refusals.push(Refusal::new(

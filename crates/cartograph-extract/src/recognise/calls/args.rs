@@ -10,6 +10,7 @@ use tree_sitter::Node;
 
 use super::super::Context;
 use super::url::{self, CallUrl, Env, Part, Role};
+use super::wrappers::InvocationArg;
 use crate::syntax::FieldExt;
 use crate::syntax::KindExt;
 use crate::syntax::javascript::property_key;
@@ -221,15 +222,34 @@ pub(crate) fn read(arguments: Node<'_>, source: &str, env: &Env<'_>) -> Args {
 /// The first [`KEPT`] positional arguments of a call, without its keyword arguments: all a
 /// wrapper's caller keeps (see `Calls::invocation`). A fast path for speed: calls in Python
 /// pass many keyword arguments, and reading one builds its URL parts.
-pub(crate) fn read_positional(arguments: Node<'_>, source: &str, env: &Env<'_>) -> Args {
-    let mut args = Args::default();
+///
+/// Read for a call that may be of a wrapper, so as a wrapper's caller keeps them
+/// ([`InvocationArg`]): without the call URL each argument would make on its own, which only a
+/// request reads (a fast path for speed: most calls read so are of no wrapper at all).
+pub(crate) fn read_positional(
+    arguments: Node<'_>,
+    source: &str,
+    env: &Env<'_>,
+) -> Vec<InvocationArg> {
+    let mut args = Vec::new();
     let mut cursor = arguments.walk();
     for child in arguments.named_children(&mut cursor) {
         match child.kind_name() {
             "comment" | "keyword_argument" => {}
             "list_splat" | "dictionary_splat" | "spread_element" => break,
-            _ if args.positional.len() == KEPT => break,
-            _ => args.positional.push(arg(child, source, env)),
+            _ if args.len() == KEPT => break,
+            _ => {
+                let node = unwrap_expression(child);
+                let object = (node.kind_name() == "object").then(|| object_arg(node, source, env));
+                let parts = if object.is_some() { None } else { url::parts(node, source, env) };
+                let literal = literal_string(node, source);
+                args.push(InvocationArg::new(
+                    parts,
+                    literal,
+                    object.as_ref(),
+                    param(node, source, env),
+                ));
+            }
         }
     }
     args
@@ -241,10 +261,7 @@ const TOO_MANY: &str = "the URL is built from too many pieces to read";
 pub(crate) fn arg(node: Node<'_>, source: &str, env: &Env<'_>) -> Arg {
     let node = unwrap_expression(node);
     let object = (node.kind_name() == "object").then(|| object_arg(node, source, env));
-    let param = (node.kind_name() == "identifier")
-        .then(|| env.params.iter().position(|p| p == text(node, source)))
-        .flatten()
-        .and_then(|k| u8::try_from(k).ok());
+    let param = param(node, source, env);
     let (url, parts) = if object.is_some() {
         (CallUrl::computed(OBJECT), None)
     } else {
@@ -254,6 +271,14 @@ pub(crate) fn arg(node: Node<'_>, source: &str, env: &Env<'_>) -> Arg {
         }
     };
     Arg { url, literal: literal_string(node, source), object, parts, param }
+}
+
+/// The index of the parameter an identifier argument names.
+fn param(node: Node<'_>, source: &str, env: &Env<'_>) -> Option<u8> {
+    (node.kind_name() == "identifier")
+        .then(|| env.params.iter().position(|p| p == text(node, source)))
+        .flatten()
+        .and_then(|k| u8::try_from(k).ok())
 }
 
 /// `x as T`, `x!`, `(x)`, `x satisfies T` → `x`.

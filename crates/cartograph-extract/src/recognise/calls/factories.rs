@@ -178,7 +178,7 @@ impl super::Calls {
                 if super::scope::innermost_function(cx) != Some(scope.id) {
                     return;
                 }
-                let Some(function) = scope.name else { return };
+                let Some(function) = scope.name.clone() else { return };
                 function
             }
         };

@@ -29,11 +29,15 @@ pub(super) struct Libraries {
     pub(super) importing: HashSet<String>,
     /// Locals bound to SWR's fetching hooks (`useSWR`).
     pub(super) swr: HashSet<String>,
+    /// How many of the file's imports these were read from: the recognisers' walk reads some of
+    /// Python's imports on its way (`recognise::Imports::Inside`), after which these are read
+    /// again.
+    imports_read: usize,
 }
 
 impl Libraries {
     pub(super) fn of(facts: &FileFacts) -> Self {
-        let mut libs = Libraries::default();
+        let mut libs = Libraries { imports_read: facts.imports.len(), ..Libraries::default() };
         for import in &facts.imports {
             let module = match &import.target {
                 ImportTarget::Js(js) => js.specifier.as_str(),
@@ -169,5 +173,8 @@ pub(super) fn is_constructor(library: &str, member: &str) -> bool {
 
 /// The file's libraries, read from its imports on first use.
 pub(super) fn libs_of<'a>(slot: &'a mut Option<Libraries>, facts: &FileFacts) -> &'a Libraries {
+    if slot.as_ref().is_some_and(|libs| libs.imports_read != facts.imports.len()) {
+        *slot = None;
+    }
     slot.get_or_insert_with(|| Libraries::of(facts))
 }

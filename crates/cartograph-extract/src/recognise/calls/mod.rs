@@ -47,6 +47,7 @@ pub mod wrappers;
 
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 use cartograph_core::{EdgeKind, HttpMethod, Language};
 use tree_sitter::Node;
@@ -271,14 +272,14 @@ struct Pending {
     verb: Option<String>,
     args: Args,
     /// The function the call is in.
-    scope: Option<scope::FnScope>,
+    scope: Option<Rc<scope::FnScope>>,
 }
 
 /// A call that may be of a wrapper, decided at the end of the file.
 #[derive(Debug)]
 struct MaybeInvocation {
     invocation: Invocation,
-    scope: Option<scope::FnScope>,
+    scope: Option<Rc<scope::FnScope>>,
     /// True when the callee's first name is bound by an import.
     imported: bool,
 }
@@ -303,7 +304,7 @@ pub(crate) struct Calls {
     /// Functions returning a URL template.
     templates: url::Templates,
     /// Requests read directly (fetch, generated clients), with their arguments and scope.
-    direct: Vec<(CallFact, Args, Option<scope::FnScope>)>,
+    direct: Vec<(CallFact, Args, Option<Rc<scope::FnScope>>)>,
     maybe: Vec<MaybeInvocation>,
     classes: Vec<ClassFact>,
     objects: Vec<ClassInstance>,
@@ -314,7 +315,7 @@ pub(crate) struct Calls {
     declared: HashMap<String, bool>,
     /// The last scope read, by the node id of its innermost function: the calls of one
     /// function share it, and reading it walks and copies the function's names.
-    last_scope: Option<(Option<usize>, Option<scope::FnScope>)>,
+    last_scope: Option<(Option<usize>, Option<Rc<scope::FnScope>>)>,
     /// Functions returning a client instance, and names bound to what functions return.
     factories: factories::Factories,
     /// Hono RPC calls (`client.users.$get()`), whose client is decided at the end of the file.
@@ -344,7 +345,7 @@ impl Family for Calls {
     }
 
     fn wants(&self, cx: &Context<'_>) -> bool {
-        const JS: &[&str] = &[
+        static JS: super::Words = super::Words::new(&[
             "fetch",
             "axios",
             "ky",
@@ -369,15 +370,15 @@ impl Family for Calls {
             "import",
             "require(",
             "export",
-        ];
+        ]);
         // Helpers taking a path may be imported anywhere.
-        const PY: &[&str] =
-            &["requests", "httpx", "aiohttp", ".get", ".post", ".put", ".patch", "import"];
-        let needles = match cx.syntax {
-            Syntax::Python => PY,
-            Syntax::JavaScript => JS,
-        };
-        super::contains_any(cx.source, needles)
+        static PY: super::Words = super::Words::new(&[
+            "requests", "httpx", "aiohttp", ".get", ".post", ".put", ".patch", "import",
+        ]);
+        match cx.syntax {
+            Syntax::Python => PY.any_in(cx.source),
+            Syntax::JavaScript => JS.any_in(cx.source),
+        }
     }
 
     fn visit(&mut self, node: Node<'_>, kind: &str, cx: &Context<'_>, facts: &mut FileFacts) {
@@ -467,7 +468,8 @@ impl Family for Calls {
     }
 
     fn finish(&mut self, cx: &Context<'_>, facts: &mut FileFacts) {
-        let libs = self.libs.take().unwrap_or_else(|| Libraries::of(facts));
+        libs_of(&mut self.libs, facts);
+        let libs = self.libs.take().expect("read above");
         if !self.factories.is_empty() {
             let made = self.factories.instances(&self.instances);
             self.instances.extend(made);
@@ -502,7 +504,7 @@ impl Family for Calls {
             }
         }
         for (fact, args, scope) in made {
-            let named = scope.as_ref().and_then(|s| s.name.clone().map(|n| (n, s)));
+            let named = scope.as_deref().and_then(|s| s.name.clone().map(|n| (n, s)));
             if let Some((name, scope)) = &named
                 && let Some(method) = wrappers::request_sink(&fact, &args, &scope.params, name)
             {
@@ -637,26 +639,26 @@ impl Calls {
         arguments: Node<'_>,
         cx: &Context<'_>,
         scope: Option<&scope::FnScope>,
-    ) -> (Args, bool) {
+    ) -> (Vec<InvocationArg>, bool) {
         let env = self.env(scope);
         let glance = args::glance(arguments, cx, &env);
         let args = if glance.maybe_useful {
             args::read_positional(arguments, cx.source, &env)
         } else {
-            Args::default()
+            Vec::new()
         };
         (args, glance.any)
     }
 
     /// The scope of the node being visited ([`scope::enclosing`]), read once per function.
-    fn scope(&mut self, cx: &Context<'_>) -> Option<scope::FnScope> {
+    fn scope(&mut self, cx: &Context<'_>) -> Option<Rc<scope::FnScope>> {
         let key = scope::innermost_function(cx);
         if let Some((last, scope)) = &self.last_scope
             && *last == key
         {
             return scope.clone();
         }
-        let scope = scope::enclosing(cx);
+        let scope = scope::enclosing(cx).map(Rc::new);
         self.last_scope = Some((key, scope.clone()));
         scope
     }
@@ -696,7 +698,7 @@ impl Calls {
         let direct = |this: &mut Self,
                       client: CallClient,
                       args: Args,
-                      scope: Option<scope::FnScope>,
+                      scope: Option<Rc<scope::FnScope>>,
                       found: Found| {
             if let Some((method, url)) = found {
                 let fact = CallFact { line, column, client, method, url };
@@ -711,8 +713,8 @@ impl Calls {
             let libs = self.libs.as_ref().expect("read above");
             let importing = libs.importing.contains(name);
             let scope = self.scope(cx);
-            let (args, any) = self.wrapper_args(arguments, cx, scope.as_ref());
-            self.invocation(line, column, name, &args, any, scope, importing, cx.syntax);
+            let (args, any) = self.wrapper_args(arguments, cx, scope.as_deref());
+            self.invocation(line, column, name, args, any, scope, importing, cx.syntax);
             return;
         }
         match callee.kind_name() {
@@ -720,12 +722,14 @@ impl Calls {
                 let name = text(callee, cx.source);
                 if name == "fetch" {
                     let scope = self.scope(cx);
-                    let args = self.read_args(arguments, cx, scope.as_ref());
+                    let args = self.read_args(arguments, cx, scope.as_deref());
                     let found = fetch::interpret(&args);
                     let branches = match found {
-                        Some((None, _)) => {
-                            fetch::method_branches(arguments, cx.source, &self.env(scope.as_ref()))
-                        }
+                        Some((None, _)) => fetch::method_branches(
+                            arguments,
+                            cx.source,
+                            &self.env(scope.as_deref()),
+                        ),
                         _ => None,
                     };
                     match branches {
@@ -742,7 +746,7 @@ impl Calls {
                 }
                 if openapi::is_request_function(name) {
                     let scope = self.scope(cx);
-                    let args = self.read_args(arguments, cx, scope.as_ref());
+                    let args = self.read_args(arguments, cx, scope.as_deref());
                     let found = openapi::request_object(&args);
                     direct(self, CallClient::Library("openapi"), args, scope, found);
                     return;
@@ -750,7 +754,7 @@ impl Calls {
                 let libs = self.libs.as_ref().expect("read above");
                 if libs.swr.contains(name) {
                     let scope = self.scope(cx);
-                    let args = swr::read(arguments, cx.source, &self.env(scope.as_ref()));
+                    let args = swr::read(arguments, cx.source, &self.env(scope.as_deref()));
                     let found = swr::interpret(&args);
                     direct(self, CallClient::Library("swr"), args, scope, found);
                     return;
@@ -764,7 +768,7 @@ impl Calls {
                     || self.instances.iter().any(|i| i.name == name);
                 if wanted {
                     let scope = self.scope(cx);
-                    let args = self.read_args(arguments, cx, scope.as_ref());
+                    let args = self.read_args(arguments, cx, scope.as_deref());
                     self.pending.push(Pending {
                         line,
                         column,
@@ -784,8 +788,8 @@ impl Calls {
                     let libs = self.libs.as_ref().expect("read above");
                     let importing = libs.importing.contains(name);
                     let scope = self.scope(cx);
-                    let (args, any) = self.wrapper_args(arguments, cx, scope.as_ref());
-                    self.invocation(line, column, name, &args, any, scope, importing, cx.syntax);
+                    let (args, any) = self.wrapper_args(arguments, cx, scope.as_deref());
+                    self.invocation(line, column, name, args, any, scope, importing, cx.syntax);
                 }
             }
             "member_expression" | "attribute" => {
@@ -804,7 +808,7 @@ impl Calls {
                     && jquery::is_request(receiver, verb, &facts.imports)
                 {
                     let scope = self.scope(cx);
-                    let args = self.read_args(arguments, cx, scope.as_ref());
+                    let args = self.read_args(arguments, cx, scope.as_deref());
                     let found = jquery::interpret(verb, &args, arguments, cx.source);
                     direct(self, CallClient::Library("jquery"), args, scope, found);
                     return;
@@ -815,7 +819,7 @@ impl Calls {
                     && request_object::may_be(arguments, cx.source)
                 {
                     let scope = self.scope(cx);
-                    let args = self.read_args(arguments, cx, scope.as_ref());
+                    let args = self.read_args(arguments, cx, scope.as_deref());
                     let found = request_object::interpret(&args);
                     if found.is_some() {
                         let client = CallClient::Library("request object");
@@ -829,15 +833,15 @@ impl Calls {
                 let wanted = is_fetch || openapi::is_upper_verb(verb) || is_verb(verb);
                 let scope = if wanted { self.scope(cx) } else { None };
                 if is_fetch {
-                    let args = self.read_args(arguments, cx, scope.as_ref());
+                    let args = self.read_args(arguments, cx, scope.as_deref());
                     let found = fetch::interpret(&args);
                     direct(self, CallClient::Library("fetch"), args, scope, found);
                 } else if openapi::is_upper_verb(verb) {
-                    let args = self.read_args(arguments, cx, scope.as_ref());
+                    let args = self.read_args(arguments, cx, scope.as_deref());
                     let found = openapi::fetch_style(verb, &args);
                     direct(self, CallClient::Library("openapi"), args, scope, found);
                 } else if is_verb(verb) {
-                    let args = self.read_args(arguments, cx, scope.as_ref());
+                    let args = self.read_args(arguments, cx, scope.as_deref());
                     self.pending.push(Pending {
                         line,
                         column,
@@ -852,9 +856,9 @@ impl Calls {
                     let head = class.split('.').next().unwrap_or(&class);
                     let importing = libs.importing.contains(head);
                     let scope = self.scope(cx);
-                    let (args, any) = self.wrapper_args(arguments, cx, scope.as_ref());
+                    let (args, any) = self.wrapper_args(arguments, cx, scope.as_deref());
                     let callee = format!("{class}.{verb}");
-                    self.invocation(line, column, &callee, &args, any, scope, importing, cx.syntax);
+                    self.invocation(line, column, &callee, args, any, scope, importing, cx.syntax);
                 } else if is_dotted(receiver) {
                     let libs = self.libs.as_ref().expect("read above");
                     let head = receiver.split('.').next().unwrap_or(receiver);
@@ -874,9 +878,9 @@ impl Calls {
                         return;
                     }
                     let scope = self.scope(cx);
-                    let (args, any) = self.wrapper_args(arguments, cx, scope.as_ref());
+                    let (args, any) = self.wrapper_args(arguments, cx, scope.as_deref());
                     let callee = format!("{receiver}.{verb}");
-                    self.invocation(line, column, &callee, &args, any, scope, importing, cx.syntax);
+                    self.invocation(line, column, &callee, args, any, scope, importing, cx.syntax);
                 }
             }
             _ => {}
@@ -891,14 +895,13 @@ impl Calls {
         line: u32,
         column: u32,
         callee: &str,
-        args: &Args,
+        mut args: Vec<InvocationArg>,
         has_args: bool,
-        scope: Option<scope::FnScope>,
+        scope: Option<Rc<scope::FnScope>>,
         imported: bool,
         syntax: Syntax,
     ) {
-        let args: Vec<InvocationArg> =
-            args.positional.iter().take(args::KEPT).map(InvocationArg::of).collect();
+        args.truncate(args::KEPT);
         let useful = args.iter().any(InvocationArg::useful);
         let local_function = !callee.contains('.') && has_args;
         let keep = match syntax {
@@ -911,7 +914,7 @@ impl Calls {
             return;
         }
         let args = if useful { args } else { Vec::new() };
-        let class = scope.as_ref().and_then(|s| s.class.clone());
+        let class = scope.as_deref().and_then(|s| s.class.clone());
         let callee = match callee.split_once('.') {
             Some(("self", rest)) => format!("this.{rest}"),
             _ => callee.to_owned(),
@@ -936,7 +939,7 @@ impl Calls {
             p.line,
             p.column,
             &callee,
-            &p.args,
+            p.args.positional.iter().map(InvocationArg::of).collect(),
             has_args,
             p.scope.clone(),
             imported,
@@ -967,7 +970,7 @@ impl Calls {
         if !is_class_name(class) {
             return;
         }
-        let scope = self.scope(cx).and_then(|s| s.class);
+        let scope = self.scope(cx).and_then(|s| s.class.clone());
         let name = format!("this.{}", text(name, cx.source));
         self.objects.push(ClassInstance { name, class: class.to_owned(), scope });
     }
@@ -1317,7 +1320,7 @@ impl Calls {
                     && is_class_name(text(callee, cx.source))
                 {
                     let class = text(callee, cx.source).to_owned();
-                    let scope = self.scope(cx).and_then(|s| s.class);
+                    let scope = self.scope(cx).and_then(|s| s.class.clone());
                     let name = name.replacen("self.", "this.", 1);
                     self.objects.push(ClassInstance { name, class, scope });
                 }
@@ -1326,7 +1329,7 @@ impl Calls {
                 let libs = libs_of(&mut self.libs, facts);
                 angular::injected(&name, value, cx.source, libs, &mut self.angular);
                 if let Some(class) = constructed_class(value, cx.source) {
-                    let scope = self.scope(cx).and_then(|s| s.class);
+                    let scope = self.scope(cx).and_then(|s| s.class.clone());
                     self.objects.push(ClassInstance { name: name.clone(), class, scope });
                 }
                 // `const api = useApi()`: a client when `useApi` is a client factory, imported
@@ -1375,7 +1378,7 @@ impl Calls {
             }
         };
         let scope = self.scope(cx);
-        let args = self.read_args(arguments, cx, scope.as_ref());
+        let args = self.read_args(arguments, cx, scope.as_deref());
         let base = match library {
             "axios" => axios::base(&args),
             "ky" => ky::base(&args),

@@ -263,7 +263,7 @@ pub(crate) fn parts(node: Node<'_>, source: &str, env: &Env<'_>) -> Option<Vec<P
 fn is_byte_string(node: Node<'_>, source: &str) -> bool {
     node.child(0).is_some_and(|start| {
         start.kind_name() == "string_start"
-            && text(start, source).to_ascii_lowercase().contains('b')
+            && text(start, source).bytes().any(|b| b.eq_ignore_ascii_case(&b'b'))
     })
 }
 

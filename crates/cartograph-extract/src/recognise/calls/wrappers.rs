@@ -193,18 +193,29 @@ pub(super) fn method_of_name(name: &str) -> WrapperMethod {
 
 impl InvocationArg {
     pub(super) fn of(arg: &super::args::Arg) -> Self {
-        let options = arg.object.as_ref().map(|o| match o.method {
+        Self::new(arg.parts.clone(), arg.literal.clone(), arg.object.as_ref(), arg.param)
+    }
+
+    /// An argument read at a call: its parts, its literal text, the options object it is and
+    /// the parameter it names.
+    pub(super) fn new(
+        parts: Option<Vec<Part>>,
+        literal: Option<String>,
+        object: Option<&super::args::ObjectArg>,
+        param: Option<u8>,
+    ) -> Self {
+        let options = object.map(|o| match o.method {
             MethodSpec::Absent if o.spread => OptionsMethod::Unknown,
             MethodSpec::Absent => OptionsMethod::Absent,
             MethodSpec::Known(m) => OptionsMethod::Known(m),
             MethodSpec::Unknown => OptionsMethod::Unknown,
         });
         InvocationArg {
-            parts: arg.parts.clone(),
-            literal: arg.literal.clone(),
+            parts,
+            literal,
             options,
-            param: arg.param,
-            method_param: arg.object.as_ref().and_then(|o| o.method_param),
+            param,
+            method_param: object.and_then(|o| o.method_param),
             from_caller: false,
         }
     }

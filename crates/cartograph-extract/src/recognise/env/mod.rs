@@ -78,6 +78,10 @@ pub struct EnvRead {
 pub(crate) struct Env {
     python: python::OsNames,
     settings: pydantic_settings::SettingsClasses,
+    /// How many of the file's imports the names above were read from: the walk reads some of
+    /// Python's imports on its way (`recognise::Imports::Inside`), after which they are read
+    /// again.
+    imports_read: usize,
 }
 
 impl Family for Env {
@@ -96,11 +100,11 @@ impl Family for Env {
     }
 
     fn wants(&self, cx: &Context<'_>) -> bool {
+        static PY: super::Words = super::Words::new(&["environ", "getenv", "BaseSettings"]);
+        static JS: super::Words = super::Words::new(&[".env"]);
         match cx.syntax {
-            Syntax::Python => {
-                super::contains_any(cx.source, &["environ", "getenv", "BaseSettings"])
-            }
-            Syntax::JavaScript => super::contains_any(cx.source, &[".env"]),
+            Syntax::Python => PY.any_in(cx.source),
+            Syntax::JavaScript => JS.any_in(cx.source),
         }
     }
 
@@ -110,6 +114,13 @@ impl Family for Env {
                 "module" => {
                     self.python = python::OsNames::from_imports(facts);
                     self.settings = pydantic_settings::SettingsClasses::from_imports(facts);
+                    self.imports_read = facts.imports.len();
+                }
+                _ if self.imports_read != facts.imports.len() => {
+                    self.python = python::OsNames::from_imports(facts);
+                    self.settings.read_imports(facts);
+                    self.imports_read = facts.imports.len();
+                    self.visit(node, kind, cx, facts);
                 }
                 "subscript" => python::subscript(node, cx, &self.python, facts),
                 "call" => python::call(node, cx, &self.python, facts),

@@ -50,6 +50,15 @@ struct Config {
 
 impl SettingsClasses {
     pub(super) fn from_imports(facts: &FileFacts) -> Self {
+        Self { bases: Self::bases(facts), declared: Vec::new() }
+    }
+
+    /// Reads the bases again from the file's imports, keeping the classes declared so far.
+    pub(super) fn read_imports(&mut self, facts: &FileFacts) {
+        self.bases = Self::bases(facts);
+    }
+
+    fn bases(facts: &FileFacts) -> Vec<String> {
         let mut bases =
             vec!["pydantic_settings.BaseSettings".to_owned(), "pydantic.BaseSettings".to_owned()];
         for import in &facts.imports {
@@ -64,7 +73,7 @@ impl SettingsClasses {
                 }
             }
         }
-        Self { bases, declared: Vec::new() }
+        bases
     }
 
     /// A class: records its fields' variables when it is a settings class.

@@ -164,7 +164,7 @@ pub(crate) struct JsRoutes {
 /// A framework's name counts only where code names it (`"express"`, `express()`,
 /// `express.Router`): the Apache licence header every file of an Apache project carries says
 /// "either express or implied", and `next` is a common word and a common variable.
-const WANTED: &[&str] = &[
+static WANTED: super::Words = super::Words::new(&[
     "express\"",
     "express'",
     "express(",
@@ -199,7 +199,7 @@ const WANTED: &[&str] = &[
     // Barrel files that re-export routers.
     "export *",
     "export {",
-];
+]);
 
 impl Family for JsRoutes {
     fn kinds(&self) -> &'static [&'static str] {
@@ -226,7 +226,7 @@ impl Family for JsRoutes {
         file.starts_with("route.")
             || file.starts_with("next.config.")
             || path.contains("pages/api/")
-            || super::contains_any(cx.source, WANTED)
+            || WANTED.any_in(cx.source)
     }
 
     fn visit(&mut self, node: Node<'_>, kind: &str, cx: &Context<'_>, facts: &mut FileFacts) {

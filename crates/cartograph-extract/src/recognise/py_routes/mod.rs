@@ -320,7 +320,7 @@ pub(crate) struct PyRoutes {}
 
 /// Words whose absence means a file holds nothing for this family (or only constants that no
 /// route refers to).
-const MARKERS: &[&str] = &[
+static MARKERS: super::Words = super::Words::new(&[
     "fastapi",
     "flask",
     "django",
@@ -337,7 +337,7 @@ const MARKERS: &[&str] = &[
     "route",
     "= \"/",
     "= '/",
-];
+]);
 
 impl Family for PyRoutes {
     fn kinds(&self) -> &'static [&'static str] {
@@ -355,7 +355,7 @@ impl Family for PyRoutes {
 
     fn wants(&self, cx: &Context<'_>) -> bool {
         match cx.syntax {
-            Syntax::Python => super::contains_any(cx.source, MARKERS),
+            Syntax::Python => MARKERS.any_in(cx.source),
             Syntax::JavaScript => false,
         }
     }

@@ -356,7 +356,7 @@ impl Family for Tables {
     }
 
     fn wants(&self, cx: &Context<'_>) -> bool {
-        const HINTS: &[&str] = &[
+        static HINTS: super::Words = super::Words::new(&[
             "db(",
             "trx(",
             ".from(",
@@ -383,8 +383,8 @@ impl Family for Tables {
             "sqlalchemy",
             "sqlmodel",
             "django",
-        ];
-        super::contains_any(cx.source, HINTS)
+        ]);
+        HINTS.any_in(cx.source)
     }
 
     fn visit(&mut self, node: Node<'_>, kind: &str, cx: &Context<'_>, facts: &mut FileFacts) {
