@@ -37,6 +37,7 @@ mod ky;
 mod libraries;
 pub mod link;
 mod openapi;
+mod paired;
 mod request_object;
 mod requests;
 mod scope;
@@ -724,7 +725,9 @@ impl Calls {
                     let found = fetch::interpret(&args);
                     let branches = match found {
                         Some((None, _)) => {
-                            fetch::method_branches(arguments, cx.source, &self.env(scope.as_ref()))
+                            let env = self.env(scope.as_ref());
+                            fetch::method_branches(arguments, cx.source, &env)
+                                .or_else(|| self.paired_direct(node, cx, scope.as_ref()))
                         }
                         _ => None,
                     };
@@ -785,7 +788,12 @@ impl Calls {
                     let importing = libs.importing.contains(name);
                     let scope = self.scope(cx);
                     let (args, any) = self.wrapper_args(arguments, cx, scope.as_ref());
-                    self.invocation(line, column, name, &args, any, scope, importing, cx.syntax);
+                    for args in self.paired_args(node, args, cx, scope.as_ref()) {
+                        let scope = scope.clone();
+                        self.invocation(
+                            line, column, name, &args, any, scope, importing, cx.syntax,
+                        );
+                    }
                 }
             }
             "member_expression" | "attribute" => {
@@ -876,11 +884,77 @@ impl Calls {
                     let scope = self.scope(cx);
                     let (args, any) = self.wrapper_args(arguments, cx, scope.as_ref());
                     let callee = format!("{receiver}.{verb}");
-                    self.invocation(line, column, &callee, &args, any, scope, importing, cx.syntax);
+                    for args in self.paired_args(node, args, cx, scope.as_ref()) {
+                        let scope = scope.clone();
+                        self.invocation(
+                            line, column, &callee, &args, any, scope, importing, cx.syntax,
+                        );
+                    }
                 }
             }
             _ => {}
         }
+    }
+
+    /// `send(url, { method })` with its URL and method assigned together in the branches of an
+    /// `if` before it ([`paired`]): the arguments of each branch, the URL and the method set;
+    /// the arguments as they are for any other call.
+    fn paired_args(
+        &self,
+        node: Node<'_>,
+        args: Args,
+        cx: &Context<'_>,
+        scope: Option<&scope::FnScope>,
+    ) -> Vec<Args> {
+        let unknown = args
+            .get(1)
+            .and_then(|a| a.object.as_ref())
+            .is_some_and(|o| o.method == args::MethodSpec::Unknown && o.method_param.is_none());
+        if cx.syntax != Syntax::JavaScript || !unknown || args.get(0).is_none() {
+            return vec![args];
+        }
+        let Some(pairs) = paired::branches(node, cx, &self.env(scope)) else {
+            return vec![args];
+        };
+        if pairs.iter().any(|(_, parts)| holds_param(parts)) {
+            return vec![args];
+        }
+        pairs
+            .into_iter()
+            .map(|(method, parts)| {
+                let mut branch = args.clone();
+                let url = &mut branch.positional[0];
+                url.url = url::deferred_or(parts.clone(), url::Role::Call);
+                url.parts = Some(parts);
+                url.literal = None;
+                url.param = None;
+                if let Some(options) = branch.positional.get_mut(1).and_then(|o| o.object.as_mut())
+                {
+                    options.method = args::MethodSpec::Known(method);
+                }
+                branch
+            })
+            .collect()
+    }
+
+    /// A direct `fetch(url, { method })` read per branch as [`Self::paired_args`] reads a
+    /// wrapper's invocation.
+    fn paired_direct(
+        &self,
+        node: Node<'_>,
+        cx: &Context<'_>,
+        scope: Option<&scope::FnScope>,
+    ) -> Option<Vec<(HttpMethod, CallUrl)>> {
+        let pairs = paired::branches(node, cx, &self.env(scope))?;
+        if pairs.iter().any(|(_, parts)| holds_param(parts)) {
+            return None;
+        }
+        Some(
+            pairs
+                .into_iter()
+                .map(|(method, parts)| (method, url::deferred_or(parts, url::Role::Call)))
+                .collect(),
+        )
     }
 
     /// Keeps a call that may be of a wrapper, when it can matter: its callee is imported (in
