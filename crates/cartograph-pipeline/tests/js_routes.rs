@@ -1118,15 +1118,26 @@ export default api;
 "#,
         ),
         (
+            "server/helper.ts",
+            r#"import { Registry, Slot } from "./registry";
+
+export default class Helper {
+  static get providers() {
+    return Registry.items(Slot.Login);
+  }
+}
+"#,
+        ),
+        (
             "server/auth.ts",
             r#"import Koa from "koa";
 import Router from "koa-router";
-import { Registry, Slot } from "./registry";
+import Helper from "./helper";
 
 const auth = new Koa();
 const router = new Router();
 (async () => {
-  for (const item of Registry.items(Slot.Login)) {
+  for (const item of Helper.providers) {
     const resolved = await item.value.router;
     if (resolved) {
       router.use("/", resolved.routes());

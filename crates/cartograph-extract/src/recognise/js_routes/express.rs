@@ -248,8 +248,7 @@ fn mount(
                     js.hook_mounts.push(HookMount {
                         receiver: recv.clone(),
                         prefix: prefix.clone(),
-                        registry: item.registry,
-                        key: item.key,
+                        query: item.query,
                         path: item.path,
                         call: call.clone(),
                         line,

@@ -56,6 +56,8 @@ pub struct JsRouteFacts {
     /// Mounts of the items a registry holds under a key (`getHooks(Hook.API).forEach((h) =>
     /// router.use("/", h.value.routes()))`).
     pub hook_mounts: Vec<HookMount>,
+    /// Static getters returning a registry query, read in files with a `static get`.
+    pub hook_getters: Vec<HookGetter>,
 }
 
 /// A name or a string literal: a registry, the key an item is registered under, or a value.
@@ -79,15 +81,34 @@ pub struct HookRegistration {
     pub column: u32,
 }
 
+/// Where the items a mount reads come from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum HookQuery {
+    /// `PluginManager.getHooks(Hook.API)`: the registry's receiver as written and the query's
+    /// one argument.
+    Direct { registry: String, key: HookValue },
+    /// `Helper.providers`: a class's static getter that returns such a query.
+    Getter(String),
+}
+
+/// A class's static getter that returns a registry query: `static get providers() { return
+/// PluginManager.getHooks(Hook.AuthProvider); }`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HookGetter {
+    pub class: String,
+    /// The name the class is exported under (`default` for `export default class`).
+    pub exported: Option<String>,
+    pub getter: String,
+    pub registry: String,
+    pub key: HookValue,
+}
+
 /// A mount of what a registry holds under a key.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HookMount {
     pub receiver: Receiver,
     pub prefix: Option<PathValue>,
-    /// The receiver of the query as written (`PluginManager`).
-    pub registry: String,
-    /// The query's one argument (`Hook.API`).
-    pub key: HookValue,
+    pub query: HookQuery,
     /// The path into each item that is mounted (`value` for `h.value.routes()`).
     pub path: String,
     pub call: String,

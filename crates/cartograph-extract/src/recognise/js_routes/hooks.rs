@@ -6,7 +6,10 @@
 //! literals, one level of nesting included: `value: { router, id }`), and the mount, a router's
 //! `use` of an item's member inside `Registry.get(Keys.Api).forEach((item) =>
 //! router.use("/", item.value.routes()))` or `for (const item of Registry.get(Keys.Api)) …`,
-//! also through a local alias (`const r = await item.value.router; router.use(r.routes())`).
+//! also through a local alias (`const r = await item.value.router; router.use(r.routes())`),
+//! and through a class's static getter that only returns such a query (`static get providers()
+//! { return Registry.get(Keys.Login); }`, looped over as `for (const p of Helper.providers)`,
+//! the class followed through an import).
 //! The linker mounts each router registered under the key, at the member path the mount reads,
 //! when the registry and the key name the same declarations in both files (the same imported
 //! member, or a string literal).
@@ -21,7 +24,7 @@
 use tree_sitter::Node;
 
 use super::shapes::{is_dotted_name, is_function, parameter_index, strip_expression};
-use super::{HookRegistration, HookValue, JsRouteFacts};
+use super::{HookGetter, HookQuery, HookRegistration, HookValue, JsRouteFacts};
 use crate::recognise::{Context, Family};
 use crate::syntax::FieldExt;
 use crate::syntax::KindExt;
@@ -32,6 +35,9 @@ use crate::{FileFacts, Syntax};
 /// The texts one of which a file that registers an object literal contains.
 const REGISTERING: &[&str] = &[".add({", ".add([", ".register({", ".register(["];
 
+/// The text of a static getter, which may return a registry query.
+const GETTER: &str = "static get ";
+
 /// The methods that register an item.
 const REGISTER_METHODS: &[&str] = &["add", "register"];
 
@@ -40,23 +46,32 @@ const MAX_ALIASES: usize = 4;
 
 /// The registrations of one file: the family of the `hooks` half of this recogniser.
 #[derive(Default)]
-pub(crate) struct JsHooks;
+pub(crate) struct JsHooks {
+    /// Whether the file has a static getter, read at its first method.
+    getters: Option<bool>,
+}
 
 impl Family for JsHooks {
     fn kinds(&self) -> &'static [&'static str] {
-        &["call_expression"]
+        &["call_expression", "method_definition"]
     }
 
     fn wants(&self, cx: &Context<'_>) -> bool {
         matches!(cx.syntax, Syntax::JavaScript)
-            && super::super::contains_any(cx.source, REGISTERING)
+            && (super::super::contains_any(cx.source, REGISTERING) || cx.source.contains(GETTER))
     }
 
-    fn visit(&mut self, node: Node<'_>, _kind: &str, cx: &Context<'_>, facts: &mut FileFacts) {
-        registration(node, cx, &mut facts.js_routes);
+    fn visit(&mut self, node: Node<'_>, kind: &str, cx: &Context<'_>, facts: &mut FileFacts) {
+        if kind == "call_expression" {
+            registration(node, cx, &mut facts.js_routes);
+        } else if *self.getters.get_or_insert_with(|| cx.source.contains(GETTER)) {
+            getter(node, cx, &mut facts.js_routes);
+        }
     }
 
-    fn finish(&mut self, _cx: &Context<'_>, _facts: &mut FileFacts) {}
+    fn finish(&mut self, _cx: &Context<'_>, _facts: &mut FileFacts) {
+        self.getters = None;
+    }
 }
 
 /// `Registry.add({ … })` / `Registry.add([{ … }, …])`.
@@ -147,8 +162,7 @@ fn read_properties(
 /// An item of a registry that a mount reads: the registry, the key it is queried with and the
 /// path into the item that is mounted.
 pub(super) struct RegistryItem {
-    pub registry: String,
-    pub key: HookValue,
+    pub query: HookQuery,
     pub path: String,
 }
 
@@ -237,9 +251,20 @@ fn alias(block: Node<'_>, below: Node<'_>, base: &str, cx: &Context<'_>) -> Opti
     found
 }
 
-/// `R.get(K)` with a dotted registry and one argument that is a name or a string literal.
+/// `R.get(K)` with a dotted registry and one argument that is a name or a string literal, or
+/// `Helper.items`, a class's static getter that may return one.
 fn query(expression: Node<'_>, path: String, cx: &Context<'_>) -> Option<RegistryItem> {
     let expression = strip_expression(expression);
+    if expression.kind_name() == "member_expression" && is_dotted_name(expression) {
+        let getter = text(expression, cx.source).to_owned();
+        return Some(RegistryItem { query: HookQuery::Getter(getter), path });
+    }
+    let (registry, key) = direct_query(expression, cx)?;
+    Some(RegistryItem { query: HookQuery::Direct { registry, key }, path })
+}
+
+/// `R.get(K)`: the registry as written and the key.
+fn direct_query(expression: Node<'_>, cx: &Context<'_>) -> Option<(String, HookValue)> {
     if expression.kind_name() != "call_expression" {
         return None;
     }
@@ -257,5 +282,53 @@ fn query(expression: Node<'_>, path: String, cx: &Context<'_>) -> Option<Registr
     } else {
         return None;
     };
-    Some(RegistryItem { registry: text(registry, cx.source).to_owned(), key, path })
+    Some((text(registry, cx.source).to_owned(), key))
+}
+
+/// `static get items() { return R.get(K); }` in a class: a getter mounts may read items of.
+fn getter(node: Node<'_>, cx: &Context<'_>, js: &mut JsRouteFacts) {
+    let mut cursor = node.walk();
+    let tokens: Vec<&str> =
+        node.children(&mut cursor).filter(|c| !c.is_named()).map(|c| c.kind_name()).collect();
+    if !tokens.contains(&"static") || !tokens.contains(&"get") {
+        return;
+    }
+    let (Some(name), Some(body)) = (node.field("name"), node.field("body")) else {
+        return;
+    };
+    let mut cursor = body.walk();
+    let statements: Vec<Node<'_>> =
+        body.named_children(&mut cursor).filter(|c| c.kind_name() != "comment").collect();
+    let [statement] = statements.as_slice() else {
+        return;
+    };
+    if statement.kind_name() != "return_statement" {
+        return;
+    }
+    let Some((registry, key)) =
+        statement.named_child(0).map(strip_expression).and_then(|e| direct_query(e, cx))
+    else {
+        return;
+    };
+    let class =
+        cx.parent(node).filter(|b| b.kind_name() == "class_body").and_then(|b| cx.parent(b));
+    let Some(class) = class else {
+        return;
+    };
+    let Some(class_name) = class.field("name") else {
+        return;
+    };
+    let class_name = text(class_name, cx.source).to_owned();
+    let exported = cx.parent(class).filter(|e| e.kind_name() == "export_statement").map(|e| {
+        let mut cursor = e.walk();
+        let default = e.children(&mut cursor).any(|c| !c.is_named() && c.kind_name() == "default");
+        if default { "default".to_owned() } else { class_name.clone() }
+    });
+    js.hook_getters.push(HookGetter {
+        class: class_name,
+        exported,
+        getter: text(name, cx.source).to_owned(),
+        registry,
+        key,
+    });
 }

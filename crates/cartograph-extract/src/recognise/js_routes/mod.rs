@@ -37,10 +37,10 @@ use crate::syntax::javascript::{named_args, object_property};
 use crate::{FileFacts, ImportTarget, Imported, Syntax};
 use facts::settle_names;
 pub use facts::{
-    Apply, DefaultExport, Export, Framework, HookMount, HookRegistration, HookValue, JsRouteFacts,
-    Mount, MountTarget, NestApp, NestController, NestExclude, NestPrefix, NestRoute, NestVersion,
-    NestVersioning, NextHandler, PathValue, ReExport, Receiver, Returned, RouteCall, Server,
-    ServerKind,
+    Apply, DefaultExport, Export, Framework, HookGetter, HookMount, HookQuery, HookRegistration,
+    HookValue, JsRouteFacts, Mount, MountTarget, NestApp, NestController, NestExclude, NestPrefix,
+    NestRoute, NestVersion, NestVersioning, NextHandler, PathValue, ReExport, Receiver, Returned,
+    RouteCall, Server, ServerKind,
 };
 pub(crate) use hooks::JsHooks;
 use shapes::{
@@ -97,7 +97,8 @@ pub const RECOGNISERS: &[Recogniser] = &[
         edges: &[EdgeKind::Serves],
         summary: "Routers registered in a registry under a key (Registry.add({ type: K, value: \
                   router })) and mounted where the registry's items under that key are \
-                  (get(K).forEach((h) => router.use(h.value.routes())), for … of)",
+                  (get(K).forEach((h) => router.use(h.value.routes())), for … of, also over a \
+                  class's static getter returning get(K))",
     },
     Recogniser {
         name: "nestjs",

@@ -88,13 +88,25 @@ fn render(js: &JsRouteFacts) -> Vec<String> {
     }
     for m in &js.hook_mounts {
         let prefix = m.prefix.as_ref().map(path).unwrap_or_else(|| "-".to_owned());
+        let query = match &m.query {
+            super::HookQuery::Direct { registry, key } => format!("{registry} under {}", hook(key)),
+            super::HookQuery::Getter(getter) => format!("getter {getter}"),
+        };
         out.push(format!(
-            "mount {} {prefix} item.{} of {} under {} via {}",
+            "mount {} {prefix} item.{} of {query} via {}",
             recv(&m.receiver),
             m.path,
-            m.registry,
-            hook(&m.key),
             m.call
+        ));
+    }
+    for g in &js.hook_getters {
+        out.push(format!(
+            "getter {}.{} (exported {}) = {} under {}",
+            g.class,
+            g.getter,
+            g.exported.as_deref().unwrap_or("-"),
+            g.registry,
+            hook(&g.key)
         ));
     }
     for a in &js.applies {
@@ -577,6 +589,19 @@ fn plugin_registry_registrations_and_mounts() {
             "for (const item of routers) { router.use(item.routes()); }\n",
             "list.forEach((item) => router.use(\"/x\", item.value.routes()));\n",
             "export default router;\n",
+        )
+    );
+    // A static getter returning a query, read by the mounts of another module; a getter that
+    // is not static, or does more than return, is not one.
+    check!(
+        "core/helper.ts",
+        concat!(
+            "import { Registry, Slot } from \"./registry\";\n",
+            "export default class Helper {\n",
+            "  static get logins() { return Registry.items(Slot.Login); }\n",
+            "  get others() { return Registry.items(Slot.Api); }\n",
+            "  static get filtered() { const all = Registry.items(Slot.Api); return all; }\n",
+            "}\n",
         )
     );
 }

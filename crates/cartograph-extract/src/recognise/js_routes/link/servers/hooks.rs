@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use cartograph_core::{Refusal, RefusalKind, RepoPath};
 
 use super::{Linker, MountEdge, ObjKey, Resolved, is_test_file};
-use crate::recognise::js_routes::HookValue;
+use crate::recognise::js_routes::{HookQuery, HookValue};
 use crate::recognise::link::BindingTarget;
 
 impl<'a> Linker<'_, 'a> {
@@ -56,12 +56,16 @@ impl<'a> Linker<'_, 'a> {
                 else {
                     continue;
                 };
-                let registry = self.canonical(file, &HookValue::Name(mount.registry.clone()));
-                let key = self.canonical(file, &mount.key);
-                let key_text = match &mount.key {
+                let Some((queried_in, registry, key)) = self.query_of(file, &mount.query) else {
+                    continue;
+                };
+                let key_text = match key {
                     HookValue::Name(n) => n.clone(),
                     HookValue::Literal(l) => format!("\"{l}\""),
                 };
+                let registry_text = registry;
+                let registry = self.canonical(queried_in, &HookValue::Name(registry.to_owned()));
+                let key = self.canonical(queried_in, key);
                 let mut any = false;
                 let items = registered.get(&(registry, key)).map(Vec::as_slice).unwrap_or_default();
                 for (registered_in, path, name) in items {
@@ -83,7 +87,7 @@ impl<'a> Linker<'_, 'a> {
                         file,
                         call: format!(
                             "{} of the items {} holds under {key_text} (registered in {registered_in})",
-                            mount.call, mount.registry
+                            mount.call, registry_text
                         ),
                         line: mount.line,
                         column: mount.column,
@@ -95,13 +99,47 @@ impl<'a> Linker<'_, 'a> {
                         RefusalKind::UnresolvedMount,
                         self.location(file, mount.line, mount.column),
                         format!(
-                            "the items {} holds under {key_text} cannot be followed to a router registered in the tree",
-                            mount.registry
+                            "the items {registry_text} holds under {key_text} cannot be followed to a router registered in the tree",
                         ),
                     ));
                 }
             }
         }
+    }
+
+    /// The file a mount's query is written in, its registry and its key: the mount's own, or
+    /// those of the static getter it reads (`Helper.items`, followed through an import).
+    fn query_of<'q>(
+        &self,
+        file: &'a RepoPath,
+        query: &'q HookQuery,
+    ) -> Option<(&'a RepoPath, &'q str, &'q HookValue)>
+    where
+        'a: 'q,
+    {
+        let (class, getter) = match query {
+            HookQuery::Direct { registry, key } => return Some((file, registry, key)),
+            HookQuery::Getter(name) => name.split_once('.')?,
+        };
+        if getter.contains('.') {
+            return None;
+        }
+        let (declared_in, wanted) = match self.input.binding(file, class) {
+            Some(binding) => match &binding.target {
+                BindingTarget::Module(path) => (self.analysed(path)?, binding.member.as_deref()),
+                BindingTarget::Package(_) => return None,
+            },
+            None => (file, None),
+        };
+        let view = self.input.file(declared_in)?;
+        let found = view.facts.js_routes.hook_getters.iter().find(|g| {
+            g.getter == getter
+                && match wanted {
+                    Some(member) => g.exported.as_deref() == Some(member),
+                    None => declared_in == file && g.class == class,
+                }
+        })?;
+        Some((declared_in, &found.registry, &found.key))
     }
 
     /// What a registry or key names, the same text in every file that names the same thing.
