@@ -14,6 +14,10 @@ use super::{Linker, MountEdge, ObjKey, Resolved, is_test_file};
 use crate::recognise::js_routes::{HookQuery, HookValue};
 use crate::recognise::link::BindingTarget;
 
+/// One name registered under a (registry, key): the file that registers it, its path in the
+/// item and the name.
+type Registered<'a> = (&'a RepoPath, &'a str, &'a str);
+
 impl<'a> Linker<'_, 'a> {
     /// Mounts the routers registered under a key at each mount of the registry's items.
     pub(super) fn collect_hook_mounts(&mut self) {
@@ -22,9 +26,7 @@ impl<'a> Linker<'_, 'a> {
         if files().all(|f| f.facts.js_routes.hook_mounts.is_empty()) {
             return;
         }
-        // (registry, key) → (file, path in the item, registered name)
-        let mut registered: BTreeMap<(String, String), Vec<(&'a RepoPath, &'a str, &'a str)>> =
-            BTreeMap::new();
+        let mut registered: BTreeMap<(String, String), Vec<Registered<'a>>> = BTreeMap::new();
         for view in files() {
             for registration in &view.facts.js_routes.hook_registrations {
                 let registry =
