@@ -1071,3 +1071,129 @@ export class ItemsController {
         "{evidence:#?}"
     );
 }
+
+#[test]
+fn koa_plugin_routers_mounted_through_a_registry() {
+    let evidence = check!(&[
+        (
+            "server/registry.ts",
+            r#"export enum Slot { Api = "api", Login = "login", Task = "task" }
+export class Registry {
+  static add(entries) {}
+  static items(slot) { return []; }
+}
+"#,
+        ),
+        (
+            "server/other.ts",
+            r#"export enum Slot { Api = "api" }
+"#,
+        ),
+        (
+            "server/web.ts",
+            r#"import Koa from "koa";
+import mount from "koa-mount";
+import api from "./api";
+import auth from "./auth";
+
+const app = new Koa();
+app.use(mount("/api", api));
+app.use(mount("/auth", auth));
+export default app;
+"#,
+        ),
+        (
+            "server/api.ts",
+            r#"import Koa from "koa";
+import Router from "koa-router";
+import { Registry, Slot } from "./registry";
+
+const api = new Koa();
+const router = new Router();
+Registry.items(Slot.Api).forEach((item) => router.use("/", item.value.routes()));
+Registry.items(Slot.Task).forEach((item) => router.use("/tasks", item.value.routes()));
+router.post("/core.info", async (ctx) => {});
+api.use(router.routes());
+export default api;
+"#,
+        ),
+        (
+            "server/helper.ts",
+            r#"import { Registry, Slot } from "./registry";
+
+export default class Helper {
+  static get providers() {
+    return Registry.items(Slot.Login);
+  }
+}
+"#,
+        ),
+        (
+            "server/auth.ts",
+            r#"import Koa from "koa";
+import Router from "koa-router";
+import Helper from "./helper";
+
+const auth = new Koa();
+const router = new Router();
+(async () => {
+  for (const item of Helper.providers) {
+    const resolved = await item.value.router;
+    if (resolved) {
+      router.use("/", resolved.routes());
+    }
+  }
+})();
+auth.use(router.routes());
+export default auth;
+"#,
+        ),
+        (
+            "plugins/shop/index.ts",
+            r#"import { Registry, Slot } from "../../server/registry";
+import shopApi from "./api";
+import login from "./login";
+
+Registry.add([
+  { kind: Slot.Api, value: shopApi },
+  { kind: Slot.Login, value: { router: login, id: "shop" } },
+]);
+"#,
+        ),
+        (
+            "plugins/shop/api.ts",
+            r#"import Router from "koa-router";
+const router = new Router();
+router.post("/shop.list", async (ctx) => {});
+export default router;
+"#,
+        ),
+        (
+            "plugins/shop/login.ts",
+            r#"import Router from "koa-router";
+const router = new Router();
+router.get("/shop.callback", async (ctx) => {});
+export default router;
+"#,
+        ),
+        (
+            "plugins/stray/index.ts",
+            r#"import { Registry } from "../../server/registry";
+import { Slot } from "../../server/other";
+import strayApi from "./api";
+
+// The same key text from another module is another key: not mounted under /api.
+Registry.add({ kind: Slot.Api, value: strayApi });
+"#,
+        ),
+        (
+            "plugins/stray/api.ts",
+            r#"import Router from "koa-router";
+const router = new Router();
+router.post("/stray.list", async (ctx) => {});
+export default router;
+"#,
+        ),
+    ]);
+    insta::assert_snapshot!(evidence.join("\n"));
+}

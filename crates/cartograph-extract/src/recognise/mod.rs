@@ -205,6 +205,7 @@ fn all_families() -> Vec<Box<dyn Family>> {
         Box::new(tables::Tables::default()),
         Box::new(py_routes::PyRoutes::default()),
         Box::new(js_routes::JsRoutes::default()),
+        Box::new(js_routes::JsHooks::default()),
     ]
 }
 

@@ -37,6 +37,7 @@ mod ky;
 mod libraries;
 pub mod link;
 mod openapi;
+mod paired;
 mod request_object;
 mod requests;
 mod scope;
@@ -62,7 +63,9 @@ use args::Args;
 use libraries::{Libraries, is_constructor, libs_of};
 
 pub use url::{CallUrl, Hole, Part, StrippedBase};
-use wrappers::{ClassFact, ClassInstance, Invocation, InvocationArg, Sink, UrlConstant, Wrapper};
+use wrappers::{
+    ClassFact, ClassInstance, Invocation, InvocationArg, OptionsMethod, Sink, UrlConstant, Wrapper,
+};
 
 const TS_JS: &[Language] = &[Language::TypeScript, Language::JavaScript];
 const PY: &[Language] = &[Language::Python];
@@ -725,11 +728,11 @@ impl Calls {
                     let args = self.read_args(arguments, cx, scope.as_deref());
                     let found = fetch::interpret(&args);
                     let branches = match found {
-                        Some((None, _)) => fetch::method_branches(
-                            arguments,
-                            cx.source,
-                            &self.env(scope.as_deref()),
-                        ),
+                        Some((None, _)) => {
+                            let env = self.env(scope.as_deref());
+                            fetch::method_branches(arguments, cx.source, &env)
+                                .or_else(|| self.paired_direct(node, cx, scope.as_deref()))
+                        }
                         _ => None,
                     };
                     match branches {
@@ -789,7 +792,10 @@ impl Calls {
                     let importing = libs.importing.contains(name);
                     let scope = self.scope(cx);
                     let (args, any) = self.wrapper_args(arguments, cx, scope.as_deref());
-                    self.invocation(line, column, name, args, any, scope, importing, cx.syntax);
+                    for args in self.paired_args(node, args, cx, scope.as_deref()) {
+                        let scope = scope.clone();
+                        self.invocation(line, column, name, args, any, scope, importing, cx.syntax);
+                    }
                 }
             }
             "member_expression" | "attribute" => {
@@ -880,11 +886,72 @@ impl Calls {
                     let scope = self.scope(cx);
                     let (args, any) = self.wrapper_args(arguments, cx, scope.as_deref());
                     let callee = format!("{receiver}.{verb}");
-                    self.invocation(line, column, &callee, args, any, scope, importing, cx.syntax);
+                    for args in self.paired_args(node, args, cx, scope.as_deref()) {
+                        let scope = scope.clone();
+                        self.invocation(
+                            line, column, &callee, args, any, scope, importing, cx.syntax,
+                        );
+                    }
                 }
             }
             _ => {}
         }
+    }
+
+    /// `send(url, { method })` with its URL and method assigned together in the branches of an
+    /// `if` before it ([`paired`]): the arguments of each branch, the URL and the method set;
+    /// the arguments as they are for any other call.
+    fn paired_args(
+        &self,
+        node: Node<'_>,
+        args: Vec<InvocationArg>,
+        cx: &Context<'_>,
+        scope: Option<&scope::FnScope>,
+    ) -> Vec<Vec<InvocationArg>> {
+        let unknown = args
+            .get(1)
+            .is_some_and(|o| o.options == Some(OptionsMethod::Unknown) && o.method_param.is_none());
+        if cx.syntax != Syntax::JavaScript || !unknown || args.is_empty() {
+            return vec![args];
+        }
+        let Some(pairs) = paired::branches(node, cx, &self.env(scope)) else {
+            return vec![args];
+        };
+        if pairs.iter().any(|(_, parts)| holds_param(parts)) {
+            return vec![args];
+        }
+        pairs
+            .into_iter()
+            .map(|(method, parts)| {
+                let mut branch = args.clone();
+                let url = &mut branch[0];
+                url.parts = Some(parts);
+                url.literal = None;
+                url.param = None;
+                branch[1].options = Some(OptionsMethod::Known(method));
+                branch
+            })
+            .collect()
+    }
+
+    /// A direct `fetch(url, { method })` read per branch as [`Self::paired_args`] reads a
+    /// wrapper's invocation.
+    fn paired_direct(
+        &self,
+        node: Node<'_>,
+        cx: &Context<'_>,
+        scope: Option<&scope::FnScope>,
+    ) -> Option<Vec<(HttpMethod, CallUrl)>> {
+        let pairs = paired::branches(node, cx, &self.env(scope))?;
+        if pairs.iter().any(|(_, parts)| holds_param(parts)) {
+            return None;
+        }
+        Some(
+            pairs
+                .into_iter()
+                .map(|(method, parts)| (method, url::deferred_or(parts, url::Role::Call)))
+                .collect(),
+        )
     }
 
     /// Keeps a call that may be of a wrapper, when it can matter: its callee is imported (in

@@ -28,9 +28,9 @@ use cartograph_core::HttpMethod;
 use tree_sitter::Node;
 
 use super::{
-    JsRouteFacts, Mount, MountTarget, PathValue, RouteCall, fastify, function_key, handler_name,
-    hono, is_function, is_path_like, named_args, path_value, receiver, required_module,
-    strip_expression,
+    HookMount, JsRouteFacts, Mount, MountTarget, PathValue, RouteCall, fastify, function_key,
+    handler_name, hono, hooks, is_function, is_path_like, named_args, path_value, receiver,
+    required_module, strip_expression,
 };
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
@@ -243,7 +243,21 @@ fn mount(
         let target = mount_target(*target, cx);
         let targets = match &target {
             MountTarget::Other => continue,
-            MountTarget::Name(name) => loop_targets(node, name, cx).unwrap_or_else(|| vec![target]),
+            MountTarget::Name(name) => {
+                if let Some(item) = hooks::registry_item(node, name, cx) {
+                    js.hook_mounts.push(HookMount {
+                        receiver: recv.clone(),
+                        prefix: prefix.clone(),
+                        query: item.query,
+                        path: item.path,
+                        call: call.clone(),
+                        line,
+                        column,
+                    });
+                    continue;
+                }
+                loop_targets(node, name, cx).unwrap_or_else(|| vec![target])
+            }
             _ => vec![target],
         };
         for target in targets {

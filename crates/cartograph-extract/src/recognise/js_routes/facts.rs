@@ -50,6 +50,70 @@ pub struct JsRouteFacts {
     /// Apps and routers created in this file that a function returns (`return app`, `return
     /// [a, b]`): a factory whose call is mounted mounts them.
     pub returns: Vec<Returned>,
+    /// Items put into a registry under a key (`PluginManager.add({ type: Hook.API, value: r })`),
+    /// read in files that call a registering method with an object literal (see `hooks`).
+    pub hook_registrations: Vec<HookRegistration>,
+    /// Mounts of the items a registry holds under a key (`getHooks(Hook.API).forEach((h) =>
+    /// router.use("/", h.value.routes()))`).
+    pub hook_mounts: Vec<HookMount>,
+    /// Static getters returning a registry query, read in files with a `static get`.
+    pub hook_getters: Vec<HookGetter>,
+}
+
+/// A name or a string literal: a registry, the key an item is registered under, or a value.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum HookValue {
+    /// A plain or dotted name as written (`Hook.API`, `router`).
+    Name(String),
+    /// A string literal's value.
+    Literal(String),
+}
+
+/// One object literal handed to a registry's method: `registry.add({ type: K, value: v })`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HookRegistration {
+    /// The receiver of the registering call as written (`PluginManager`).
+    pub registry: String,
+    /// The object's properties whose value is a name or a string literal, by their path in the
+    /// object (`type`, `value`, `value.router` one level down).
+    pub properties: Vec<(String, HookValue)>,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// Where the items a mount reads come from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum HookQuery {
+    /// `PluginManager.getHooks(Hook.API)`: the registry's receiver as written and the query's
+    /// one argument.
+    Direct { registry: String, key: HookValue },
+    /// `Helper.providers`: a class's static getter that returns such a query.
+    Getter(String),
+}
+
+/// A class's static getter that returns a registry query: `static get providers() { return
+/// PluginManager.getHooks(Hook.AuthProvider); }`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HookGetter {
+    pub class: String,
+    /// The name the class is exported under (`default` for `export default class`).
+    pub exported: Option<String>,
+    pub getter: String,
+    pub registry: String,
+    pub key: HookValue,
+}
+
+/// A mount of what a registry holds under a key.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HookMount {
+    pub receiver: Receiver,
+    pub prefix: Option<PathValue>,
+    pub query: HookQuery,
+    /// The path into each item that is mounted (`value` for `h.value.routes()`).
+    pub path: String,
+    pub call: String,
+    pub line: u32,
+    pub column: u32,
 }
 
 /// A server created in the file and returned by a function of the file.
@@ -338,6 +402,11 @@ pub(super) fn settle_names(js: &mut JsRouteFacts, constants: &HashMap<String, Op
         route.path.settle(constants);
     }
     for mount in &mut js.mounts {
+        if let Some(p) = &mut mount.prefix {
+            p.settle(constants);
+        }
+    }
+    for mount in &mut js.hook_mounts {
         if let Some(p) = &mut mount.prefix {
             p.settle(constants);
         }

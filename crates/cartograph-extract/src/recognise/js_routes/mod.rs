@@ -15,6 +15,7 @@ mod express;
 mod facts;
 mod fastify;
 mod hono;
+mod hooks;
 pub mod link;
 mod nest;
 mod nextjs;
@@ -36,10 +37,12 @@ use crate::syntax::javascript::{named_args, object_property};
 use crate::{FileFacts, ImportTarget, Imported, Syntax};
 use facts::settle_names;
 pub use facts::{
-    Apply, DefaultExport, Export, Framework, JsRouteFacts, Mount, MountTarget, NestApp,
-    NestController, NestExclude, NestPrefix, NestRoute, NestVersion, NestVersioning, NextHandler,
-    PathValue, ReExport, Receiver, Returned, RouteCall, Server, ServerKind,
+    Apply, DefaultExport, Export, Framework, HookGetter, HookMount, HookQuery, HookRegistration,
+    HookValue, JsRouteFacts, Mount, MountTarget, NestApp, NestController, NestExclude, NestPrefix,
+    NestRoute, NestVersion, NestVersioning, NextHandler, PathValue, ReExport, Receiver, Returned,
+    RouteCall, Server, ServerKind,
 };
+pub(crate) use hooks::JsHooks;
 use shapes::{
     declared_name, function_key, handler_name, is_dotted_name, is_function, is_path_like,
     path_value, receiver, required_module, strip_expression, to_u32,
@@ -86,6 +89,16 @@ pub const RECOGNISERS: &[Recogniser] = &[
                   router.routes()), app.use(router.routes()) on a Koa app, Koa apps mounted \
                   with koa-mount, servers returned by factories (also looped over) and route \
                   modules that take the router as a (rest) parameter",
+    },
+    Recogniser {
+        name: "plugin-registry",
+        file: "js_routes/hooks.rs",
+        languages: JS_LANGUAGES,
+        edges: &[EdgeKind::Serves],
+        summary: "Routers registered in a registry under a key (Registry.add({ type: K, value: \
+                  router })) and mounted where the registry's items under that key are \
+                  (get(K).forEach((h) => router.use(h.value.routes())), for … of, also over a \
+                  class's static getter returning get(K))",
     },
     Recogniser {
         name: "nestjs",
@@ -287,6 +300,11 @@ impl Family for JsRoutes {
                 mount.receiver.param = None;
             }
         }
+        for mount in &mut js.hook_mounts {
+            if local.contains(&mount.receiver.name) {
+                mount.receiver.param = None;
+            }
+        }
         for (function, name, _) in std::mem::take(&mut self.returns) {
             if local.contains(&name) {
                 js.returns.push(Returned { function, local: name });
@@ -406,6 +424,9 @@ impl JsRoutes {
             if let MountTarget::Name(target) = &mut mount.target {
                 rename(target, (mount.line, mount.column));
             }
+        }
+        for mount in &mut js.hook_mounts {
+            rename(&mut mount.receiver.name, (mount.line, mount.column));
         }
         for call in &mut self.calls_with_names {
             for (name, _) in &mut call.names {

@@ -77,6 +77,38 @@ fn render(js: &JsRouteFacts) -> Vec<String> {
             m.call
         ));
     }
+    let hook = |v: &super::HookValue| match v {
+        super::HookValue::Name(n) => n.clone(),
+        super::HookValue::Literal(l) => format!("'{l}'"),
+    };
+    for r in &js.hook_registrations {
+        let properties: Vec<String> =
+            r.properties.iter().map(|(p, v)| format!("{p}={}", hook(v))).collect();
+        out.push(format!("register in {} {{{}}}", r.registry, properties.join(", ")));
+    }
+    for m in &js.hook_mounts {
+        let prefix = m.prefix.as_ref().map(path).unwrap_or_else(|| "-".to_owned());
+        let query = match &m.query {
+            super::HookQuery::Direct { registry, key } => format!("{registry} under {}", hook(key)),
+            super::HookQuery::Getter(getter) => format!("getter {getter}"),
+        };
+        out.push(format!(
+            "mount {} {prefix} item.{} of {query} via {}",
+            recv(&m.receiver),
+            m.path,
+            m.call
+        ));
+    }
+    for g in &js.hook_getters {
+        out.push(format!(
+            "getter {}.{} (exported {}) = {} under {}",
+            g.class,
+            g.getter,
+            g.exported.as_deref().unwrap_or("-"),
+            g.registry,
+            hook(&g.key)
+        ));
+    }
     for a in &js.applies {
         out.push(format!("apply {} to {} at {}", a.server, target(&a.function), a.index));
     }
@@ -518,6 +550,58 @@ fn koa_router_prefix_call_sets_the_prefix() {
             "router.get('/things', list);\n",
             "other.prefix('/x');\n",
             "module.exports = router;\n",
+        )
+    );
+}
+
+#[test]
+fn plugin_registry_registrations_and_mounts() {
+    // Registrations: one object, an array of them, a nested value; a call with no object
+    // literal and a `Set.add` of a plain value register nothing.
+    check!(
+        "plugins/shop/index.ts",
+        concat!(
+            "import { Registry, Slot } from \"../../core/registry\";\n",
+            "import shopApi from \"./api\";\n",
+            "import login from \"./login\";\n",
+            "Registry.add({ ...meta, kind: Slot.Api, value: shopApi });\n",
+            "Registry.add([\n",
+            "  { kind: Slot.Login, value: { router: login, name: \"shop\" } },\n",
+            "  { kind: \"task\", value: new Task() },\n",
+            "]);\n",
+            "Registry.add(makeEntry());\n",
+            "seen.add(shopApi);\n",
+        )
+    );
+    // Mounts: a `forEach` over a query, a `for … of` with an awaited alias, and loops that
+    // are not over a query (mounted as before).
+    check!(
+        "core/api.ts",
+        concat!(
+            "import Router from \"koa-router\";\n",
+            "import { Registry, Slot } from \"./registry\";\n",
+            "const router = new Router();\n",
+            "Registry.items(Slot.Api).forEach((item) => router.use(\"/\", item.value.routes()));\n",
+            "for (const item of Registry.items(\"login\")) {\n",
+            "  const r = await item.value.router;\n",
+            "  if (r) { router.use(\"/auth\", r.routes()); }\n",
+            "}\n",
+            "for (const item of routers) { router.use(item.routes()); }\n",
+            "list.forEach((item) => router.use(\"/x\", item.value.routes()));\n",
+            "export default router;\n",
+        )
+    );
+    // A static getter returning a query, read by the mounts of another module; a getter that
+    // is not static, or does more than return, is not one.
+    check!(
+        "core/helper.ts",
+        concat!(
+            "import { Registry, Slot } from \"./registry\";\n",
+            "export default class Helper {\n",
+            "  static get logins() { return Registry.items(Slot.Login); }\n",
+            "  get others() { return Registry.items(Slot.Api); }\n",
+            "  static get filtered() { const all = Registry.items(Slot.Api); return all; }\n",
+            "}\n",
         )
     );
 }

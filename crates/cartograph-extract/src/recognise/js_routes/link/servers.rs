@@ -38,6 +38,7 @@ use cartograph_core::{
 
 use crate::recognise::link::{LinkInput, Linked, ServedRoute};
 
+mod hooks;
 mod names;
 
 /// How deep mount chains are followed.
@@ -277,6 +278,7 @@ impl<'i, 'a> Linker<'i, 'a> {
 
     fn collect_mounts(&mut self) {
         self.collect_forwarded();
+        self.collect_hook_mounts();
         let input = self.input;
         for view in input.files.iter().filter(|f| !is_test_file(f.path)) {
             let file = view.path;
