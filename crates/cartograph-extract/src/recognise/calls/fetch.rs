@@ -79,7 +79,8 @@ pub(super) fn method_branches(
     Some(out)
 }
 
-fn unparenthesized(mut node: Node<'_>) -> Node<'_> {
+/// `(x)` → `x`.
+pub(super) fn unparenthesized(mut node: Node<'_>) -> Node<'_> {
     while node.kind_name() == "parenthesized_expression" {
         match node.named_child(0) {
             Some(inner) => node = inner,

@@ -54,7 +54,8 @@ pub(super) fn branches(
     let [target, options, ..] = args.as_slice() else {
         return None;
     };
-    let (target, options) = (unparenthesized(*target), unparenthesized(*options));
+    let (target, options) =
+        (super::fetch::unparenthesized(*target), super::fetch::unparenthesized(*options));
     if target.kind_name() != "identifier" || options.kind_name() != "object" {
         return None;
     }
@@ -71,7 +72,7 @@ pub(super) fn branches(
             block = Some(parent);
             break;
         }
-        if is_function(parent.kind_name()) {
+        if super::scope::is_function(parent.kind_name()) {
             return None;
         }
         below = parent;
@@ -112,7 +113,7 @@ fn method_name<'s>(options: Node<'_>, source: &'s str) -> Option<&'s str> {
             "pair" => {
                 let key = member.field("key").and_then(|k| property_key(k, source));
                 if key.as_deref() == Some("method") {
-                    let value = unparenthesized(member.field("value")?);
+                    let value = super::fetch::unparenthesized(member.field("value")?);
                     return (value.kind_name() == "identifier").then(|| text(value, source));
                 }
             }
@@ -245,7 +246,7 @@ fn assign(
         if operator != "=" {
             return None;
         }
-        let method = literal_string(unparenthesized(value), source)
+        let method = literal_string(super::fetch::unparenthesized(value), source)
             .and_then(|m| HttpMethod::parse(&m))
             .filter(|m| *m != HttpMethod::Any);
         for state in paths.iter_mut() {
@@ -312,28 +313,6 @@ fn mentions(node: Node<'_>, name: &str, source: &str) -> bool {
         stack.extend(n.named_children(&mut cursor));
     }
     false
-}
-
-fn is_function(kind: &str) -> bool {
-    matches!(
-        kind,
-        "function_declaration"
-            | "generator_function_declaration"
-            | "function_expression"
-            | "function"
-            | "arrow_function"
-            | "method_definition"
-    )
-}
-
-fn unparenthesized(mut node: Node<'_>) -> Node<'_> {
-    while node.kind_name() == "parenthesized_expression" {
-        match node.named_child(0) {
-            Some(inner) => node = inner,
-            None => break,
-        }
-    }
-    node
 }
 
 #[cfg(test)]

@@ -37,7 +37,7 @@ pub(super) struct FnScope {
 /// At most this many ancestors are looked at.
 const MAX_DEPTH: usize = 200;
 
-fn is_function(kind: &str) -> bool {
+pub(super) fn is_function(kind: &str) -> bool {
     matches!(
         kind,
         "function_declaration"
