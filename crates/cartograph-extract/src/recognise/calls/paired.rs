@@ -41,6 +41,14 @@ struct Names<'s> {
     method: &'s str,
 }
 
+/// What reading the statements before a call needs, and whether an `if` assigned the names.
+struct Reader<'a> {
+    names: Names<'a>,
+    source: &'a str,
+    env: &'a Env<'a>,
+    branched: bool,
+}
+
 /// The (method, URL) of each way to the call, when its URL and method are locals assigned
 /// together in the branches of an `if` before it; `None` for any other call.
 pub(super) fn branches(
@@ -78,16 +86,16 @@ pub(super) fn branches(
         below = parent;
     }
     let block = block?;
+    let mut reader = Reader { names, source, env, branched: false };
     let mut paths = vec![State::default()];
-    let mut branched = false;
     let mut cursor = block.walk();
     for statement in block.named_children(&mut cursor) {
         if statement.start_byte() >= below.start_byte() {
             break;
         }
-        step(statement, &names, &mut paths, &mut branched, 0, source, env)?;
+        reader.step(statement, &mut paths, 0)?;
     }
-    if !branched {
+    if !reader.branched {
         return None;
     }
     let mut out: Vec<(HttpMethod, Vec<Part>)> = Vec::new();
@@ -123,190 +131,156 @@ fn method_name<'s>(options: Node<'_>, source: &'s str) -> Option<&'s str> {
     None
 }
 
-/// Runs one statement on every path; `None` when it assigns a name in a way not read.
-fn step(
-    statement: Node<'_>,
-    names: &Names<'_>,
-    paths: &mut Vec<State>,
-    branched: &mut bool,
-    depth: usize,
-    source: &str,
-    env: &Env<'_>,
-) -> Option<()> {
-    match statement.kind_name() {
-        "lexical_declaration" | "variable_declaration" => {
-            let mut cursor = statement.walk();
-            for declarator in statement.named_children(&mut cursor) {
-                let Some(name) = declarator.field("name") else { continue };
-                let name = text(name, source);
-                if name != names.url && name != names.method {
-                    continue;
-                }
-                match declarator.field("value") {
-                    Some(value) => assign(paths, names, name, "=", value, source, env)?,
-                    None => {
-                        for state in paths.iter_mut() {
-                            if name == names.url {
-                                state.url = None;
-                            } else {
-                                state.method = None;
+impl Reader<'_> {
+    /// Runs one statement on every path; `None` when it assigns a name in a way not read.
+    fn step(&mut self, statement: Node<'_>, paths: &mut Vec<State>, depth: usize) -> Option<()> {
+        let (names, source) = (&self.names, self.source);
+        match statement.kind_name() {
+            "lexical_declaration" | "variable_declaration" => {
+                let mut cursor = statement.walk();
+                for declarator in statement.named_children(&mut cursor) {
+                    let Some(name) = declarator.field("name") else { continue };
+                    let name = text(name, source);
+                    if name != names.url && name != names.method {
+                        continue;
+                    }
+                    match declarator.field("value") {
+                        Some(value) => self.assign(paths, name, "=", value)?,
+                        None => {
+                            for state in paths.iter_mut() {
+                                if name == names.url {
+                                    state.url = None;
+                                } else {
+                                    state.method = None;
+                                }
                             }
                         }
                     }
                 }
+                Some(())
             }
-            Some(())
-        }
-        "expression_statement" => {
-            let expression = statement.named_child(0)?;
-            if matches!(
-                expression.kind_name(),
-                "assignment_expression" | "augmented_assignment_expression"
-            ) && let (Some(left), Some(right)) =
-                (expression.field("left"), expression.field("right"))
-                && left.kind_name() == "identifier"
-                && (text(left, source) == names.url || text(left, source) == names.method)
-            {
-                if assigns(right, names, source) {
+            "expression_statement" => {
+                let expression = statement.named_child(0)?;
+                if matches!(
+                    expression.kind_name(),
+                    "assignment_expression" | "augmented_assignment_expression"
+                ) && let (Some(left), Some(right)) =
+                    (expression.field("left"), expression.field("right"))
+                    && left.kind_name() == "identifier"
+                    && (text(left, source) == names.url || text(left, source) == names.method)
+                {
+                    if assigns(right, names, source) {
+                        return None;
+                    }
+                    let operator = expression.field("operator").map_or("=", |o| text(o, source));
+                    return self.assign(paths, text(left, source), operator, right);
+                }
+                (!assigns(statement, names, source)).then_some(())
+            }
+            "if_statement" if assigns(statement, names, source) => {
+                if depth >= MAX_NESTING {
                     return None;
                 }
-                let operator = expression.field("operator").map_or("=", |o| text(o, source));
-                return assign(paths, names, text(left, source), operator, right, source, env);
-            }
-            (!assigns(statement, names, source)).then_some(())
-        }
-        "if_statement" if assigns(statement, names, source) => {
-            if depth >= MAX_NESTING {
-                return None;
-            }
-            *branched = true;
-            let before = paths.clone();
-            let mut taken = before.clone();
-            block_step(
-                statement.field("consequence")?,
-                names,
-                &mut taken,
-                branched,
-                depth,
-                source,
-                env,
-            )?;
-            let mut out = taken;
-            match statement.field("alternative") {
-                Some(alternative) => {
-                    // `else { … }` or `else if (…) …`: the else clause's one child.
-                    let inner = alternative.named_child(0)?;
-                    let mut other = before;
-                    block_step(inner, names, &mut other, branched, depth, source, env)?;
-                    out.extend(other);
+                self.branched = true;
+                let before = paths.clone();
+                let mut out = before.clone();
+                self.block_step(statement.field("consequence")?, &mut out, depth)?;
+                match statement.field("alternative") {
+                    Some(alternative) => {
+                        // `else { … }` or `else if (…) …`: the else clause's one child.
+                        let mut other = before;
+                        self.block_step(alternative.named_child(0)?, &mut other, depth)?;
+                        out.extend(other);
+                    }
+                    None => out.extend(before),
                 }
-                None => out.extend(before),
+                if out.len() > MAX_PATHS {
+                    return None;
+                }
+                *paths = out;
+                Some(())
             }
-            if out.len() > MAX_PATHS {
+            _ => (!assigns(statement, names, source)).then_some(()),
+        }
+    }
+
+    /// A branch's body: a block's statements, or the one statement.
+    fn block_step(&mut self, body: Node<'_>, paths: &mut Vec<State>, depth: usize) -> Option<()> {
+        if body.kind_name() != "statement_block" {
+            return self.step(body, paths, depth + 1);
+        }
+        let mut cursor = body.walk();
+        for statement in body.named_children(&mut cursor) {
+            self.step(statement, paths, depth + 1)?;
+        }
+        Some(())
+    }
+
+    /// `name = value` (or `name += value` for the URL) on every path.
+    fn assign(
+        &self,
+        paths: &mut [State],
+        name: &str,
+        operator: &str,
+        value: Node<'_>,
+    ) -> Option<()> {
+        let (names, source) = (&self.names, self.source);
+        if name == names.method {
+            if operator != "=" {
                 return None;
             }
-            *paths = out;
-            Some(())
+            let method = literal_string(super::fetch::unparenthesized(value), source)
+                .and_then(|m| HttpMethod::parse(&m))
+                .filter(|m| *m != HttpMethod::Any);
+            for state in paths.iter_mut() {
+                state.method = method;
+            }
+            return Some(());
         }
-        _ => (!assigns(statement, names, source)).then_some(()),
-    }
-}
-
-/// A branch's body: a block's statements, or the one statement.
-fn block_step(
-    body: Node<'_>,
-    names: &Names<'_>,
-    paths: &mut Vec<State>,
-    branched: &mut bool,
-    depth: usize,
-    source: &str,
-    env: &Env<'_>,
-) -> Option<()> {
-    if body.kind_name() != "statement_block" {
-        return step(body, names, paths, branched, depth + 1, source, env);
-    }
-    let mut cursor = body.walk();
-    for statement in body.named_children(&mut cursor) {
-        step(statement, names, paths, branched, depth + 1, source, env)?;
-    }
-    Some(())
-}
-
-/// `name = value` (or `name += value` for the URL) on every path.
-fn assign(
-    paths: &mut [State],
-    names: &Names<'_>,
-    name: &str,
-    operator: &str,
-    value: Node<'_>,
-    source: &str,
-    env: &Env<'_>,
-) -> Option<()> {
-    if name == names.method {
-        if operator != "=" {
+        // `url = url + "/x"` would read the name's merged value: only `+=` builds on it.
+        if any_node(value, |n| n.kind_name() == "identifier" && text(n, source) == names.url) {
             return None;
         }
-        let method = literal_string(super::fetch::unparenthesized(value), source)
-            .and_then(|m| HttpMethod::parse(&m))
-            .filter(|m| *m != HttpMethod::Any);
+        let parts = url::parts(value, source, self.env)?;
         for state in paths.iter_mut() {
-            state.method = method;
+            state.url = match operator {
+                "=" => Some(parts.clone()),
+                "+=" => {
+                    let mut joined = state.url.clone()?;
+                    url::push_parts(&mut joined, parts.clone());
+                    Some(joined)
+                }
+                _ => return None,
+            };
         }
-        return Some(());
+        Some(())
     }
-    // `url = url + "/x"` would read the name's merged value: only `+=` builds on it.
-    if mentions(value, names.url, source) {
-        return None;
-    }
-    let parts = url::parts(value, source, env)?;
-    for state in paths.iter_mut() {
-        state.url = match operator {
-            "=" => Some(parts.clone()),
-            "+=" => {
-                let mut joined = state.url.clone()?;
-                url::push_parts(&mut joined, parts.clone());
-                Some(joined)
-            }
-            _ => return None,
-        };
-    }
-    Some(())
 }
 
 /// True when `node` assigns (or updates) either name anywhere inside it, or is too large to
 /// search.
 fn assigns(node: Node<'_>, names: &Names<'_>, source: &str) -> bool {
-    let mut stack = vec![node];
-    let mut seen = 0usize;
-    while let Some(n) = stack.pop() {
-        seen += 1;
-        if seen > MAX_SEARCH {
-            return true;
-        }
+    any_node(node, |n| {
         let target = match n.kind_name() {
             "assignment_expression" | "augmented_assignment_expression" => n.field("left"),
             "update_expression" => n.field("argument"),
             _ => None,
         };
-        if let Some(target) = target
-            && target.kind_name() == "identifier"
-            && matches!(text(target, source), t if t == names.url || t == names.method)
-        {
-            return true;
-        }
-        let mut cursor = n.walk();
-        stack.extend(n.named_children(&mut cursor));
-    }
-    false
+        target.is_some_and(|t| {
+            t.kind_name() == "identifier"
+                && matches!(text(t, source), t if t == names.url || t == names.method)
+        })
+    })
 }
 
-/// True when the identifier `name` occurs in `node`.
-fn mentions(node: Node<'_>, name: &str, source: &str) -> bool {
+/// True when `test` holds for `node` or a named node below it, or `node` is too large to
+/// search (more than [`MAX_SEARCH`] nodes).
+fn any_node(node: Node<'_>, test: impl Fn(Node<'_>) -> bool) -> bool {
     let mut stack = vec![node];
     let mut seen = 0usize;
     while let Some(n) = stack.pop() {
         seen += 1;
-        if seen > MAX_SEARCH || (n.kind_name() == "identifier" && text(n, source) == name) {
+        if seen > MAX_SEARCH || test(n) {
             return true;
         }
         let mut cursor = n.walk();
