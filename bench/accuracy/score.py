@@ -64,14 +64,15 @@ def segment(raw: str) -> str:
     s = raw.strip()
     if s in ("*", "**") or re.fullmatch(r"\[\[?\.\.\..*\]\]?", s):
         return "{*}"
-    braces = re.fullmatch(r"\{([^{}]*)\}", s)
-    if braces:  # `{id}`, `{id:int}`, Starlette `{rest:path}`, `{*rest}`
-        body = braces.group(1)
+    # As Cartograph reads a segment: one that starts with `{` and ends with `}` (or `<` … `>`) is a
+    # parameter, also when it holds more than one (Flask `<int:id>-<slug>`, `{id}-{slug}`).
+    if s.startswith("{") and s.endswith("}"):  # `{id}`, `{id:int}`, Starlette `{rest:path}`, `{*rest}`
+        body = s[1:-1]
         converter = body.partition(":")[2].strip()
         return "{*}" if body.startswith("*") or converter == "path" else "{}"
-    angles = re.fullmatch(r"<([^<>]*)>", s)
-    if angles:  # Flask / Django `<id>`, `<int:id>`, `<path:rest>`
-        converter = angles.group(1).partition(":")[0].strip() if ":" in angles.group(1) else ""
+    if s.startswith("<") and s.endswith(">"):  # Flask / Django `<id>`, `<int:id>`, `<path:rest>`
+        body = s[1:-1]
+        converter = body.partition(":")[0].strip() if ":" in body else ""
         return "{*}" if converter == "path" else "{}"
     if re.fullmatch(r"\$\{[^}]*\}|\[[^\]]+\]|:[A-Za-z_].*", s):
         return "{}"

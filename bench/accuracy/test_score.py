@@ -90,6 +90,9 @@ class ScoreTest(unittest.TestCase):
         self.assertEqual(score.identity("/u/:id(\\d+)"), "/u/{}")
         self.assertEqual(score.identity("/n/[id]/[[...slug]]"), "/n/{}/{*}")
         self.assertEqual(score.identity("//q//?x=1"), "/q")
+        self.assertEqual(score.identity("/t/<int:topic_id>-<slug>"), "/t/{}")
+        self.assertEqual(score.identity("/t/{topic_id}-{slug}/edit"), "/t/{}/edit")
+        self.assertEqual(score.identity("/api/food.{format}"), "/api/food.{format}")
         self.assertEqual(score.identity(""), "/")
 
     def test_scopes_are_globs(self):
