@@ -270,6 +270,8 @@ class Score:
     routes_found: int = 0
     route_nodes: int = 0
     route_nodes_right: int = 0
+    route_misses: list[str] = field(default_factory=list)  # labelled routes not found
+    route_wrong: list[str] = field(default_factory=list)  # route nodes in route_scope not labelled
     misses: list[str] = field(default_factory=list)
     wrong: list[str] = field(default_factory=list)
 
@@ -332,6 +334,12 @@ def score(app: App, snap: dict) -> Score:
         }
         s.routes_labelled = len(labelled)
         s.routes_found = sum(1 for k in labelled if k in route_nodes)
+        s.route_misses = sorted(f"{m} {p} ({app.routes[(m, p)]})" for m, p in labelled if (m, p) not in route_nodes)
+        s.route_wrong = sorted(
+            f"{k[0]} {k[1]} ({(n.get('handler') or {}).get('module', '')})"
+            for k, n in route_nodes.items()
+            if (n.get("handler") or {}).get("module", "") in app.route_scope and k not in app.routes
+        )
         for key, node in route_nodes.items():
             handler = (node.get("handler") or {}).get("module", "")
             if handler in app.route_scope:
@@ -558,6 +566,8 @@ def main() -> None:
     if args.misses:
         for s in scores:
             print(f"\n## {s.app.name}: {len(s.misses)} missed, {len(s.wrong)} wrong")
+            if s.app.has_route_scope:
+                print("\n".join(["routes missed:"] + s.route_misses + ["routes not labelled:"] + s.route_wrong))
             print("\n".join(["missed:"] + s.misses + ["wrong:"] + s.wrong))
     if args.json:
         doc = [

@@ -117,6 +117,8 @@ class ScoreTest(unittest.TestCase):
         s = score.score(self.app, SNAPSHOT)
         self.assertEqual((s.routes_found, s.routes_labelled), (3, 4))
         self.assertEqual((s.route_nodes_right, s.route_nodes), (3, 4))
+        self.assertEqual(s.route_misses, ["DELETE /api/items/{} (api/routes/items.py:30)"])
+        self.assertEqual(s.route_wrong, ["GET /api/stray (api/routes/items.py)"])
 
     def test_report_has_a_row_per_application(self):
         table = score.report([score.score(self.app, SNAPSHOT)])
