@@ -52,11 +52,16 @@ def glob_regex(pattern: str) -> re.Pattern[str]:
 
 
 class Scope:
+    """Globs a path must match; a glob written `!glob` excludes what it matches."""
+
     def __init__(self, patterns: list[str]):
-        self.patterns = [glob_regex(p.strip("/")) for p in patterns]
+        self.patterns = [glob_regex(p.strip("/")) for p in patterns if not p.startswith("!")]
+        self.excluded = [glob_regex(p[1:].strip("/")) for p in patterns if p.startswith("!")]
 
     def __contains__(self, path: str) -> bool:
-        return any(p.match(path) for p in self.patterns)
+        return any(p.match(path) for p in self.patterns) and not any(
+            p.match(path) for p in self.excluded
+        )
 
 
 def segment(raw: str) -> str:

@@ -137,6 +137,10 @@ class ScoreTest(unittest.TestCase):
         self.assertIn("web/src/api/a/b.ts", scope)
         self.assertIn("web/x.ts", scope)
         self.assertNotIn("web/src/x.ts", scope)
+        scope = score.Scope(["server/**", "!**/*.test.ts", "!server/test/**"])
+        self.assertIn("server/env.ts", scope)
+        self.assertNotIn("server/env.test.ts", scope)
+        self.assertNotIn("server/test/setup.ts", scope)
 
     def test_calls_are_scored_per_site_and_per_edge(self):
         s = score.score(self.app, SNAPSHOT)
