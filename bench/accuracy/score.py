@@ -52,11 +52,16 @@ def glob_regex(pattern: str) -> re.Pattern[str]:
 
 
 class Scope:
+    """Globs a path must match; a glob written `!glob` excludes what it matches."""
+
     def __init__(self, patterns: list[str]):
-        self.patterns = [glob_regex(p.strip("/")) for p in patterns]
+        self.patterns = [glob_regex(p.strip("/")) for p in patterns if not p.startswith("!")]
+        self.excluded = [glob_regex(p[1:].strip("/")) for p in patterns if p.startswith("!")]
 
     def __contains__(self, path: str) -> bool:
-        return any(p.match(path) for p in self.patterns)
+        return any(p.match(path) for p in self.patterns) and not any(
+            p.match(path) for p in self.excluded
+        )
 
 
 def segment(raw: str) -> str:
@@ -109,6 +114,17 @@ class App:
     has_route_scope: bool
     sites: list[Site]
     routes: dict[tuple[str, str], str] = field(default_factory=dict)  # (method, identity) -> handler
+    env: Names | None = None  # None when the application has no env_scope
+    tables: Names | None = None  # None when the application has no table_scope
+
+
+@dataclass
+class Names:
+    """Labels of one name category (env vars or tables) over a scope of files."""
+
+    scope: Scope
+    expected: dict[str, str]  # name -> site of every name that must be reported
+    forbidden: dict[str, str]  # name -> note of every name that must not be reported
 
 
 def rows(path: Path) -> list[dict[str, str]]:
@@ -116,6 +132,31 @@ def rows(path: Path) -> list[dict[str, str]]:
         return []
     lines = [l for l in path.read_text().splitlines() if l.strip() and not l.startswith("#")]
     return list(csv.DictReader(lines, delimiter="\t"))
+
+
+def load_names(folder: Path, meta: dict, category: str, normal) -> Names | None:
+    """`env.tsv` / `tables.tsv` under the `env_scope` / `table_scope` of app.toml."""
+    patterns = meta.get(f"{category}_scope")
+    if not patterns:
+        return None
+    expected, forbidden = {}, {}
+    file = {"env": "env.tsv", "table": "tables.tsv"}[category]
+    for row in rows(folder / file):
+        name = normal(row["name"])
+        if (row.get("expect") or "+").strip() == "-":
+            forbidden[name] = (row.get("note") or "").strip()
+        else:
+            expected[name] = (row.get("site") or "").strip()
+    return Names(Scope(patterns), expected, forbidden)
+
+
+def env_name(name: str) -> str:
+    return name.strip()
+
+
+def table_name(name: str) -> str:
+    """Tables compare without case and quotes (`"User"`, `User` and `user` are one label)."""
+    return name.strip().strip('"`[]').replace('"', "").replace("`", "").lower()
 
 
 def load_app(folder: Path) -> App:
@@ -147,6 +188,8 @@ def load_app(folder: Path) -> App:
         has_route_scope=bool(meta.get("route_scope")),
         sites=sites,
         routes=routes,
+        env=load_names(folder, meta, "env", env_name),
+        tables=load_names(folder, meta, "table", table_name),
     )
 
 
@@ -274,6 +317,8 @@ class Score:
     route_wrong: list[str] = field(default_factory=list)  # route nodes in route_scope not labelled
     misses: list[str] = field(default_factory=list)
     wrong: list[str] = field(default_factory=list)
+    env: NameScore | None = None
+    tables: NameScore | None = None
 
 
 def score(app: App, snap: dict) -> Score:
@@ -345,7 +390,69 @@ def score(app: App, snap: dict) -> Score:
             if handler in app.route_scope:
                 s.route_nodes += 1
                 s.route_nodes_right += key in app.routes
+    if app.env is not None:
+        s.env = score_names(app.env, snap, "env")
+    if app.tables is not None:
+        s.tables = score_names(app.tables, snap, "table")
     return s
+
+
+NAME_EDGES = {"env": ({"reads_env"}, "env_var:"), "table": ({"defines", "reads", "writes"}, "table:")}
+NAME_REFUSALS = {"env": "computed-env-key", "table": "computed-table"}
+
+
+@dataclass
+class NameScore:
+    labelled: int = 0
+    found: int = 0
+    reported: int = 0
+    right: int = 0
+    forbidden_reported: int = 0
+    refusals: int = 0
+    misses: list[str] = field(default_factory=list)
+    wrong: list[str] = field(default_factory=list)
+
+
+def score_names(names: Names, snap: dict, category: str) -> NameScore:
+    """Recall: labelled names reached from an in-scope file by an edge of the category.
+    Precision: of the distinct names reached from in-scope files, those labelled."""
+    kinds, prefix = NAME_EDGES[category]
+    normal = env_name if category == "env" else table_name
+    reached: dict[str, str] = {}  # normalised name -> first location seen
+    for edge in snap["edges"]:
+        if edge["kind"] not in kinds or not edge["to"].startswith(prefix):
+            continue
+        path = edge["location"]["path"]
+        if path not in names.scope:
+            continue
+        reached.setdefault(normal(edge["to"][len(prefix) :]), f"{path}:{edge['location']['line']}")
+    if category == "table":
+        # a label without a schema matches the table in any schema (`public.audit` is `audit`)
+        for name in [k for k in reached if "." in k]:
+            if name not in names.expected and name not in names.forbidden:
+                reached.setdefault(name.rpartition(".")[2], reached.pop(name))
+    n = NameScore(labelled=len(names.expected))
+    n.refusals = sum(
+        1
+        for r in snap["refusals"]
+        if r["kind"] == NAME_REFUSALS[category] and r["location"]["path"] in names.scope
+    )
+    for name, site in sorted(names.expected.items()):
+        if name in reached:
+            n.found += 1
+        else:
+            n.misses.append(f"{name} ({site})")
+    for name, at in sorted(reached.items()):
+        n.reported += 1
+        if name in names.expected:
+            n.right += 1
+            continue
+        if name in names.forbidden:
+            n.forbidden_reported += 1
+            n.wrong.append(f"{name} at {at}: must not be reported ({names.forbidden[name]})")
+        else:
+            n.wrong.append(f"{name} at {at}")
+    return n
 
 
 def pct(part: int, whole: int) -> str:
@@ -372,6 +479,20 @@ def report(scores: list[Score]) -> str:
             out.append(
                 f"| {s.app.name} | {s.routes_labelled} | {pct(s.routes_found, s.routes_labelled)} | "
                 f"{pct(s.route_nodes_right, s.route_nodes)} ({s.route_nodes_right}/{s.route_nodes}) |"
+            )
+    for title, attr in (("env vars", "env"), ("tables", "tables")):
+        labelled = [(s.app.name, getattr(s, attr)) for s in scores if getattr(s, attr) is not None]
+        if not labelled:
+            continue
+        out += [
+            "",
+            f"| application | {title} labelled | recall | precision | must-not reported | refusals in scope |",
+            "|---|---:|---:|---:|---:|---:|",
+        ]
+        for name, n in labelled:
+            out.append(
+                f"| {name} | {n.labelled} | {pct(n.found, n.labelled)} ({n.found}) | "
+                f"{pct(n.right, n.reported)} ({n.right}/{n.reported}) | {n.forbidden_reported} | {n.refusals} |"
             )
     return "\n".join(out)
 
@@ -569,6 +690,10 @@ def main() -> None:
             if s.app.has_route_scope:
                 print("\n".join(["routes missed:"] + s.route_misses + ["routes not labelled:"] + s.route_wrong))
             print("\n".join(["missed:"] + s.misses + ["wrong:"] + s.wrong))
+            for title, n in (("env vars", s.env), ("tables", s.tables)):
+                if n is not None:
+                    print(f"\n### {s.app.name} {title}: {len(n.misses)} missed, {len(n.wrong)} wrong")
+                    print("\n".join(["missed:"] + n.misses + ["wrong:"] + n.wrong))
     if args.json:
         doc = [
             {
@@ -586,6 +711,12 @@ def main() -> None:
                 "routes_found": s.routes_found,
                 "route_nodes": s.route_nodes,
                 "route_nodes_right": s.route_nodes_right,
+                **{
+                    f"{key}_{field}": getattr(n, field)
+                    for key, n in (("env", s.env), ("tables", s.tables))
+                    if n is not None
+                    for field in ("labelled", "found", "reported", "right", "forbidden_reported", "refusals")
+                },
             }
             for s in scores
         ]

@@ -13,6 +13,21 @@ backend = "FastAPI"
 frontend = "React"
 call_scope = ["web/src/api/**"]
 route_scope = ["api/routes/**"]
+env_scope = ["api/**", "web/src/**"]
+table_scope = ["api/db/**"]
+"""
+
+ENV = """name\texpect\tsite\tnote
+DATABASE_URL\t+\tapi/settings.py:4\tos.environ
+SECRET_KEY\t+\tapi/settings.py:5\tenv("SECRET_KEY")
+VITE_API\t+\tweb/src/config.ts:1\timport.meta.env
+"""
+
+TABLES = """name\texpect\tsite\tnote
+item\t+\tapi/db/models.py:3\tmodel
+"Order"\t+\tapi/db/models.py:9\tPrisma-style quoted name
+audit\t+\tapi/db/raw.py:2\traw SQL
+pg_class\t-\tapi/db/raw.py:8\tcatalog
 """
 
 CALLS = """site\tmethod\troute\tnote
@@ -65,8 +80,31 @@ SNAPSHOT = {
     ],
     "refusals": [
         {"kind": "unmatched-call", "location": {"path": "web/src/api/items.ts", "line": 12}},
+        {"kind": "computed-env-key", "location": {"path": "api/settings.py", "line": 30}},
+        {"kind": "computed-table", "location": {"path": "tests/db.py", "line": 3}},
     ],
 }
+
+
+def named(kind, path, line, to):
+    return {"kind": kind, "from": f"module:{path}", "to": to, "confidence": "certain",
+            "location": {"path": path, "line": line, "column": 1}}
+
+
+SNAPSHOT["edges"] += [
+    named("reads_env", "api/settings.py", 4, "env_var:DATABASE_URL"),
+    named("reads_env", "api/settings.py", 9, "env_var:DEBUG"),  # not labelled: wrong
+    named("reads_env", "tests/conftest.py", 2, "env_var:SECRET_KEY"),  # out of scope
+    named("reads_env", "web/src/config.ts", 1, "env_var:VITE_API"),
+    named("defines", "api/db/models.py", 3, "table:item"),
+    named("reads", "api/db/models.py", 20, "table:item"),
+    named("writes", "api/db/models.py", 9, "table:Order"),  # case differs from the label
+    named("reads", "api/db/raw.py", 2, "table:public.audit"),  # a schema the label omits
+    named("reads", "api/db/raw.py", 8, "table:pg_class"),  # must not be reported
+    named("reads", "api/db/raw.py", 9, "table:tmp_import"),  # not labelled
+    named("reads", "api/other.py", 1, "table:stray"),  # out of the table scope
+    named("reads_env", "api/db/raw.py", 1, "table:item"),  # wrong kind for the category
+]
 
 
 class ScoreTest(unittest.TestCase):
@@ -77,6 +115,8 @@ class ScoreTest(unittest.TestCase):
         (folder / "app.toml").write_text(APP_TOML)
         (folder / "calls.tsv").write_text(CALLS)
         (folder / "routes.tsv").write_text(ROUTES)
+        (folder / "env.tsv").write_text(ENV)
+        (folder / "tables.tsv").write_text(TABLES)
         self.app = score.load_app(folder)
 
     def tearDown(self):
@@ -100,6 +140,10 @@ class ScoreTest(unittest.TestCase):
         self.assertIn("web/src/api/a/b.ts", scope)
         self.assertIn("web/x.ts", scope)
         self.assertNotIn("web/src/x.ts", scope)
+        scope = score.Scope(["server/**", "!**/*.test.ts", "!server/test/**"])
+        self.assertIn("server/env.ts", scope)
+        self.assertNotIn("server/env.test.ts", scope)
+        self.assertNotIn("server/test/setup.ts", scope)
 
     def test_calls_are_scored_per_site_and_per_edge(self):
         s = score.score(self.app, SNAPSHOT)
@@ -120,9 +164,36 @@ class ScoreTest(unittest.TestCase):
         self.assertEqual(s.route_misses, ["DELETE /api/items/{} (api/routes/items.py:30)"])
         self.assertEqual(s.route_wrong, ["GET /api/stray (api/routes/items.py)"])
 
+    def test_env_vars_are_scored_over_the_env_scope(self):
+        n = score.score(self.app, SNAPSHOT).env
+        # SECRET_KEY is read only from a test, outside the scope
+        self.assertEqual((n.found, n.labelled), (2, 3))
+        self.assertEqual((n.right, n.reported), (2, 3))
+        self.assertEqual(n.misses, ["SECRET_KEY (api/settings.py:5)"])
+        self.assertEqual(n.wrong, ["DEBUG at api/settings.py:9"])
+        self.assertEqual(n.refusals, 1)
+
+    def test_tables_are_scored_without_case_or_schema(self):
+        n = score.score(self.app, SNAPSHOT).tables
+        self.assertEqual((n.found, n.labelled), (3, 3))
+        # item, order, audit right; pg_class (must not) and tmp_import wrong; stray out of scope
+        self.assertEqual((n.right, n.reported), (3, 5))
+        self.assertEqual(n.forbidden_reported, 1)
+        self.assertEqual(n.refusals, 0)
+
+    def test_categories_without_a_scope_are_not_scored(self):
+        folder = Path(self.dir.name) / "shop"
+        (folder / "app.toml").write_text(APP_TOML.replace('table_scope = ["api/db/**"]', ""))
+        s = score.score(score.load_app(folder), SNAPSHOT)
+        self.assertIsNone(s.tables)
+        self.assertIsNotNone(s.env)
+        self.assertNotIn("tables labelled", score.report([s]))
+
     def test_report_has_a_row_per_application(self):
         table = score.report([score.score(self.app, SNAPSHOT)])
         self.assertIn("| shop | FastAPI / React | 4 + 1 no-route | 50% (2) |", table)
+        self.assertIn("| shop | 3 | 67% (2) | 67% (2/3) | 0 | 1 |", table)
+        self.assertIn("| shop | 3 | 100% (3) | 60% (3/5) | 1 | 0 |", table)
 
 
 DIFF_TOML = """
