@@ -18,7 +18,7 @@ import subprocess
 import sys
 import tarfile
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -69,14 +69,15 @@ def segment(raw: str) -> str:
     s = raw.strip()
     if s in ("*", "**") or re.fullmatch(r"\[\[?\.\.\..*\]\]?", s):
         return "{*}"
-    braces = re.fullmatch(r"\{([^{}]*)\}", s)
-    if braces:  # `{id}`, `{id:int}`, Starlette `{rest:path}`, `{*rest}`
-        body = braces.group(1)
+    # As Cartograph reads a segment: one that starts with `{` and ends with `}` (or `<` … `>`) is a
+    # parameter, also when it holds more than one (Flask `<int:id>-<slug>`, `{id}-{slug}`).
+    if s.startswith("{") and s.endswith("}"):  # `{id}`, `{id:int}`, Starlette `{rest:path}`, `{*rest}`
+        body = s[1:-1]
         converter = body.partition(":")[2].strip()
         return "{*}" if body.startswith("*") or converter == "path" else "{}"
-    angles = re.fullmatch(r"<([^<>]*)>", s)
-    if angles:  # Flask / Django `<id>`, `<int:id>`, `<path:rest>`
-        converter = angles.group(1).partition(":")[0].strip() if ":" in angles.group(1) else ""
+    if s.startswith("<") and s.endswith(">"):  # Flask / Django `<id>`, `<int:id>`, `<path:rest>`
+        body = s[1:-1]
+        converter = body.partition(":")[0].strip() if ":" in body else ""
         return "{*}" if converter == "path" else "{}"
     if re.fullmatch(r"\$\{[^}]*\}|\[[^\]]+\]|:[A-Za-z_].*", s):
         return "{}"
@@ -312,6 +313,8 @@ class Score:
     routes_found: int = 0
     route_nodes: int = 0
     route_nodes_right: int = 0
+    route_misses: list[str] = field(default_factory=list)  # labelled routes not found
+    route_wrong: list[str] = field(default_factory=list)  # route nodes in route_scope not labelled
     misses: list[str] = field(default_factory=list)
     wrong: list[str] = field(default_factory=list)
     env: NameScore | None = None
@@ -376,6 +379,12 @@ def score(app: App, snap: dict) -> Score:
         }
         s.routes_labelled = len(labelled)
         s.routes_found = sum(1 for k in labelled if k in route_nodes)
+        s.route_misses = sorted(f"{m} {p} ({app.routes[(m, p)]})" for m, p in labelled if (m, p) not in route_nodes)
+        s.route_wrong = sorted(
+            f"{k[0]} {k[1]} ({(n.get('handler') or {}).get('module', '')})"
+            for k, n in route_nodes.items()
+            if (n.get("handler") or {}).get("module", "") in app.route_scope and k not in app.routes
+        )
         for key, node in route_nodes.items():
             handler = (node.get("handler") or {}).get("module", "")
             if handler in app.route_scope:
@@ -504,6 +513,131 @@ def agreement(first: App, second: App) -> str:
     return "\n".join(lines), differ
 
 
+# --- labelled diffs: apps/NAME/diff.toml ----------------------------------------------------
+
+
+@dataclass
+class DiffLabels:
+    """The routes added and removed between two commits of an application, over a scope."""
+
+    app: App
+    base: str
+    head: str
+    scope: Scope
+    added: set[tuple[str, str]]  # (method, identity)
+    removed: set[tuple[str, str]]
+
+
+def diff_route(entry: str) -> tuple[str, str]:
+    """`"GET /api/food/{pk}/"` as (method, identity)."""
+    method, _, path = entry.strip().partition(" ")
+    return method.strip().upper(), identity(path)
+
+
+def load_diff(folder: Path, app: App) -> DiffLabels | None:
+    if not (folder / "diff.toml").exists():
+        return None
+    meta = tomllib.loads((folder / "diff.toml").read_text())
+    return DiffLabels(
+        app=app,
+        base=meta["base"],
+        head=meta["head"],
+        scope=Scope(meta["scope"]),
+        added={diff_route(e) for e in meta.get("added_routes", [])},
+        removed={diff_route(e) for e in meta.get("removed_routes", [])},
+    )
+
+
+@dataclass
+class DiffScore:
+    labels: DiffLabels
+    added_found: list[str] = field(default_factory=list)
+    added_missed: list[str] = field(default_factory=list)
+    added_unlabelled: list[str] = field(default_factory=list)  # reported added in scope, not labelled
+    removed_found: list[str] = field(default_factory=list)
+    removed_missed: list[str] = field(default_factory=list)
+    false_removals: list[str] = field(default_factory=list)  # reported removed in scope, labelled as kept
+    removed_outside: int = 0  # reported removed with a handler outside the scope (not judged)
+
+
+def score_diff(labels: DiffLabels, doc: dict) -> DiffScore:
+    """Compares the route nodes a `cartograph diff --json` document adds and removes with the labels.
+
+    A labelled route counts as found wherever its handler is; a reported route is judged only when
+    its handler (on the side it exists) is in the scope, since only those are labelled completely."""
+    d = DiffScore(labels)
+
+    def routes(side: str) -> dict[tuple[str, str], str]:
+        out = {}
+        for node in doc["nodes"][side]:
+            key = route_key(node["id"]) if node["kind"] == "route" else None
+            if key is not None:
+                out[key] = (node.get("handler") or {}).get("module", "")
+        return out
+
+    added, removed = routes("added"), routes("removed")
+    def show(key: tuple[str, str]) -> str:
+        return f"{key[0]} {key[1]}"
+
+    for key in sorted(labels.added):
+        (d.added_found if key in added else d.added_missed).append(show(key))
+    for key in sorted(labels.removed):
+        (d.removed_found if key in removed else d.removed_missed).append(show(key))
+    for key, module in sorted(added.items()):
+        if module in labels.scope and key not in labels.added:
+            d.added_unlabelled.append(f"{show(key)} ({module})")
+    for key, module in sorted(removed.items()):
+        if module not in labels.scope:
+            d.removed_outside += 1
+        elif key not in labels.removed:
+            d.false_removals.append(f"{show(key)} ({module})")
+    return d
+
+
+def diff_report(scores: list[DiffScore]) -> str:
+    out = [
+        "| application | base → head | added labelled | added found | added, unlabelled | "
+        "removed labelled | removed found | false removals |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for d in scores:
+        lab = d.labels
+        out.append(
+            f"| {lab.app.name} | {lab.base[:8]} → {lab.head[:8]} | {len(lab.added)} | "
+            f"{pct(len(d.added_found), len(lab.added))} ({len(d.added_found)}) | {len(d.added_unlabelled)} | "
+            f"{len(lab.removed)} | {len(d.removed_found)} | {len(d.false_removals)} |"
+        )
+    return "\n".join(out)
+
+
+def run_diffs(args: argparse.Namespace) -> None:
+    """`--diff`: checks out both commits of every diff.toml, runs `cartograph diff`, scores it."""
+    scores = []
+    for folder in sorted(p for p in args.apps.iterdir() if (p / "diff.toml").exists()):
+        if args.app and folder.name not in args.app:
+            continue
+        labels = load_diff(folder, load_app(folder))
+        trees = [
+            checkout(replace(labels.app, commit=commit), args.mirrors, args.work, {})
+            for commit in (labels.base, labels.head)
+        ]
+        out = args.work / f"{folder.name}.diff.json"
+        subprocess.run([str(args.bin), "diff", str(trees[0]), str(trees[1]), "--json", str(out)], check=True)
+        scores.append(score_diff(labels, json.loads(out.read_text())))
+    print(diff_report(scores))
+    if args.misses:
+        for d in scores:
+            print(f"\n## {d.labels.app.name} diff")
+            for title, items in (
+                ("added, missed:", d.added_missed),
+                ("added, not labelled (in scope):", d.added_unlabelled),
+                ("removed, missed:", d.removed_missed),
+                ("false removals:", d.false_removals),
+            ):
+                print("\n".join([title] + items))
+            print(f"removed outside the scope (not judged): {d.removed_outside}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bin", type=Path, default=Path("target/release/cartograph"), help="the cartograph binary to score")
@@ -518,6 +652,9 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="also write the figures as JSON")
     parser.add_argument(
         "--agreement", action="store_true", help="compare second-labeller/ with apps/ and stop"
+    )
+    parser.add_argument(
+        "--diff", action="store_true", help="score the labelled diffs (apps/*/diff.toml) and stop"
     )
     args = parser.parse_args()
     if args.agreement:
@@ -535,6 +672,9 @@ def main() -> None:
         sys.exit(f"score: no binary at {args.bin}; build it with cargo build --release")
     given = {k: Path(v) for k, _, v in (c.partition("=") for c in args.checkout)}
     args.work.mkdir(parents=True, exist_ok=True)
+    if args.diff:
+        run_diffs(args)
+        return
     scores = []
     for folder in sorted(p for p in args.apps.iterdir() if (p / "app.toml").exists()):
         if args.app and folder.name not in args.app:
@@ -547,6 +687,8 @@ def main() -> None:
     if args.misses:
         for s in scores:
             print(f"\n## {s.app.name}: {len(s.misses)} missed, {len(s.wrong)} wrong")
+            if s.app.has_route_scope:
+                print("\n".join(["routes missed:"] + s.route_misses + ["routes not labelled:"] + s.route_wrong))
             print("\n".join(["missed:"] + s.misses + ["wrong:"] + s.wrong))
             for title, n in (("env vars", s.env), ("tables", s.tables)):
                 if n is not None:

@@ -130,6 +130,9 @@ class ScoreTest(unittest.TestCase):
         self.assertEqual(score.identity("/u/:id(\\d+)"), "/u/{}")
         self.assertEqual(score.identity("/n/[id]/[[...slug]]"), "/n/{}/{*}")
         self.assertEqual(score.identity("//q//?x=1"), "/q")
+        self.assertEqual(score.identity("/t/<int:topic_id>-<slug>"), "/t/{}")
+        self.assertEqual(score.identity("/t/{topic_id}-{slug}/edit"), "/t/{}/edit")
+        self.assertEqual(score.identity("/api/food.{format}"), "/api/food.{format}")
         self.assertEqual(score.identity(""), "/")
 
     def test_scopes_are_globs(self):
@@ -158,6 +161,8 @@ class ScoreTest(unittest.TestCase):
         s = score.score(self.app, SNAPSHOT)
         self.assertEqual((s.routes_found, s.routes_labelled), (3, 4))
         self.assertEqual((s.route_nodes_right, s.route_nodes), (3, 4))
+        self.assertEqual(s.route_misses, ["DELETE /api/items/{} (api/routes/items.py:30)"])
+        self.assertEqual(s.route_wrong, ["GET /api/stray (api/routes/items.py)"])
 
     def test_env_vars_are_scored_over_the_env_scope(self):
         n = score.score(self.app, SNAPSHOT).env
@@ -189,6 +194,82 @@ class ScoreTest(unittest.TestCase):
         self.assertIn("| shop | FastAPI / React | 4 + 1 no-route | 50% (2) |", table)
         self.assertIn("| shop | 3 | 67% (2) | 67% (2/3) | 0 | 1 |", table)
         self.assertIn("| shop | 3 | 100% (3) | 60% (3/5) | 1 | 0 |", table)
+
+
+DIFF_TOML = """
+base = "1111111111111111111111111111111111111111"
+head = "2222222222222222222222222222222222222222"
+scope = ["api/views.py"]
+added_routes = [
+  "GET /api/food/{pk}/protecting/",
+  "PUT /api/food/batch_update/",
+  "POST /api/space/",
+]
+removed_routes = ["DELETE /api/old/{pk}/"]
+"""
+
+
+def node(method, path, module):
+    return {"id": f"route:{method} {path}", "kind": "route", "name": f"{method} {path}", "handler": {"module": module}}
+
+
+DIFF = {
+    "nodes": {
+        "added": [
+            node("GET", "/api/food/{}/protecting", "api/views.py"),
+            node("PUT", "/api/food/batch_update", "api/views.py"),
+            # in scope but not labelled as added
+            node("GET", "/api/food/{}/stray", "api/views.py"),
+            # outside the scope: not judged
+            node("GET", "/page", "web/views.py"),
+            {"id": "module:api/new.py", "kind": "module", "name": "api/new.py"},
+        ],
+        "removed": [
+            node("DELETE", "/api/old/{}", "api/views.py"),
+            # still served in head: a false removal
+            node("GET", "/api/food/{}", "api/views.py"),
+            node("GET", "/gone", "web/views.py"),
+        ],
+        "changed": [],
+    },
+}
+
+
+class DiffTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        folder = Path(self.dir.name) / "recipes"
+        folder.mkdir()
+        (folder / "app.toml").write_text(APP_TOML.replace('["web/src/api/**"]', "[]"))
+        (folder / "diff.toml").write_text(DIFF_TOML)
+        self.folder = folder
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def test_labels_are_method_and_identity(self):
+        labels = score.load_diff(self.folder, score.load_app(self.folder))
+        self.assertIn(("GET", "/api/food/{}/protecting"), labels.added)
+        self.assertEqual(labels.removed, {("DELETE", "/api/old/{}")})
+        self.assertIsNone(score.load_diff(Path(self.dir.name), score.load_app(self.folder)))
+
+    def test_added_found_missed_and_false_removals(self):
+        labels = score.load_diff(self.folder, score.load_app(self.folder))
+        d = score.score_diff(labels, DIFF)
+        self.assertEqual(d.added_found, ["GET /api/food/{}/protecting", "PUT /api/food/batch_update"])
+        self.assertEqual(d.added_missed, ["POST /api/space"])
+        self.assertEqual(d.added_unlabelled, ["GET /api/food/{}/stray (api/views.py)"])
+        self.assertEqual(d.removed_found, ["DELETE /api/old/{}"])
+        self.assertEqual(d.false_removals, ["GET /api/food/{} (api/views.py)"])
+        self.assertEqual(d.removed_outside, 1)
+        table = score.diff_report([d])
+        self.assertIn("| recipes | 11111111 → 22222222 | 3 | 67% (2) | 1 | 1 | 1 | 1 |", table)
+
+    def test_an_empty_call_scope_scores_routes_only(self):
+        app = score.load_app(self.folder)
+        s = score.score(app, {"nodes": [], "edges": [], "refusals": []})
+        self.assertEqual((s.sites, s.edges, s.routes_labelled), (0, 0, 0))
+        self.assertIn("| recipes | FastAPI / React | 0 + 0 no-route | — (0) |", score.report([s]))
 
 
 if __name__ == "__main__":
