@@ -348,19 +348,26 @@ impl Family for Calls {
     }
 
     fn wants(&self, cx: &Context<'_>) -> bool {
+        // In order of how often a file holds the word, so a file that wants the family is told
+        // so early (the order changes no answer, only how much text is read). Imported
+        // constants, wrappers and generated clients may be used anywhere, and a module of URL
+        // constants exports them: `import`, `export` and `require(` come first.
         static JS: super::Words = super::Words::new(&[
+            "import",
+            "export",
+            "require(",
+            "request",
+            ".get",
             "fetch",
+            ".delete",
+            "url:",
+            ".post",
+            ".patch",
+            ".put",
             "axios",
             "ky",
             "swr",
             "HttpClient",
-            "request",
-            "url:",
-            ".get",
-            ".post",
-            ".put",
-            ".patch",
-            ".delete",
             ".GET",
             ".POST",
             ".PUT",
@@ -368,15 +375,10 @@ impl Family for Calls {
             ".DELETE",
             ".ajax(",
             ".getJSON(",
-            // Imported constants, wrappers and generated clients may be used anywhere, and
-            // a module of URL constants exports them.
-            "import",
-            "require(",
-            "export",
         ]);
         // Helpers taking a path may be imported anywhere.
         static PY: super::Words = super::Words::new(&[
-            "requests", "httpx", "aiohttp", ".get", ".post", ".put", ".patch", "import",
+            "import", ".get", "requests", ".post", ".patch", ".put", "httpx", "aiohttp",
         ]);
         match cx.syntax {
             Syntax::Python => PY.any_in(cx.source),
@@ -418,10 +420,10 @@ impl Family for Calls {
                     self.constant(node, "name", "value", cx);
                     self.declaration(node, "name", "value", cx, facts);
                     // `const useApi = () => useStaticApi({ … })`: an expression body is returned.
-                    let arrow = node.field("value").map(unwrap_value);
+                    let arrow = cx.field(node, "value").map(unwrap_value);
                     let body = arrow.filter(|v| v.kind_name() == "arrow_function");
                     if let (Some(body), Some(name)) =
-                        (body.and_then(|f| f.field("body")), node.field("name"))
+                        (body.and_then(|f| f.field("body")), cx.field(node, "name"))
                         && body.kind_name() != "statement_block"
                         && name.kind_name() == "identifier"
                     {
@@ -596,8 +598,15 @@ impl Family for Calls {
         facts.calls.classes = std::mem::take(&mut self.classes);
         facts.calls.objects = std::mem::take(&mut self.objects);
         facts.calls.aliases = std::mem::take(&mut self.aliases);
-        facts.calls.constants = std::mem::take(&mut self.exported);
-        facts.calls.constants.sort_by(|a, b| a.name.cmp(&b.name));
+        // A name exported twice keeps its last definition: sorted stably by name, the last of
+        // each run of one name wins (one pass, where a search per definition was quadratic in
+        // a generated module's thousands of members).
+        let mut constants = std::mem::take(&mut self.exported);
+        constants.sort_by(|a, b| a.name.cmp(&b.name));
+        constants.reverse();
+        constants.dedup_by(|a, b| a.name == b.name);
+        constants.reverse();
+        facts.calls.constants = constants;
     }
 }
 
@@ -686,8 +695,8 @@ impl Calls {
     }
 
     fn call(&mut self, node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
-        let callee = node.field("function");
-        let arguments = node.field("arguments");
+        let callee = cx.field(node, "function");
+        let arguments = cx.field(node, "arguments");
         let (Some(mut callee), Some(arguments)) = (callee, arguments) else { return };
         // The TypeScript grammar parses `await api.get<T>(x)` as a call of `await api.get`.
         if callee.kind_name() == "await_expression"
@@ -1090,7 +1099,6 @@ impl Calls {
             return;
         }
         let line = node.start_position().row as u32 + 1;
-        self.exported.retain(|c| c.name != name);
         self.exported.push(UrlConstant { name: name.to_owned(), line, parts });
     }
 
@@ -1129,7 +1137,6 @@ impl Calls {
         let parts = if useful { parts } else { None };
         if exported && let Some(parts) = &parts {
             let line = function.start_position().row as u32 + 1;
-            self.exported.retain(|c| c.name != name);
             self.exported.push(UrlConstant { name: name.to_owned(), line, parts: parts.clone() });
         }
         let slot = self.templates.entry(name.to_owned()).or_insert(None);
@@ -1146,7 +1153,8 @@ impl Calls {
         value_field: &'static str,
         cx: &Context<'_>,
     ) {
-        let (Some(name), Some(value)) = (node.field(name_field), node.field(value_field)) else {
+        let (Some(name), Some(value)) = (cx.field(node, name_field), cx.field(node, value_field))
+        else {
             return;
         };
         let module_level = is_module_level(node, cx);
@@ -1366,7 +1374,8 @@ impl Calls {
         cx: &Context<'_>,
         facts: &FileFacts,
     ) {
-        let (Some(name), Some(value)) = (node.field(name_field), node.field(value_field)) else {
+        let (Some(name), Some(value)) = (cx.field(node, name_field), cx.field(node, value_field))
+        else {
             return;
         };
         if !matches!(

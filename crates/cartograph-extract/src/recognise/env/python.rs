@@ -102,7 +102,7 @@ pub(super) fn subscript(node: Node<'_>, cx: &Context<'_>, names: &OsNames, facts
 
 /// `os.getenv("X")`, `os.environ.get("X")`, `os.environ.setdefault("X", ...)`.
 pub(super) fn call(node: Node<'_>, cx: &Context<'_>, names: &OsNames, facts: &mut FileFacts) {
-    let Some(callee) = node.field("function").and_then(|f| dotted(f, cx.source)) else {
+    let Some(callee) = cx.field(node, "function").and_then(|f| dotted(f, cx.source)) else {
         return;
     };
     let is_read = names.getenv.contains(&callee)
@@ -112,7 +112,7 @@ pub(super) fn call(node: Node<'_>, cx: &Context<'_>, names: &OsNames, facts: &mu
     if !is_read {
         return;
     }
-    let Some(args) = node.field("arguments") else { return };
+    let Some(args) = cx.field(node, "arguments") else { return };
     let mut cursor = args.walk();
     let first = args.named_children(&mut cursor).find(|a| a.kind_name() != "comment");
     let key = match first {

@@ -320,23 +320,25 @@ pub(crate) struct PyRoutes {}
 
 /// Words whose absence means a file holds nothing for this family (or only constants that no
 /// route refers to).
+// In order of how often a file holds the word, so a file that wants the family is told so
+// early (the order changes no answer, only how much text is read).
 static MARKERS: super::Words = super::Words::new(&[
-    "fastapi",
-    "flask",
-    "django",
-    "rest_framework",
-    "Router",
-    "Blueprint",
-    "urlpatterns",
-    "ROOT_URLCONF",
-    "View",
+    "route",
     "prefix",
+    "Router",
+    "fastapi",
+    "django",
+    "flask",
+    "View",
     "PREFIX",
     "Settings",
-    "_STR",
-    "route",
     "= \"/",
     "= '/",
+    "_STR",
+    "Blueprint",
+    "urlpatterns",
+    "rest_framework",
+    "ROOT_URLCONF",
 ]);
 
 impl Family for PyRoutes {
@@ -364,9 +366,9 @@ impl Family for PyRoutes {
         let out = &mut facts.py_routes;
         match kind {
             "decorated_definition" => decorated(node, cx.source, out),
-            "call" => call(node, cx.source, out),
+            "call" => call(node, cx, out),
             "assignment" => assignment(node, cx, out),
-            "augmented_assignment" => django::augmented(node, cx.source, out),
+            "augmented_assignment" => django::augmented(node, cx, out),
             "class_definition" => class(node, cx.source, out),
             "typed_parameter" | "typed_default_parameter" => parameter(node, cx.source, out),
             "return_statement" => function_return(node, cx, out),
@@ -435,10 +437,11 @@ fn decorated(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
 }
 
 /// Calls that mount, register or add routes.
-fn call(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
+fn call(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFacts) {
+    let source = cx.source;
     // The attribute name first: most calls are not of interest and need no more work.
-    let attr = node
-        .field("function")
+    let attr = cx
+        .field(node, "function")
         .filter(|f| f.kind_name() == "attribute")
         .and_then(|f| f.field("attribute"))
         .map(|a| text(a, source));
@@ -481,7 +484,7 @@ fn call(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
 /// `name = Class(...)` and module-level string constants; Django URL lists.
 fn assignment(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFacts) {
     let source = cx.source;
-    let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
+    let (Some(left), Some(right)) = (cx.field(node, "left"), cx.field(node, "right")) else {
         return;
     };
     if left.kind_name() != "identifier" {

@@ -198,7 +198,7 @@ fn folder_label(cx: &Context<'_>) -> (Option<String>, bool) {
 
 /// `M.objects.<method>(...)`, `obj.save()`, `obj.delete()`, `M(...).save()`.
 pub(super) fn call(node: Node<'_>, cx: &Context<'_>, scopes: &Scopes, facts: &mut FileFacts) {
-    let Some(function) = node.field("function").filter(|f| f.kind_name() == "attribute") else {
+    let Some(function) = cx.field(node, "function").filter(|f| f.kind_name() == "attribute") else {
         return;
     };
     let Some(method) = function.field("attribute").map(|a| text(a, cx.source)) else {

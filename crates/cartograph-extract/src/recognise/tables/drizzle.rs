@@ -29,7 +29,7 @@ use crate::syntax::{position, text};
 
 /// A table builder call or a query naming a table object.
 pub(super) fn call(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
-    let Some(function) = node.field("function") else { return };
+    let Some(function) = cx.field(node, "function") else { return };
     match function.kind_name() {
         "identifier" => builder(node, text(function, cx.source), cx, facts),
         "member_expression" => query(node, function, cx, facts),

@@ -33,11 +33,12 @@ const WRITES: &[&str] = &["insert", "update", "del", "delete", "truncate", "upse
 /// `const db = knex(config)` / `const db = require("knex")(config)`: `db` holds a knex instance.
 pub(super) fn remember_instance(
     node: Node<'_>,
-    source: &str,
+    cx: &Context<'_>,
     names: &mut Vec<String>,
     facts: &mut FileFacts,
 ) {
-    let (Some(name), Some(value)) = (node.field("name"), node.field("value")) else {
+    let source = cx.source;
+    let (Some(name), Some(value)) = (cx.field(node, "name"), cx.field(node, "value")) else {
         return;
     };
     if name.kind_name() != "identifier" || value.kind_name() != "call_expression" {
@@ -70,7 +71,7 @@ pub(super) fn call(
     names: &[String],
     facts: &mut FileFacts,
 ) {
-    let Some(function) = node.field("function") else { return };
+    let Some(function) = cx.field(node, "function") else { return };
     let mut upstream: Vec<String> = Vec::new();
     let mut via_into = false;
     let root = match function.kind_name() {

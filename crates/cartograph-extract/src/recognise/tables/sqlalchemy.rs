@@ -184,7 +184,7 @@ pub(super) fn superclasses(class: Node<'_>, source: &str) -> Vec<String> {
 
 /// `name = Table("literal", metadata, ...)`.
 pub(super) fn table_assignment(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
-    let (Some(left), Some(call)) = (node.field("left"), node.field("right")) else {
+    let (Some(left), Some(call)) = (cx.field(node, "left"), cx.field(node, "right")) else {
         return;
     };
     if left.kind_name() != "identifier" || call.kind_name() != "call" {
@@ -219,7 +219,7 @@ pub(super) fn table_assignment(node: Node<'_>, cx: &Context<'_>, facts: &mut Fil
 
 /// Queries and mutations that name a model.
 pub(super) fn call(node: Node<'_>, cx: &Context<'_>, scopes: &Scopes, facts: &mut FileFacts) {
-    let Some(function) = node.field("function") else { return };
+    let Some(function) = cx.field(node, "function") else { return };
     if !worth_a_look(function, cx.source) {
         return;
     }
@@ -632,7 +632,7 @@ pub(super) fn attribute_write(
     scopes: &Scopes,
     facts: &mut FileFacts,
 ) {
-    let Some(left) = node.field("left") else { return };
+    let Some(left) = cx.field(node, "left") else { return };
     let targets: Vec<Node<'_>> = match left.kind_name() {
         "attribute" => vec![left],
         "pattern_list" | "tuple_pattern" => {

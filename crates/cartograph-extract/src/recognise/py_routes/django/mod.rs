@@ -35,15 +35,17 @@ use super::{
     PathExpr, PathPart, PyRouteFacts, Registration, UrlEntry, UrlFunction, UrlTarget,
     ViewSetAction, method_list, path_expr,
 };
+use crate::recognise::Context;
 use crate::syntax::FieldExt;
 use crate::syntax::KindExt;
 use crate::syntax::python::{dotted, find_argument_value, keyword_argument, positional_argument};
 use crate::syntax::{literal_string, position, text};
 
 /// `urlpatterns += [...]` / `urlpatterns += router.urls`.
-pub(super) fn augmented(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
+pub(super) fn augmented(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFacts) {
+    let source = cx.source;
     let (Some(left), Some(right), Some(op)) =
-        (node.field("left"), node.field("right"), node.field("operator"))
+        (cx.field(node, "left"), cx.field(node, "right"), node.field("operator"))
     else {
         return;
     };
