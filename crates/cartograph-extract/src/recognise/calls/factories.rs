@@ -175,7 +175,7 @@ impl super::Calls {
                 // Only the function's own return: one inside a callback (`items.map((i) => {
                 // return i })`) returns from the callback.
                 let Some(scope) = self.scope(cx) else { return };
-                if super::scope::innermost_function(cx) != Some(scope.id) {
+                if super::scope::innermost_function(cx).0 != Some(scope.id) {
                     return;
                 }
                 let Some(function) = scope.name.clone() else { return };

@@ -316,9 +316,12 @@ pub(crate) struct Calls {
     generated: Option<bool>,
     /// Names of called functions by whether the file may declare them ([`Calls::may_be_declared`]).
     declared: HashMap<String, bool>,
-    /// The last scope read, by the node id of its innermost function: the calls of one
-    /// function share it, and reading it walks and copies the function's names.
-    last_scope: Option<(Option<usize>, Option<Rc<scope::FnScope>>)>,
+    /// The scopes read, by the node id of their innermost function (and where the window of
+    /// ancestors starts, see [`scope::innermost_function`]): the calls of one function share
+    /// it, and reading it walks and copies the function's names. The last one read is asked
+    /// most.
+    last_scope: Option<(scope::Key, Option<Rc<scope::FnScope>>)>,
+    scopes: HashMap<scope::Key, Option<Rc<scope::FnScope>>>,
     /// Functions returning a client instance, and names bound to what functions return.
     factories: factories::Factories,
     /// Hono RPC calls (`client.users.$get()`), whose client is decided at the end of the file.
@@ -670,7 +673,14 @@ impl Calls {
         {
             return scope.clone();
         }
-        let scope = scope::enclosing(cx).map(Rc::new);
+        let scope = match self.scopes.get(&key) {
+            Some(scope) => scope.clone(),
+            None => {
+                let scope = scope::enclosing(cx).map(Rc::new);
+                self.scopes.insert(key, scope.clone());
+                scope
+            }
+        };
         self.last_scope = Some((key, scope.clone()));
         scope
     }

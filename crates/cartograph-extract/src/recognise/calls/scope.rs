@@ -110,14 +110,20 @@ pub(super) fn enclosing(cx: &Context<'_>) -> Option<FnScope> {
 }
 
 /// The node id of the innermost function around the node being visited (within the ancestors
-/// [`enclosing`] looks at); `None` at module level. Every node of one function has the same
-/// [`enclosing`] scope, so it is the key a caller may remember that scope by.
-pub(super) fn innermost_function(cx: &Context<'_>) -> Option<usize> {
+/// [`enclosing`] looks at; `None` at module level), and where those ancestors start. Every
+/// node with the same key has the same [`enclosing`] scope, so it is the key a caller may
+/// remember that scope by.
+pub(super) fn innermost_function(cx: &Context<'_>) -> Key {
     let ancestry = cx.ancestry();
     let start = ancestry.len().saturating_sub(MAX_DEPTH);
     let upto = ancestry.len().saturating_sub(1);
-    ancestry[start..upto].iter().rev().find(|n| is_function(cx.kind(**n))).map(Node::id)
+    let function = ancestry[start..upto].iter().rev().find(|n| is_function(cx.kind(**n)));
+    (function.map(Node::id), start)
 }
+
+/// What [`enclosing`] depends on: the node id of the innermost function (`None` outside any),
+/// and where the window of ancestors it reads starts.
+pub(super) type Key = (Option<usize>, usize);
 
 /// The parameters of a function node (Python methods without `self` / `cls`).
 fn parameters(node: Node<'_>, source: &str, cx: &Context<'_>) -> Vec<String> {
