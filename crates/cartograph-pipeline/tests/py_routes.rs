@@ -817,3 +817,54 @@ def status(request): ...
         ),
     ]);
 }
+
+/// `http_method_names` on a viewset, or on a base it inherits, is every method DRF dispatches:
+/// the router's routes and the extra actions keep only those methods.
+#[test]
+fn drf_http_method_names_limit_a_viewsets_routes_and_actions() {
+    let analysis = analyse(&[
+        ("notes/__init__.py", ""),
+        (
+            "notes/urls.py",
+            "from django.urls import include, path\n\
+                 from rest_framework.routers import DefaultRouter\n\
+                 from .api import LogViewSet, NoteViewSet\n\
+                 router = DefaultRouter()\n\
+                 router.register(\"logs\", LogViewSet)\n\
+                 router.register(\"notes\", NoteViewSet)\n\
+                 urlpatterns = [path(\"api/\", include(router.urls))]\n",
+        ),
+        (
+            "notes/api.py",
+            "from rest_framework import viewsets\n\
+                 from rest_framework.decorators import action\n\
+                 class ReadMostly(viewsets.ModelViewSet):\n\
+                 \x20   http_method_names = [\"get\", \"patch\"]\n\
+                 class LogViewSet(ReadMostly):\n\
+                 \x20   @action(detail=False, methods=[\"get\", \"post\"])\n\
+                 \x20   def recent(self, request): ...\n\
+                 \x20   @action(detail=True, methods=[\"post\"])\n\
+                 \x20   def replay(self, request, pk=None): ...\n\
+                 class NoteViewSet(viewsets.ModelViewSet):\n\
+                 \x20   pass\n",
+        ),
+    ]);
+    let served: Vec<String> =
+        routes(&analysis).iter().map(|r| r.split(" <- ").next().unwrap_or("").to_owned()).collect();
+    for kept in
+        ["GET /api/logs", "GET /api/logs/{pk}", "PATCH /api/logs/{pk}", "GET /api/logs/recent"]
+    {
+        assert!(served.iter().any(|r| r == kept), "{kept} missing from {served:?}");
+    }
+    for dropped in [
+        "POST /api/logs",
+        "PUT /api/logs/{pk}",
+        "DELETE /api/logs/{pk}",
+        "POST /api/logs/recent",
+        "POST /api/logs/{pk}/replay",
+    ] {
+        assert!(!served.iter().any(|r| r == dropped), "{dropped} in {served:?}");
+    }
+    assert!(served.iter().any(|r| r == "POST /api/notes"), "{served:?}");
+    assert!(served.iter().any(|r| r == "DELETE /api/notes/{pk}"), "{served:?}");
+}

@@ -176,6 +176,9 @@ pub struct ClassDecl {
     pub attrs: Vec<Constant>,
     /// DRF `@action` methods.
     pub actions: Vec<ViewSetAction>,
+    /// `http_method_names = ["get", "patch"]`: the only methods a view dispatches, when the
+    /// body assigns a literal list.
+    pub http_method_names: Option<Vec<HttpMethod>>,
     pub line: u32,
     pub column: u32,
 }
@@ -611,6 +614,7 @@ fn class(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
         methods: Vec::new(),
         attrs: Vec::new(),
         actions: Vec::new(),
+        http_method_names: None,
         line,
         column,
     };
@@ -643,6 +647,10 @@ fn class(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
                     else {
                         continue;
                     };
+                    if text(left, source) == "http_method_names" {
+                        decl.http_method_names = method_list(right, source);
+                        continue;
+                    }
                     let value = if is_stringish(right) {
                         Some(right)
                     } else {

@@ -5,7 +5,9 @@
 //! The actions a viewset serves come from its in-tree classes (`list`, `create`, `retrieve`,
 //! `update`, `partial_update`, `destroy` methods) and its well-known bases (`ModelViewSet`,
 //! `ReadOnlyModelViewSet`, the model mixins); a viewset with a base that is not known, or not
-//! found at all, is assumed to serve every standard action, with confidence `possible`.
+//! found at all, is assumed to serve every standard action, with confidence `possible`. A
+//! literal `http_method_names` on the viewset or a base it inherits limits every route to the
+//! methods it lists.
 
 use std::collections::HashMap;
 
@@ -268,5 +270,15 @@ fn viewset_shape<'a>(names: &Names<'a>, file: FileIdx, viewset: &'a str) -> View
         actions = STANDARD.iter().map(|(n, _, _)| *n).collect();
     }
     shape.actions = STANDARD.iter().filter(|(n, _, _)| actions.contains(n)).copied().collect();
+    // `http_method_names` (the nearest class that sets it) is every method the view
+    // dispatches: DRF answers any other with 405, whatever the router maps.
+    let allowed = lineage.classes.iter().find_map(|(_, c)| c.http_method_names.as_ref());
+    if let Some(allowed) = allowed {
+        shape.actions.retain(|(_, method, _)| allowed.contains(method));
+        for extra in &mut shape.extra {
+            extra.3.retain(|method| allowed.contains(method));
+        }
+        shape.extra.retain(|extra| !extra.3.is_empty());
+    }
     shape
 }
