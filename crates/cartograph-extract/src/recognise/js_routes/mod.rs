@@ -38,9 +38,9 @@ use crate::{FileFacts, ImportTarget, Imported, Syntax};
 use facts::settle_names;
 pub use facts::{
     Apply, DefaultExport, Export, Framework, HookGetter, HookMount, HookQuery, HookRegistration,
-    HookValue, JsRouteFacts, Mount, MountTarget, NestApp, NestController, NestExclude, NestPrefix,
-    NestRoute, NestVersion, NestVersioning, NextHandler, PathValue, ReExport, Receiver, Returned,
-    RouteCall, Server, ServerKind,
+    HookValue, JsRouteFacts, Mount, MountTarget, NestApp, NestController, NestExclude, NestModule,
+    NestModulePath, NestPrefix, NestRoute, NestVersion, NestVersioning, NextHandler, PathValue,
+    ReExport, Receiver, Returned, RouteCall, Server, ServerKind,
 };
 pub(crate) use hooks::JsHooks;
 use shapes::{
@@ -110,13 +110,25 @@ pub const RECOGNISERS: &[Recogniser] = &[
                   versions, VERSION_NEUTRAL)",
     },
     Recogniser {
+        name: "nest-router-module",
+        file: "js_routes/nest/",
+        languages: &[Language::TypeScript],
+        edges: &[EdgeKind::Serves],
+        summary: "NestJS RouterModule.register paths (an array literal or a const of the file, \
+                  nested children composed) put in front of the routes of the controllers a \
+                  module's @Module({ controllers }) lists, across files; @All('*path') \
+                  wildcards as catch-all segments",
+    },
+    Recogniser {
         name: "nextjs",
         file: "js_routes/nextjs/",
         languages: JS_LANGUAGES,
         edges: &[EdgeKind::Serves],
         summary: "Next.js file routes: App Router route.ts exported method handlers and Pages \
                   Router pages/api files, their methods read from req.method checks (if, \
-                  switch, includes, method-keyed tables, an imported handler's checks)",
+                  switch, includes, method-keyed tables, an imported or re-exported handler's \
+                  checks), handlers re-exported from another module (export { default } from, \
+                  export { GET, POST } from), [...slug] and [[...slug]] catch-all segments",
     },
 ];
 
@@ -349,6 +361,15 @@ impl Family for JsRoutes {
             nest::keep_imported(js, &imports.nest_names);
         } else {
             js.nest_controllers.clear();
+            js.nest_modules.clear();
+        }
+        // `RouterModule` is NestJS's (or the older `nest-router` package's, read the same way);
+        // Angular's has no `register`.
+        if !imports.is_from("RouterModule", "@nestjs/core")
+            && !imports.is_from("RouterModule", "nest-router")
+        {
+            js.nest_module_paths.clear();
+            js.nest_router_module = false;
         }
         for (prefix, _, _, _, _) in &mut self.nest_prefixes {
             prefix.settle(&self.constants);
@@ -511,7 +532,7 @@ impl JsRoutes {
                             .field("object")
                             .is_some_and(|o| text(o, cx.source) == "RouterModule") =>
                     {
-                        js.nest_router_module = true;
+                        nest::router_module(node, cx, js);
                     }
                     _ => express::member_call(node, function, name, cx, js),
                 }

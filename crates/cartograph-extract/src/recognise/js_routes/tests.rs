@@ -142,6 +142,16 @@ fn render(js: &JsRouteFacts) -> Vec<String> {
             ));
         }
     }
+    for m in &js.nest_modules {
+        out.push(format!("nest module {} controllers {}", m.class, m.controllers.join(", ")));
+    }
+    for m in &js.nest_module_paths {
+        let parts: Vec<String> = m.path.iter().map(path).collect();
+        out.push(format!("nest module path {} under [{}]", m.module, parts.join(", ")));
+    }
+    if js.nest_router_module {
+        out.push("nest router module not read".to_owned());
+    }
     for a in &js.nest_apps {
         let prefix = a.prefix.as_ref().map(path).unwrap_or_else(|| "-".to_owned());
         let versioning =
@@ -601,6 +611,73 @@ fn plugin_registry_registrations_and_mounts() {
             "  static get logins() { return Registry.items(Slot.Login); }\n",
             "  get others() { return Registry.items(Slot.Api); }\n",
             "  static get filtered() { const all = Registry.items(Slot.Api); return all; }\n",
+            "}\n",
+        )
+    );
+}
+
+#[test]
+fn nest_router_module_paths_and_module_controllers() {
+    check!(
+        "src/app.routes.ts",
+        concat!(
+            "import { Module } from '@nestjs/common';\n",
+            "import { RouterModule, Routes } from '@nestjs/core';\n",
+            "import { ShopModule } from './shop/shop.module';\n",
+            "import { OrdersModule, CartModule, StaffModule } from './modules';\n",
+            "const BASE = 'store';\n",
+            "const routes: Routes = [\n",
+            "  { path: BASE, module: ShopModule, children: [\n",
+            "    { path: 'orders', module: OrdersModule, children: [{ path: ':orderId/cart', module: CartModule }] },\n",
+            "    StaffModule,\n",
+            "  ] },\n",
+            "  { path: `${BASE}-x`, module: OtherModule },\n",
+            "];\n",
+            "@Module({ imports: [ShopModule, RouterModule.register(routes)], controllers: [HealthController] })\n",
+            "export class AppRoutesModule {}\n",
+        )
+    );
+    // Read inline; a computed list is only noted.
+    check!(
+        "src/admin.module.ts",
+        concat!(
+            "import { Module } from '@nestjs/common';\n",
+            "import { RouterModule } from '@nestjs/core';\n",
+            "@Module({\n",
+            "  imports: [RouterModule.register([{ path: 'admin', children: [{ path: 'users', module: AdminUsersModule }] }]),\n",
+            "            RouterModule.register(buildRoutes())],\n",
+            "  controllers: [AdminController, ...more],\n",
+            "})\n",
+            "export class AdminModule {}\n",
+        )
+    );
+    // Angular's RouterModule is not Nest's; a `Module` that is not Nest's declares nothing.
+    check!(
+        "web/app.module.ts",
+        concat!(
+            "import { RouterModule } from '@angular/router';\n",
+            "import { Module } from './mine';\n",
+            "RouterModule.register([{ path: 'x', module: XModule }]);\n",
+            "@Module({ controllers: [XController] })\n",
+            "export class XModule {}\n",
+        )
+    );
+}
+
+#[test]
+fn nest_all_handlers_with_wildcards() {
+    check!(
+        "src/proxy.controller.ts",
+        concat!(
+            "import { All, Controller, Get } from '@nestjs/common';\n",
+            "@Controller('proxy')\n",
+            "export class ProxyController {\n",
+            "  @All('*path')\n",
+            "  forward() {}\n",
+            "  @All()\n",
+            "  root() {}\n",
+            "  @Get('files/{*rest}')\n",
+            "  file() {}\n",
             "}\n",
         )
     );
