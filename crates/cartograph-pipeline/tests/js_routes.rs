@@ -1467,3 +1467,73 @@ export class DailyController {
         "{evidence:#?}"
     );
 }
+
+#[test]
+fn nest_versioning_prefix_after_a_computed_deployment_root() {
+    check!(&[
+        (
+            "api/src/boot.ts",
+            r#"import { NestFactory } from '@nestjs/core';
+import { VersioningType } from '@nestjs/common';
+import { BASE_PATH } from './settings';
+export async function boot() {
+  const app = await NestFactory.create(RootModule);
+  app.enableVersioning({ type: VersioningType.URI, prefix: `${BASE_PATH}v`, defaultVersion: '1' });
+  await app.listen(3000);
+}
+"#,
+        ),
+        ("api/src/settings.ts", "export const BASE_PATH = process.env.BASE_PATH ?? '';\n"),
+        (
+            "api/src/notes/notes.controller.ts",
+            r#"import { Controller, Get, Post } from '@nestjs/common';
+@Controller('/notes')
+export class NotesController {
+  @Get(':id')
+  read() {}
+}
+@Controller({ path: '/notes', version: '2' })
+export class NotesV2Controller {
+  @Post()
+  write() {}
+}
+"#,
+        ),
+    ]);
+}
+
+#[test]
+fn express_routers_from_an_autoloaded_folder() {
+    check!(&[
+        (
+            "srv/core.js",
+            r#"const load = require('auto-load');
+const express = require('express');
+module.exports = async () => {
+  const handlers = load(path.join(APP.ROOT, '/handlers'));
+  const app = express();
+  app.use('/', handlers.pages);
+  app.use('/files', handlers.files);
+  app.listen(80);
+};
+"#,
+        ),
+        (
+            "srv/handlers/pages.js",
+            r#"const express = require('express');
+const router = express.Router();
+router.get(['/p', '/p/*'], (req, res) => res.end());
+router.all('/*', (req, res, next) => next());
+module.exports = router;
+"#,
+        ),
+        (
+            "srv/handlers/files.js",
+            r#"const express = require('express');
+const router = express.Router();
+router.post('/:id', (req, res) => res.end());
+module.exports = router;
+"#,
+        ),
+    ]);
+}

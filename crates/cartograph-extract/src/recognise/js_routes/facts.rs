@@ -42,6 +42,10 @@ pub struct JsRouteFacts {
     /// (a computed list, a spread, a module that is not a plain name): Nest module paths that may
     /// prefix controllers, which the linker cannot compose.
     pub nest_router_module: bool,
+    /// `const ctrl = autoload(path.join(ROOT, "/controllers"))` with `autoload` from the
+    /// `auto-load` package: the local name and the folder, relative to this file's folder
+    /// (`./controllers`); `ctrl.auth` is then the default export of `controllers/auth.js`.
+    pub autoloads: Vec<(String, String)>,
     /// `@Module({ controllers: [...] })` classes (NestJS) with the controllers they declare.
     pub nest_modules: Vec<NestModule>,
     /// Modules `RouterModule.register([{ path, module, children }])` places under a path.
@@ -369,7 +373,10 @@ pub enum NestVersioning {
     /// `VersioningType.URI` (also the default of `enableVersioning()`): a path segment of the
     /// prefix (`v` unless `prefix` says otherwise; `prefix: false` for none) and the version,
     /// after the global prefix.
-    Uri { prefix: Option<String>, default: Option<NestVersion> },
+    ///
+    /// `root` names a computed leading part of the prefix (`${CONTEXT_PATH}v`): a deployment
+    /// path taken as the root, the literal rest being the prefix.
+    Uri { prefix: Option<String>, default: Option<NestVersion>, root: Option<String> },
     /// Header, media-type or custom versioning: no path segment.
     Other,
     /// The type or prefix is computed.

@@ -61,7 +61,18 @@ pub const RECOGNISERS: &[Recogniser] = &[
         languages: JS_LANGUAGES,
         edges: &[EdgeKind::Serves],
         summary: "Express and Koa-router apps and routers: app.get/post/…/all, app.route chains, \
-                  Router() mounted with use(prefix, router) across modules",
+                  Router() mounted with use(prefix, router) across modules, also inside start \
+                  functions and IIFEs",
+    },
+    Recogniser {
+        name: "auto-load",
+        file: "js_routes/express.rs",
+        languages: JS_LANGUAGES,
+        edges: &[EdgeKind::Serves],
+        summary: "Routers of a folder loaded with the auto-load package (const ctrl = \
+                  autoload(path.join(ROOT, '/controllers')); app.use('/', ctrl.auth)): the \
+                  folder beside the mounting file, each member its module's default export, \
+                  at likely",
     },
     Recogniser {
         name: "fastify",
@@ -107,7 +118,8 @@ pub const RECOGNISERS: &[Recogniser] = &[
         edges: &[EdgeKind::Serves],
         summary: "NestJS @Controller prefixes with @Get/@Post/… handlers, the literal global \
                   prefix of the app with its exclude list and URI versioning (default, controller and @Version \
-                  versions, VERSION_NEUTRAL)",
+                  versions, VERSION_NEUTRAL; a prefix `${ROOT}v` after a computed deployment \
+                  root, at likely)",
     },
     Recogniser {
         name: "nest-router-module",
@@ -182,6 +194,8 @@ pub(crate) struct JsRoutes {
     methods_read: bool,
     /// Names returned by functions: (function key, name, position).
     returns: Vec<(String, String, (u32, u32))>,
+    /// `const x = f(path.join(root, "/dir"))`: (x, f, `./dir`), kept when `f` is `auto-load`'s.
+    autoloads: Vec<(String, String, String)>,
 }
 
 /// Words one of which every file with something for this family contains.
@@ -293,6 +307,11 @@ impl Family for JsRoutes {
             }
         }
         let js = &mut facts.js_routes;
+        for (local, callee, folder) in std::mem::take(&mut self.autoloads) {
+            if imports.is_from(&callee, "auto-load") {
+                js.autoloads.push((local, folder));
+            }
+        }
         // `app.use(mount("/api", api))` counts only with koa-mount's `mount`.
         js.mounts.retain(|m| m.wrapper.as_ref().is_none_or(|w| imports.is_from(w, "koa-mount")));
         settle_names(js, &self.constants);
@@ -690,7 +709,51 @@ impl JsRoutes {
             }
             return;
         }
+        self.autoload(text(name, cx.source), value, cx);
         self.creation(text(name, cx.source), value, cx);
+    }
+
+    /// `const ctrl = autoload(path.join(WIKI.SERVERPATH, "/controllers"))` (also
+    /// `path.resolve(__dirname, "controllers")` and a plain literal): the folder is read as the
+    /// call's last literal, relative to this file's folder.
+    fn autoload(&mut self, local: &str, value: Node<'_>, cx: &Context<'_>) {
+        let value = strip_expression(value);
+        if value.kind_name() != "call_expression" {
+            return;
+        }
+        let Some(callee) = value.field("function").filter(|f| f.kind_name() == "identifier") else {
+            return;
+        };
+        let args = value.field("arguments").map(named_args).unwrap_or_default();
+        let [folder] = args.as_slice() else {
+            return;
+        };
+        let folder = strip_expression(*folder);
+        let last = match folder.kind_name() {
+            "call_expression" => {
+                let joined = folder.field("function").is_some_and(|f| {
+                    matches!(text(f, cx.source), "path.join" | "path.resolve" | "join" | "resolve")
+                });
+                let inner = folder.field("arguments").map(named_args).unwrap_or_default();
+                match inner.last() {
+                    Some(last) if joined => literal_string(*last, cx.source),
+                    _ => None,
+                }
+            }
+            _ => literal_string(folder, cx.source),
+        };
+        let Some(last) = last else {
+            return;
+        };
+        let relative = last.trim_start_matches("./").trim_matches('/');
+        if relative.is_empty() || relative.split('/').any(|s| s == "..") {
+            return;
+        }
+        self.autoloads.push((
+            local.to_owned(),
+            text(callee, cx.source).to_owned(),
+            format!("./{relative}"),
+        ));
     }
 
     /// `module.exports = Router()` / `exports.api = new Hono()`.

@@ -109,6 +109,9 @@ fn render(js: &JsRouteFacts) -> Vec<String> {
             hook(&g.key)
         ));
     }
+    for (local, folder) in &js.autoloads {
+        out.push(format!("autoload {local} = {folder}"));
+    }
     for a in &js.applies {
         out.push(format!("apply {} to {} at {}", a.server, target(&a.function), a.index));
     }
@@ -681,4 +684,55 @@ fn nest_all_handlers_with_wildcards() {
             "}\n",
         )
     );
+}
+
+#[test]
+fn next_handlers_reexported_from_another_module() {
+    check!("pages/api/upload.ts", "export { default } from '../../lib/upload';\n");
+    check!(
+        "app/api/items/route.ts",
+        "export { GET, POST as PUT, helper } from '@/lib/items';\nexport * from './more';\n"
+    );
+}
+
+#[test]
+fn nest_versioning_prefix_after_a_computed_root() {
+    check!(
+        "src/bootstrap.ts",
+        concat!(
+            "import { NestFactory } from '@nestjs/core';\n",
+            "import { ROOT } from './config';\n",
+            "export async function start() {\n",
+            "  const app = await NestFactory.create(AppModule);\n",
+            "  app.enableVersioning({ type: VersioningType.URI, prefix: `${ROOT}ver`, defaultVersion: '1' });\n",
+            "}\n",
+        )
+    );
+    check!(
+        "src/other.ts",
+        concat!(
+            "import { NestFactory } from '@nestjs/core';\n",
+            "const app = await NestFactory.create(AppModule);\n",
+            "app.enableVersioning({ type: VersioningType.URI, prefix: `${a}/${b}` });\n",
+        )
+    );
+}
+
+#[test]
+fn autoloaded_folders_of_routers() {
+    check!(
+        "srv/main.js",
+        concat!(
+            "const load = require('auto-load');\n",
+            "const express = require('express');\n",
+            "module.exports = async () => {\n",
+            "  const routes = load(path.join(APP.ROOT, '/routes'));\n",
+            "  const more = load(path.resolve(__dirname, 'more'));\n",
+            "  const app = express();\n",
+            "  app.use('/', routes.pages);\n",
+            "};\n",
+        )
+    );
+    // Not `auto-load`'s: nothing is recorded.
+    check!("srv/other.js", "const all = loadAll(path.join(x, '/routes'));\napp.use(all.a);\n");
 }

@@ -13,7 +13,10 @@
 //! under `/v{version}` after the global prefix for each version its method, its controller or the
 //! app's default gives (`VERSION_NEUTRAL`: no segment); no version at all gives no segment. A
 //! computed version keeps the route under an unknown `{version}` segment at `possible`, with one
-//! refusal per controller that counts them. Versioning whose type or prefix is computed, or a
+//! refusal per controller that counts them. A versioning prefix made of a computed leading name
+//! and a literal rest (`` `${CONTEXT_PATH}v` ``) takes the name as the deployment root: the
+//! literal rest is the prefix, at `likely`, and the evidence says so. Versioning whose type or
+//! prefix is otherwise computed, or a
 //! tree that declares `RouterModule` paths, lowers the confidence to `likely` and the evidence
 //! says why: neither is composed.
 //!
@@ -335,8 +338,19 @@ fn version_segments(
     route: &NestRoute,
 ) -> Vec<(Vec<Segment>, String, Confidence)> {
     let unversioned = vec![(Vec::new(), String::new(), Confidence::Certain)];
-    let Some(NestVersioning::Uri { prefix, default }) = versioning else {
+    let Some(NestVersioning::Uri { prefix, default, root }) = versioning else {
         return unversioned;
+    };
+    // A computed leading part of the versioning prefix is a deployment path, taken as the root.
+    let (rooted, root_confidence) = match root {
+        Some(name) => (
+            format!(
+                "; the versioning prefix starts with {name}, computed at run time and taken as \
+                 the deployment root"
+            ),
+            Confidence::Likely,
+        ),
+        None => (String::new(), Confidence::Certain),
     };
     let (version, whose) = match (&route.version, &controller.version, default) {
         (Some(v), _, _) => (v, "its @Version"),
@@ -359,8 +373,8 @@ fn version_segments(
             )),
             Some(v) => out.push((
                 vec![Segment::Literal(format!("{prefix}{v}"))],
-                format!(", under version {prefix}{v} from {whose} (URI versioning)"),
-                Confidence::Certain,
+                format!(", under version {prefix}{v} from {whose} (URI versioning){rooted}"),
+                root_confidence,
             )),
         }
     }

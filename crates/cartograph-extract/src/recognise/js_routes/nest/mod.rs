@@ -363,7 +363,7 @@ pub(super) fn versioning(call: Node<'_>, cx: &Context<'_>) -> NestVersioning {
     let args = call.field("arguments").map(named_args).unwrap_or_default();
     let Some(options) = args.first().map(|a| strip_expression(*a)) else {
         // `enableVersioning()` defaults to URI versioning.
-        return NestVersioning::Uri { prefix: Some("v".to_owned()), default: None };
+        return NestVersioning::Uri { prefix: Some("v".to_owned()), default: None, root: None };
     };
     if options.kind_name() != "object" {
         return NestVersioning::Computed;
@@ -374,16 +374,47 @@ pub(super) fn versioning(call: Node<'_>, cx: &Context<'_>) -> NestVersioning {
         Some("HEADER" | "MEDIA_TYPE" | "CUSTOM") => return NestVersioning::Other,
         _ => return NestVersioning::Computed,
     }
+    let mut root = None;
     let prefix = match object_property(options, "prefix", cx.source) {
         None => Some("v".to_owned()),
         Some(p) if text(p, cx.source) == "false" => None,
         Some(p) => match literal_string(strip_expression(p), cx.source) {
             Some(p) => Some(p),
-            None => return NestVersioning::Computed,
+            None => match rooted_prefix(strip_expression(p), cx) {
+                Some((name, rest)) => {
+                    root = Some(name);
+                    Some(rest)
+                }
+                None => return NestVersioning::Computed,
+            },
         },
     };
     let default = object_property(options, "defaultVersion", cx.source).map(|v| version(v, cx));
-    NestVersioning::Uri { prefix, default }
+    NestVersioning::Uri { prefix, default, root }
+}
+
+/// `` `${CONTEXT_PATH}v` ``: one leading interpolation of a plain (dotted) name and a literal
+/// rest without a slash, as (the name, the rest).
+fn rooted_prefix(node: Node<'_>, cx: &Context<'_>) -> Option<(String, String)> {
+    if node.kind_name() != "template_string" {
+        return None;
+    }
+    let mut cursor = node.walk();
+    let parts: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+    let (first, rest) = parts.split_first()?;
+    let name = first.named_child(0).filter(|_| first.kind_name() == "template_substitution")?;
+    if !matches!(name.kind_name(), "identifier" | "member_expression") {
+        return None;
+    }
+    let mut literal = String::new();
+    for part in rest {
+        if part.kind_name() != "string_fragment" {
+            return None;
+        }
+        literal.push_str(text(*part, cx.source));
+    }
+    (!literal.is_empty() && !literal.contains('/'))
+        .then(|| (text(name, cx.source).to_owned(), literal))
 }
 
 /// Keeps the controllers only when `Controller` is NestJS's (imported from `@nestjs/common` under
