@@ -201,6 +201,13 @@ fn normalise_segment(raw: &str) -> Segment {
     if s == "*" || s == "**" {
         return Segment::CatchAll(String::new());
     }
+    // path-to-regexp 8 (Express 5, NestJS 11) `*path` and `{*path}`: a named wildcard.
+    if let Some(name) = s.strip_prefix('*').or_else(|| inner("{*", "}"))
+        && !name.is_empty()
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+    {
+        return Segment::CatchAll(name.to_owned());
+    }
     // Next.js `[...slug]` / `[[...slug]]`, then `[id]`.
     if let Some(name) = inner("[[...", "]]").or_else(|| inner("[...", "]")) {
         return Segment::CatchAll(name.to_owned());
@@ -278,6 +285,9 @@ mod tests {
         assert_eq!(id("/docs/[...slug]"), "/docs/{*}");
         assert_eq!(id("/static/<path:rest>"), "/static/{*}");
         assert_eq!(id("/a/*"), "/a/{*}");
+        assert_eq!(RouteTemplate::parse("/a/*path").display(), "/a/{*path}");
+        assert_eq!(RouteTemplate::parse("/a/{*splat}").display(), "/a/{*splat}");
+        assert_eq!(id("/a/*.png"), "/a/*.png");
         assert_eq!(id("/u/:id(\\d+)"), "/u/{}");
     }
 

@@ -1197,3 +1197,343 @@ export default router;
     ]);
     insta::assert_snapshot!(evidence.join("\n"));
 }
+
+#[test]
+fn express_mounts_inside_start_functions_and_route_chains() {
+    check!(&[
+        (
+            "srv/server.js",
+            r#"const express = require('express');
+const usersRouter = require('./routes/users');
+const { router: itemsRouter } = require('./routes/items');
+async function start() {
+  const app = express();
+  app.use(express.json());
+  app.use('/api/users', usersRouter);
+  app.use(itemsRouter);
+  await app.listen(3000);
+}
+start();
+"#,
+        ),
+        (
+            "srv/routes/users.js",
+            r#"const express = require('express');
+const router = express.Router();
+router.route('/').get(listUsers).post(createUser);
+router.route('/:id').get(showUser).put(updateUser).delete(removeUser);
+module.exports = router;
+"#,
+        ),
+        (
+            "srv/routes/items.js",
+            r#"const { Router } = require('express');
+const router = Router();
+router.get('/items', listItems);
+module.exports = { router };
+"#,
+        ),
+        (
+            "esm/main.mjs",
+            r#"import express from 'express';
+import reports from './reports.mjs';
+(async () => {
+  const app = express();
+  app.use('/reports', reports);
+  app.listen(8080);
+})();
+"#,
+        ),
+        (
+            "esm/reports.mjs",
+            r#"import { Router } from 'express';
+const reports = Router();
+reports.get('/daily', daily);
+export default reports;
+"#,
+        ),
+    ]);
+}
+
+#[test]
+fn koa_prefixes_and_fastify_plugins_from_imported_functions() {
+    check!(&[
+        (
+            "koa/app.js",
+            r#"const Koa = require('koa');
+const accounts = require('./accounts');
+const { tags } = require('./tags');
+const app = new Koa();
+app.use(accounts.routes());
+app.use(tags.routes()).use(tags.allowedMethods());
+"#,
+        ),
+        (
+            "koa/accounts.js",
+            r#"const Router = require('@koa/router');
+const router = new Router();
+router.prefix('/accounts');
+router.get('/', list);
+router.post('/:id/close', close);
+module.exports = router;
+"#,
+        ),
+        (
+            "koa/tags.js",
+            r#"const Router = require('koa-router');
+const tags = new Router({ prefix: '/tags' });
+tags.get('/:tag', show);
+module.exports = { tags };
+"#,
+        ),
+        (
+            "fy/server.ts",
+            r#"import Fastify from 'fastify';
+import users from './users';
+import { healthRoutes } from './health';
+const app = Fastify();
+app.register(users, { prefix: '/v1' });
+app.register(healthRoutes);
+app.register(require('./legacy'), { prefix: '/old' });
+app.listen({ port: 3000 });
+"#,
+        ),
+        (
+            "fy/users.ts",
+            r#"import type { FastifyInstance } from 'fastify';
+import admin from './admin';
+export default async function (app: FastifyInstance) {
+  app.get('/users', list);
+  app.route({ method: ['GET', 'POST'], url: '/things', handler: things });
+  app.register(admin, { prefix: '/admin' });
+}
+"#,
+        ),
+        (
+            "fy/admin.ts",
+            r#"export default async function adminRoutes(fastify) {
+  fastify.delete('/users/:id', remove);
+}
+"#,
+        ),
+        (
+            "fy/health.ts",
+            r#"export async function healthRoutes(server) {
+  server.get('/health', async () => ({ ok: true }));
+}
+"#,
+        ),
+        (
+            "fy/legacy.js",
+            r#"module.exports = async function (fastify, opts) {
+  fastify.put('/record', save);
+};
+"#,
+        ),
+    ]);
+}
+
+#[test]
+fn next_reexported_handlers_and_catch_all_segments() {
+    check!(&[
+        ("web/next.config.js", "module.exports = {};\n"),
+        ("web/pages/api/upload.ts", "export { default } from \"../../lib/upload\";\n"),
+        (
+            "web/lib/upload.ts",
+            r#"export default async function handle(req, res) {
+  if (req.method !== "POST") return res.status(405).end();
+  res.json({});
+}
+"#,
+        ),
+        ("web/pages/api/plain.ts", "export { default } from \"../../lib/plain\";\n"),
+        ("web/lib/plain.ts", "export default function plain(req, res) { res.json({}); }\n",),
+        ("web/app/api/items/route.ts", "export { GET, POST } from \"../../../lib/items\";\n",),
+        (
+            "web/app/api/alias/route.ts",
+            "export { handler as GET, handler as DELETE } from \"../../../lib/items\";\n",
+        ),
+        (
+            "web/lib/items.ts",
+            r#"export async function GET() { return Response.json([]); }
+export async function POST() { return Response.json({}); }
+export async function handler() { return new Response(null); }
+"#,
+        ),
+        (
+            "web/pages/api/docs/[...slug].ts",
+            "export default function docs(req, res) { if (req.method === 'GET') res.json({}); }\n",
+        ),
+        (
+            "web/pages/api/opt/[[...parts]].ts",
+            "export default function opt(req, res) { res.json({}); }\n",
+        ),
+        (
+            "web/app/api/files/[...path]/route.ts",
+            "export async function GET() { return new Response(null); }\n",
+        ),
+    ]);
+}
+
+#[test]
+fn nest_router_module_paths_prefix_module_controllers() {
+    let evidence = check!(&[
+        (
+            "svc/src/main.ts",
+            r#"import { NestFactory } from '@nestjs/core';
+import { AppModule } from './app.module';
+async function bootstrap() {
+  const app = await NestFactory.create(AppModule);
+  app.setGlobalPrefix('api');
+  await app.listen(3000);
+}
+bootstrap();
+"#,
+        ),
+        (
+            "svc/src/app.module.ts",
+            r#"import { Module } from '@nestjs/common';
+import { RouterModule } from '@nestjs/core';
+import { AdminModule } from './admin/admin.module';
+import { ReportsModule } from './reports';
+import { AppController } from './app.controller';
+@Module({
+  imports: [
+    AdminModule,
+    ReportsModule,
+    RouterModule.register([
+      { path: 'admin', module: AdminModule, children: [{ path: 'reports', module: ReportsModule }] },
+    ]),
+  ],
+  controllers: [AppController],
+})
+export class AppModule {}
+"#,
+        ),
+        (
+            "svc/src/app.controller.ts",
+            r#"import { Controller, Get } from '@nestjs/common';
+@Controller()
+export class AppController {
+  @Get('health')
+  health() { return 'ok'; }
+}
+"#,
+        ),
+        (
+            "svc/src/admin/admin.module.ts",
+            r#"import { Module } from '@nestjs/common';
+import { UsersController } from './users.controller';
+@Module({ controllers: [UsersController] })
+export class AdminModule {}
+"#,
+        ),
+        (
+            "svc/src/admin/users.controller.ts",
+            r#"import { All, Controller, Get } from '@nestjs/common';
+@Controller('users')
+export class UsersController {
+  @Get(':id')
+  one() {}
+  @All('*path')
+  rest() {}
+}
+"#,
+        ),
+        ("svc/src/reports/index.ts", "export * from './reports.module';\n"),
+        (
+            "svc/src/reports/reports.module.ts",
+            r#"import { Module } from '@nestjs/common';
+import { DailyController } from './daily.controller';
+@Module({ controllers: [DailyController] })
+export class ReportsModule {}
+"#,
+        ),
+        (
+            "svc/src/reports/daily.controller.ts",
+            r#"import { Controller, Get } from '@nestjs/common';
+@Controller('daily')
+export class DailyController {
+  @Get()
+  list() {}
+}
+"#,
+        ),
+    ]);
+    assert!(
+        evidence.iter().any(|e| e.contains(
+            "under the RouterModule path /admin/reports given to ReportsModule in svc/src/app.module.ts"
+        )),
+        "{evidence:#?}"
+    );
+}
+
+#[test]
+fn nest_versioning_prefix_after_a_computed_deployment_root() {
+    check!(&[
+        (
+            "api/src/boot.ts",
+            r#"import { NestFactory } from '@nestjs/core';
+import { VersioningType } from '@nestjs/common';
+import { BASE_PATH } from './settings';
+export async function boot() {
+  const app = await NestFactory.create(RootModule);
+  app.enableVersioning({ type: VersioningType.URI, prefix: `${BASE_PATH}v`, defaultVersion: '1' });
+  await app.listen(3000);
+}
+"#,
+        ),
+        ("api/src/settings.ts", "export const BASE_PATH = process.env.BASE_PATH ?? '';\n"),
+        (
+            "api/src/notes/notes.controller.ts",
+            r#"import { Controller, Get, Post } from '@nestjs/common';
+@Controller('/notes')
+export class NotesController {
+  @Get(':id')
+  read() {}
+}
+@Controller({ path: '/notes', version: '2' })
+export class NotesV2Controller {
+  @Post()
+  write() {}
+}
+"#,
+        ),
+    ]);
+}
+
+#[test]
+fn express_routers_from_an_autoloaded_folder() {
+    check!(&[
+        (
+            "srv/core.js",
+            r#"const load = require('auto-load');
+const express = require('express');
+module.exports = async () => {
+  const handlers = load(path.join(APP.ROOT, '/handlers'));
+  const app = express();
+  app.use('/', handlers.pages);
+  app.use('/files', handlers.files);
+  app.listen(80);
+};
+"#,
+        ),
+        (
+            "srv/handlers/pages.js",
+            r#"const express = require('express');
+const router = express.Router();
+router.get(['/p', '/p/*'], (req, res) => res.end());
+router.all('/*', (req, res, next) => next());
+module.exports = router;
+"#,
+        ),
+        (
+            "srv/handlers/files.js",
+            r#"const express = require('express');
+const router = express.Router();
+router.post('/:id', (req, res) => res.end());
+module.exports = router;
+"#,
+        ),
+    ]);
+}

@@ -4,8 +4,9 @@
 //! Records `export default x`, `export default function f`, `export const x = …`, `export
 //! function f`, `export { a, b as c }`, `module.exports = x`, `module.exports = { a, b: c }`,
 //! `exports.x = y` and `module.exports.x = y`. An anonymous default export is recorded under the
-//! local key `default`. `export … from "m"` binds nothing here. Also records, for Next.js, the
-//! exported functions named after an HTTP method and the default export.
+//! local key `default`. `export … from "m"` binds nothing here (it is a re-export). Also records,
+//! for Next.js, the exported functions named after an HTTP method and the default export, also
+//! where they are re-exported from another module.
 
 use tree_sitter::Node;
 
@@ -182,7 +183,14 @@ fn reexport(node: Node<'_>, source: Node<'_>, cx: &Context<'_>, js: &mut JsRoute
         }
         return;
     };
-    for (_, imported, exported) in specifiers(clause, cx.source) {
+    let (line, column) = position(node);
+    for (spec, imported, exported) in specifiers(clause, cx.source) {
+        // Next.js route files that re-export their handlers: `export { default } from "…"`
+        // (Pages Router) and `export { GET, POST } from "…"` (App Router).
+        if exported == "default" {
+            js.default_export = Some(DefaultExport { name: None, line, column });
+        }
+        next_handler(&exported, &imported, spec, js);
         js.reexports.push(ReExport {
             exported: Some(exported),
             imported,

@@ -18,6 +18,11 @@
 //! The same method shapes serve Fastify's shorthand routes and Hono's method routes, which return
 //! their instance and may be chained (`app.get("/a", h).post("/b", h)`).
 //!
+//! Routers of a folder loaded with the `auto-load` package (`const ctrl =
+//! autoload(path.join(ROOT, "/controllers"))`, then `app.use("/", ctrl.auth)`): the folder is the
+//! call's last literal read beside the mounting file, `ctrl.auth` its `auth` module's default
+//! export; the root is computed, so such routes are at most `likely`.
+//!
 //! Refuses (at link time): a path that is not a literal (`computed-route`); a prefix mounting
 //! something that cannot be followed to a router (`unresolved-mount`).
 //!

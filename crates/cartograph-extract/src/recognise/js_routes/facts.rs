@@ -38,9 +38,18 @@ pub struct JsRouteFacts {
     /// Keys of functions wrapped by `fastify-plugin` (`fp(async (f) => …)`): a plugin so wrapped
     /// is not encapsulated, and a `prefix` given when registering it does not apply.
     pub unencapsulated_plugins: Vec<String>,
-    /// True when the file calls `RouterModule.register`/`forRoutes`: Nest module paths that
-    /// prefix controllers, which the linker does not compose.
+    /// True when the file calls `RouterModule.register`/`forRoutes` with routes that are not read
+    /// (a computed list, a spread, a module that is not a plain name): Nest module paths that may
+    /// prefix controllers, which the linker cannot compose.
     pub nest_router_module: bool,
+    /// `const ctrl = autoload(path.join(ROOT, "/controllers"))` with `autoload` from the
+    /// `auto-load` package: the local name and the folder, relative to this file's folder
+    /// (`./controllers`); `ctrl.auth` is then the default export of `controllers/auth.js`.
+    pub autoloads: Vec<(String, String)>,
+    /// `@Module({ controllers: [...] })` classes (NestJS) with the controllers they declare.
+    pub nest_modules: Vec<NestModule>,
+    /// Modules `RouterModule.register([{ path, module, children }])` places under a path.
+    pub nest_module_paths: Vec<NestModulePath>,
     /// In a `next.config.*` file: the `basePath` option.
     pub next_base_path: Option<PathValue>,
     /// The methods the file's code checks the request's `method` against (Next.js Pages Router
@@ -303,6 +312,23 @@ pub struct NestController {
     pub column: u32,
 }
 
+/// A NestJS `@Module` class and the controller classes its `controllers` list names.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NestModule {
+    pub class: String,
+    pub controllers: Vec<String>,
+}
+
+/// A module placed under a path by `RouterModule.register`: the paths of the route entries from
+/// the outermost down to the one naming the module (children compose).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NestModulePath {
+    pub module: String,
+    pub path: Vec<PathValue>,
+    pub line: u32,
+    pub column: u32,
+}
+
 /// A NestJS handler method.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NestRoute {
@@ -347,7 +373,10 @@ pub enum NestVersioning {
     /// `VersioningType.URI` (also the default of `enableVersioning()`): a path segment of the
     /// prefix (`v` unless `prefix` says otherwise; `prefix: false` for none) and the version,
     /// after the global prefix.
-    Uri { prefix: Option<String>, default: Option<NestVersion> },
+    ///
+    /// `root` names a computed leading part of the prefix (`${CONTEXT_PATH}v`): a deployment
+    /// path taken as the root, the literal rest being the prefix.
+    Uri { prefix: Option<String>, default: Option<NestVersion>, root: Option<String> },
     /// Header, media-type or custom versioning: no path segment.
     Other,
     /// The type or prefix is computed.
@@ -408,6 +437,11 @@ pub(super) fn settle_names(js: &mut JsRouteFacts, constants: &HashMap<String, Op
     }
     for mount in &mut js.hook_mounts {
         if let Some(p) = &mut mount.prefix {
+            p.settle(constants);
+        }
+    }
+    for placed in &mut js.nest_module_paths {
+        for p in &mut placed.path {
             p.settle(constants);
         }
     }

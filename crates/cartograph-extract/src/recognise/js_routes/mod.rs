@@ -38,9 +38,9 @@ use crate::{FileFacts, ImportTarget, Imported, Syntax};
 use facts::settle_names;
 pub use facts::{
     Apply, DefaultExport, Export, Framework, HookGetter, HookMount, HookQuery, HookRegistration,
-    HookValue, JsRouteFacts, Mount, MountTarget, NestApp, NestController, NestExclude, NestPrefix,
-    NestRoute, NestVersion, NestVersioning, NextHandler, PathValue, ReExport, Receiver, Returned,
-    RouteCall, Server, ServerKind,
+    HookValue, JsRouteFacts, Mount, MountTarget, NestApp, NestController, NestExclude, NestModule,
+    NestModulePath, NestPrefix, NestRoute, NestVersion, NestVersioning, NextHandler, PathValue,
+    ReExport, Receiver, Returned, RouteCall, Server, ServerKind,
 };
 pub(crate) use hooks::JsHooks;
 use shapes::{
@@ -61,7 +61,18 @@ pub const RECOGNISERS: &[Recogniser] = &[
         languages: JS_LANGUAGES,
         edges: &[EdgeKind::Serves],
         summary: "Express and Koa-router apps and routers: app.get/post/…/all, app.route chains, \
-                  Router() mounted with use(prefix, router) across modules",
+                  Router() mounted with use(prefix, router) across modules, also inside start \
+                  functions and IIFEs",
+    },
+    Recogniser {
+        name: "auto-load",
+        file: "js_routes/express.rs",
+        languages: JS_LANGUAGES,
+        edges: &[EdgeKind::Serves],
+        summary: "Routers of a folder loaded with the auto-load package (const ctrl = \
+                  autoload(path.join(ROOT, '/controllers')); app.use('/', ctrl.auth)): the \
+                  folder beside the mounting file, each member its module's default export, \
+                  at likely",
     },
     Recogniser {
         name: "fastify",
@@ -107,7 +118,18 @@ pub const RECOGNISERS: &[Recogniser] = &[
         edges: &[EdgeKind::Serves],
         summary: "NestJS @Controller prefixes with @Get/@Post/… handlers, the literal global \
                   prefix of the app with its exclude list and URI versioning (default, controller and @Version \
-                  versions, VERSION_NEUTRAL)",
+                  versions, VERSION_NEUTRAL; a prefix `${ROOT}v` after a computed deployment \
+                  root, at likely)",
+    },
+    Recogniser {
+        name: "nest-router-module",
+        file: "js_routes/nest/",
+        languages: &[Language::TypeScript],
+        edges: &[EdgeKind::Serves],
+        summary: "NestJS RouterModule.register paths (an array literal or a const of the file, \
+                  nested children composed) put in front of the routes of the controllers a \
+                  module's @Module({ controllers }) lists, across files; @All('*path') \
+                  wildcards as catch-all segments",
     },
     Recogniser {
         name: "nextjs",
@@ -116,7 +138,9 @@ pub const RECOGNISERS: &[Recogniser] = &[
         edges: &[EdgeKind::Serves],
         summary: "Next.js file routes: App Router route.ts exported method handlers and Pages \
                   Router pages/api files, their methods read from req.method checks (if, \
-                  switch, includes, method-keyed tables, an imported handler's checks)",
+                  switch, includes, method-keyed tables, an imported or re-exported handler's \
+                  checks), handlers re-exported from another module (export { default } from, \
+                  export { GET, POST } from), [...slug] and [[...slug]] catch-all segments",
     },
 ];
 
@@ -170,6 +194,8 @@ pub(crate) struct JsRoutes {
     methods_read: bool,
     /// Names returned by functions: (function key, name, position).
     returns: Vec<(String, String, (u32, u32))>,
+    /// `const x = f(path.join(root, "/dir"))`: (x, f, `./dir`), kept when `f` is `auto-load`'s.
+    autoloads: Vec<(String, String, String)>,
 }
 
 /// Words one of which every file with something for this family contains.
@@ -283,6 +309,11 @@ impl Family for JsRoutes {
             }
         }
         let js = &mut facts.js_routes;
+        for (local, callee, folder) in std::mem::take(&mut self.autoloads) {
+            if imports.is_from(&callee, "auto-load") {
+                js.autoloads.push((local, folder));
+            }
+        }
         // `app.use(mount("/api", api))` counts only with koa-mount's `mount`.
         js.mounts.retain(|m| m.wrapper.as_ref().is_none_or(|w| imports.is_from(w, "koa-mount")));
         settle_names(js, &self.constants);
@@ -351,6 +382,15 @@ impl Family for JsRoutes {
             nest::keep_imported(js, &imports.nest_names);
         } else {
             js.nest_controllers.clear();
+            js.nest_modules.clear();
+        }
+        // `RouterModule` is NestJS's (or the older `nest-router` package's, read the same way);
+        // Angular's has no `register`.
+        if !imports.is_from("RouterModule", "@nestjs/core")
+            && !imports.is_from("RouterModule", "nest-router")
+        {
+            js.nest_module_paths.clear();
+            js.nest_router_module = false;
         }
         for (prefix, _, _, _, _) in &mut self.nest_prefixes {
             prefix.settle(&self.constants);
@@ -513,7 +553,7 @@ impl JsRoutes {
                             .field("object")
                             .is_some_and(|o| text(o, cx.source) == "RouterModule") =>
                     {
-                        js.nest_router_module = true;
+                        nest::router_module(node, cx, js);
                     }
                     _ => express::member_call(node, function, name, cx, js),
                 }
@@ -671,7 +711,51 @@ impl JsRoutes {
             }
             return;
         }
+        self.autoload(text(name, cx.source), value, cx);
         self.creation(text(name, cx.source), value, cx);
+    }
+
+    /// `const ctrl = autoload(path.join(WIKI.SERVERPATH, "/controllers"))` (also
+    /// `path.resolve(__dirname, "controllers")` and a plain literal): the folder is read as the
+    /// call's last literal, relative to this file's folder.
+    fn autoload(&mut self, local: &str, value: Node<'_>, cx: &Context<'_>) {
+        let value = strip_expression(value);
+        if value.kind_name() != "call_expression" {
+            return;
+        }
+        let Some(callee) = value.field("function").filter(|f| f.kind_name() == "identifier") else {
+            return;
+        };
+        let args = value.field("arguments").map(named_args).unwrap_or_default();
+        let [folder] = args.as_slice() else {
+            return;
+        };
+        let folder = strip_expression(*folder);
+        let last = match folder.kind_name() {
+            "call_expression" => {
+                let joined = folder.field("function").is_some_and(|f| {
+                    matches!(text(f, cx.source), "path.join" | "path.resolve" | "join" | "resolve")
+                });
+                let inner = folder.field("arguments").map(named_args).unwrap_or_default();
+                match inner.last() {
+                    Some(last) if joined => literal_string(*last, cx.source),
+                    _ => None,
+                }
+            }
+            _ => literal_string(folder, cx.source),
+        };
+        let Some(last) = last else {
+            return;
+        };
+        let relative = last.trim_start_matches("./").trim_matches('/');
+        if relative.is_empty() || relative.split('/').any(|s| s == "..") {
+            return;
+        }
+        self.autoloads.push((
+            local.to_owned(),
+            text(callee, cx.source).to_owned(),
+            format!("./{relative}"),
+        ));
     }
 
     /// `module.exports = Router()` / `exports.api = new Hono()`.

@@ -109,6 +109,9 @@ fn render(js: &JsRouteFacts) -> Vec<String> {
             hook(&g.key)
         ));
     }
+    for (local, folder) in &js.autoloads {
+        out.push(format!("autoload {local} = {folder}"));
+    }
     for a in &js.applies {
         out.push(format!("apply {} to {} at {}", a.server, target(&a.function), a.index));
     }
@@ -141,6 +144,16 @@ fn render(js: &JsRouteFacts) -> Vec<String> {
                 version(&r.version)
             ));
         }
+    }
+    for m in &js.nest_modules {
+        out.push(format!("nest module {} controllers {}", m.class, m.controllers.join(", ")));
+    }
+    for m in &js.nest_module_paths {
+        let parts: Vec<String> = m.path.iter().map(path).collect();
+        out.push(format!("nest module path {} under [{}]", m.module, parts.join(", ")));
+    }
+    if js.nest_router_module {
+        out.push("nest router module not read".to_owned());
     }
     for a in &js.nest_apps {
         let prefix = a.prefix.as_ref().map(path).unwrap_or_else(|| "-".to_owned());
@@ -604,4 +617,122 @@ fn plugin_registry_registrations_and_mounts() {
             "}\n",
         )
     );
+}
+
+#[test]
+fn nest_router_module_paths_and_module_controllers() {
+    check!(
+        "src/app.routes.ts",
+        concat!(
+            "import { Module } from '@nestjs/common';\n",
+            "import { RouterModule, Routes } from '@nestjs/core';\n",
+            "import { ShopModule } from './shop/shop.module';\n",
+            "import { OrdersModule, CartModule, StaffModule } from './modules';\n",
+            "const BASE = 'store';\n",
+            "const routes: Routes = [\n",
+            "  { path: BASE, module: ShopModule, children: [\n",
+            "    { path: 'orders', module: OrdersModule, children: [{ path: ':orderId/cart', module: CartModule }] },\n",
+            "    StaffModule,\n",
+            "  ] },\n",
+            "  { path: `${BASE}-x`, module: OtherModule },\n",
+            "];\n",
+            "@Module({ imports: [ShopModule, RouterModule.register(routes)], controllers: [HealthController] })\n",
+            "export class AppRoutesModule {}\n",
+        )
+    );
+    // Read inline; a computed list is only noted.
+    check!(
+        "src/admin.module.ts",
+        concat!(
+            "import { Module } from '@nestjs/common';\n",
+            "import { RouterModule } from '@nestjs/core';\n",
+            "@Module({\n",
+            "  imports: [RouterModule.register([{ path: 'admin', children: [{ path: 'users', module: AdminUsersModule }] }]),\n",
+            "            RouterModule.register(buildRoutes())],\n",
+            "  controllers: [AdminController, ...more],\n",
+            "})\n",
+            "export class AdminModule {}\n",
+        )
+    );
+    // Angular's RouterModule is not Nest's; a `Module` that is not Nest's declares nothing.
+    check!(
+        "web/app.module.ts",
+        concat!(
+            "import { RouterModule } from '@angular/router';\n",
+            "import { Module } from './mine';\n",
+            "RouterModule.register([{ path: 'x', module: XModule }]);\n",
+            "@Module({ controllers: [XController] })\n",
+            "export class XModule {}\n",
+        )
+    );
+}
+
+#[test]
+fn nest_all_handlers_with_wildcards() {
+    check!(
+        "src/proxy.controller.ts",
+        concat!(
+            "import { All, Controller, Get } from '@nestjs/common';\n",
+            "@Controller('proxy')\n",
+            "export class ProxyController {\n",
+            "  @All('*path')\n",
+            "  forward() {}\n",
+            "  @All()\n",
+            "  root() {}\n",
+            "  @Get('files/{*rest}')\n",
+            "  file() {}\n",
+            "}\n",
+        )
+    );
+}
+
+#[test]
+fn next_handlers_reexported_from_another_module() {
+    check!("pages/api/upload.ts", "export { default } from '../../lib/upload';\n");
+    check!(
+        "app/api/items/route.ts",
+        "export { GET, POST as PUT, helper } from '@/lib/items';\nexport * from './more';\n"
+    );
+}
+
+#[test]
+fn nest_versioning_prefix_after_a_computed_root() {
+    check!(
+        "src/bootstrap.ts",
+        concat!(
+            "import { NestFactory } from '@nestjs/core';\n",
+            "import { ROOT } from './config';\n",
+            "export async function start() {\n",
+            "  const app = await NestFactory.create(AppModule);\n",
+            "  app.enableVersioning({ type: VersioningType.URI, prefix: `${ROOT}ver`, defaultVersion: '1' });\n",
+            "}\n",
+        )
+    );
+    check!(
+        "src/other.ts",
+        concat!(
+            "import { NestFactory } from '@nestjs/core';\n",
+            "const app = await NestFactory.create(AppModule);\n",
+            "app.enableVersioning({ type: VersioningType.URI, prefix: `${a}/${b}` });\n",
+        )
+    );
+}
+
+#[test]
+fn autoloaded_folders_of_routers() {
+    check!(
+        "srv/main.js",
+        concat!(
+            "const load = require('auto-load');\n",
+            "const express = require('express');\n",
+            "module.exports = async () => {\n",
+            "  const routes = load(path.join(APP.ROOT, '/routes'));\n",
+            "  const more = load(path.resolve(__dirname, 'more'));\n",
+            "  const app = express();\n",
+            "  app.use('/', routes.pages);\n",
+            "};\n",
+        )
+    );
+    // Not `auto-load`'s: nothing is recorded.
+    check!("srv/other.js", "const all = loadAll(path.join(x, '/routes'));\napp.use(all.a);\n");
 }

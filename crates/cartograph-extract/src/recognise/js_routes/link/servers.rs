@@ -80,6 +80,8 @@ struct MountEdge<'a> {
     column: u32,
     /// A Fastify plugin wrapped with `fastify-plugin`: the registration's prefix does not apply.
     unencapsulated: bool,
+    /// The child is a module of a folder loaded with `auto-load`, found beside the mounting file.
+    autoloaded: bool,
 }
 
 /// Where a name leads.
@@ -267,6 +269,7 @@ impl<'i, 'a> Linker<'i, 'a> {
                         line: apply.line,
                         column: apply.column,
                         unencapsulated: false,
+                        autoloaded: false,
                     });
                 }
             }
@@ -326,6 +329,14 @@ impl<'i, 'a> Linker<'i, 'a> {
                                 line: mount.line,
                                 column: mount.column,
                                 unencapsulated,
+                                autoloaded: match &mount.target {
+                                    MountTarget::Name(name) => {
+                                        name.split_once('.').is_some_and(|(base, _)| {
+                                            js.autoloads.iter().any(|(l, _)| l == base)
+                                        })
+                                    }
+                                    _ => false,
+                                },
                             });
                         } else if !matches!(mount.target, MountTarget::Function(_))
                             && (mount.prefix.is_some() || looks_like_router(&local))
@@ -380,6 +391,7 @@ impl<'i, 'a> Linker<'i, 'a> {
                             line: apply.line,
                             column: apply.column,
                             unencapsulated: false,
+                            autoloaded: false,
                         });
                     }
                 }
@@ -413,6 +425,7 @@ impl<'i, 'a> Linker<'i, 'a> {
                 line: mount.line,
                 column: mount.column,
                 unencapsulated: false,
+                autoloaded: false,
             });
         }
     }
@@ -616,7 +629,7 @@ impl<'i, 'a> Linker<'i, 'a> {
             file
         );
         let mut files: BTreeSet<&RepoPath> = BTreeSet::from([file, key.file, root.file]);
-        let mut unencapsulated = false;
+        let mut indirect = false;
         if key.param.is_none() && key.file != file {
             evidence.push_str(&format!(" on the object created in {}", key.file));
         }
@@ -639,8 +652,15 @@ impl<'i, 'a> Linker<'i, 'a> {
                 )),
                 _ => evidence.push_str(&format!(", mounted by {} in {}", edge.call, edge.file)),
             }
+            if edge.autoloaded {
+                indirect = true;
+                evidence.push_str(
+                    " from a folder loaded with auto-load, whose computed path is read as the \
+                     folder of that name beside the mounting file",
+                );
+            }
             if edge.unencapsulated {
-                unencapsulated = true;
+                indirect = true;
                 evidence.push_str(
                     " as a plugin wrapped with fastify-plugin, to which a registration prefix does not apply",
                 );
@@ -671,7 +691,7 @@ impl<'i, 'a> Linker<'i, 'a> {
             provenance: if files.len() == 1 { Provenance::Syntax } else { Provenance::Resolver },
             // Whether the registration passed a prefix that Fastify then ignores is not checked:
             // the route is where Fastify puts it, but the reading of the plugin is less direct.
-            confidence: if unencapsulated || parameter_root {
+            confidence: if indirect || parameter_root {
                 Confidence::Likely
             } else {
                 Confidence::Certain

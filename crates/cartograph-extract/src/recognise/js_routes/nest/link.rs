@@ -13,9 +13,21 @@
 //! under `/v{version}` after the global prefix for each version its method, its controller or the
 //! app's default gives (`VERSION_NEUTRAL`: no segment); no version at all gives no segment. A
 //! computed version keeps the route under an unknown `{version}` segment at `possible`, with one
-//! refusal per controller that counts them. Versioning whose type or prefix is computed, or a
+//! refusal per controller that counts them. A versioning prefix made of a computed leading name
+//! and a literal rest (`` `${CONTEXT_PATH}v` ``) takes the name as the deployment root: the
+//! literal rest is the prefix, at `likely`, and the evidence says so. Versioning whose type or
+//! prefix is otherwise computed, or a
 //! tree that declares `RouterModule` paths, lowers the confidence to `likely` and the evidence
 //! says why: neither is composed.
+//!
+//! `RouterModule.register` paths: a controller listed in a module's `@Module({ controllers })`,
+//! the module placed under a path by `RouterModule.register` (children composed), is served
+//! under that path, after the global prefix and the version. Names are followed through the
+//! import bindings of the module and routes files; a name the bindings do not settle (a barrel
+//! file in between) counts only when one class of the tree bears it. A module placed under
+//! several paths serves its controllers under each. A computed module path keeps the routes
+//! under an unknown `{prefix}` segment, at most `possible`, with one refusal per controller that
+//! counts them.
 //!
 //! Refusals: a computed controller path, route path or global prefix, or a global prefix that
 //! cannot be tied to one app (`computed-route`).
@@ -28,7 +40,7 @@ use cartograph_core::{
     Confidence, Provenance, Refusal, RefusalKind, RepoPath, RouteTemplate, Segment, SourceLocation,
 };
 
-use crate::recognise::link::{LinkInput, Linked, ServedRoute};
+use crate::recognise::link::{BindingTarget, LinkInput, Linked, ServedRoute};
 
 /// The routes of every Nest controller in the tree.
 pub(super) fn link(input: &LinkInput<'_>, linked: &mut Linked) -> Vec<ServedRoute> {
@@ -71,6 +83,7 @@ pub(super) fn link(input: &LinkInput<'_>, linked: &mut Linked) -> Vec<ServedRout
                 confidence = Confidence::Likely;
                 note.push_str(", though the app enables API versioning, which may add a version");
             }
+            let placements = module_placements(input, view.path, &controller.class);
             let PathValue::Literal(prefix) = &controller.prefix else {
                 linked.refusals.push(Refusal::new(
                     RefusalKind::ComputedRoute,
@@ -83,6 +96,7 @@ pub(super) fn link(input: &LinkInput<'_>, linked: &mut Linked) -> Vec<ServedRout
                 continue;
             };
             let mut unknown_version = 0usize;
+            let mut unknown_module = 0usize;
             for route in &controller.routes {
                 let PathValue::Literal(path) = &route.path else {
                     linked.refusals.push(Refusal::new(
@@ -121,31 +135,53 @@ pub(super) fn link(input: &LinkInput<'_>, linked: &mut Linked) -> Vec<ServedRout
                         unknown_version += 1;
                     }
                     let versioned = RouteTemplate::from_segments(segment).prefixed(&global);
-                    let base = RouteTemplate::parse(prefix).prefixed(&versioned);
-                    let template = RouteTemplate::parse(path).prefixed(&base);
-                    out.push(ServedRoute {
-                        method: route.method,
-                        evidence: format!(
-                            "NestJS route {} {} from {}.{} in {}{note}{version_note}",
-                            route.method,
-                            template.display(),
-                            controller.class,
-                            route.handler,
-                            view.path
-                        ),
-                        template,
-                        module: view.path.clone(),
-                        handler: Some(route.handler.clone()),
-                        location: here(route.line, route.column),
-                        framework: "nestjs",
-                        provenance: if from_other_file {
-                            Provenance::Resolver
-                        } else {
-                            Provenance::Syntax
-                        },
-                        confidence: confidence.max(version_confidence),
-                    });
+                    for placement in &placements {
+                        if placement.confidence == Confidence::Possible {
+                            unknown_module += 1;
+                        }
+                        let placed = placement.template.prefixed(&versioned);
+                        let base = RouteTemplate::parse(prefix).prefixed(&placed);
+                        let template = RouteTemplate::parse(path).prefixed(&base);
+                        out.push(ServedRoute {
+                            method: route.method,
+                            evidence: format!(
+                                "NestJS route {} {} from {}.{} in {}{note}{version_note}{}",
+                                route.method,
+                                template.display(),
+                                controller.class,
+                                route.handler,
+                                view.path,
+                                placement.note
+                            ),
+                            template,
+                            module: view.path.clone(),
+                            handler: Some(route.handler.clone()),
+                            location: here(route.line, route.column),
+                            framework: "nestjs",
+                            provenance: if from_other_file || placement.from.is_some() {
+                                Provenance::Resolver
+                            } else {
+                                Provenance::Syntax
+                            },
+                            confidence: confidence
+                                .max(version_confidence)
+                                .max(placement.confidence),
+                        });
+                    }
                 }
+            }
+            if unknown_module > 0 {
+                linked.refusals.push(Refusal::new(
+                    RefusalKind::ComputedRoute,
+                    here(controller.line, controller.column),
+                    format!(
+                        "a RouterModule path of the module declaring controller {} is computed at \
+                         run time; {unknown_module} of its routes {} kept with an unknown prefix \
+                         segment, at most possible",
+                        controller.class,
+                        if unknown_module == 1 { "is" } else { "are" }
+                    ),
+                ));
             }
             if unknown_version > 0 {
                 linked.refusals.push(Refusal::new(
@@ -164,6 +200,136 @@ pub(super) fn link(input: &LinkInput<'_>, linked: &mut Linked) -> Vec<ServedRout
     out
 }
 
+/// Where `RouterModule` places a controller's routes: one path per placement of a module that
+/// declares it.
+struct Placement<'a> {
+    template: RouteTemplate,
+    /// `possible` when the path is partly computed (an unknown `{prefix}` segment stands in).
+    confidence: Confidence,
+    note: String,
+    /// The file of the `RouterModule.register` call; `None` when the module is not placed.
+    from: Option<&'a RepoPath>,
+}
+
+/// The paths `RouterModule.register` gives the controller `class` of `file`, through the modules
+/// that declare it; one placement at the root when none does.
+fn module_placements<'a>(
+    input: &LinkInput<'a>,
+    file: &RepoPath,
+    class: &str,
+) -> Vec<Placement<'a>> {
+    let mut out: Vec<Placement<'a>> = Vec::new();
+    let controllers_named = |name: &str| {
+        input
+            .files
+            .iter()
+            .flat_map(|f| &f.facts.js_routes.nest_controllers)
+            .filter(|c| c.class == name)
+            .count()
+    };
+    let modules_named = |name: &str| {
+        input
+            .files
+            .iter()
+            .flat_map(|f| &f.facts.js_routes.nest_modules)
+            .filter(|m| m.class == name)
+            .count()
+    };
+    let unique_controller = controllers_named(class) == 1;
+    for module_file in &input.files {
+        for module in &module_file.facts.js_routes.nest_modules {
+            if !module.controllers.iter().any(|c| c == class)
+                || !refers_to(input, module_file.path, class, file, unique_controller)
+            {
+                continue;
+            }
+            let unique_module = modules_named(&module.class) == 1;
+            for routes_file in &input.files {
+                for placed in &routes_file.facts.js_routes.nest_module_paths {
+                    if placed.module != module.class
+                        || !refers_to(
+                            input,
+                            routes_file.path,
+                            &placed.module,
+                            module_file.path,
+                            unique_module,
+                        )
+                    {
+                        continue;
+                    }
+                    let mut segments = Vec::new();
+                    let mut computed = false;
+                    for part in &placed.path {
+                        match part {
+                            PathValue::Literal(p) => {
+                                segments.extend(RouteTemplate::parse(p).segments().iter().cloned());
+                            }
+                            _ => {
+                                computed = true;
+                                segments.push(Segment::Param("prefix".to_owned()));
+                            }
+                        }
+                    }
+                    let template = RouteTemplate::from_segments(segments);
+                    let note = if computed {
+                        format!(
+                            ", under the RouterModule path {} given to {} in {} (partly computed at run time)",
+                            template.display(),
+                            module.class,
+                            routes_file.path
+                        )
+                    } else {
+                        format!(
+                            ", under the RouterModule path {} given to {} in {}",
+                            template.display(),
+                            module.class,
+                            routes_file.path
+                        )
+                    };
+                    out.push(Placement {
+                        template,
+                        confidence: if computed {
+                            Confidence::Possible
+                        } else {
+                            Confidence::Certain
+                        },
+                        note,
+                        from: Some(routes_file.path),
+                    });
+                }
+            }
+        }
+    }
+    out.sort_by(|a, b| a.template.display().cmp(&b.template.display()));
+    out.dedup_by(|a, b| a.template == b.template);
+    if out.is_empty() {
+        out.push(Placement {
+            template: RouteTemplate::parse("/"),
+            confidence: Confidence::Certain,
+            note: String::new(),
+            from: None,
+        });
+    }
+    out
+}
+
+/// True when the class `name` as `from` sees it is the one `target` declares: bound by an import
+/// of `target`, or declared in `from` itself; a name bound elsewhere (a barrel file) or not bound
+/// counts when the class is the only one of its name.
+fn refers_to(
+    input: &LinkInput<'_>,
+    from: &RepoPath,
+    name: &str,
+    target: &RepoPath,
+    unique: bool,
+) -> bool {
+    match input.binding(from, name).map(|b| &b.target) {
+        Some(BindingTarget::Module(path)) => path == target || unique,
+        Some(BindingTarget::Package(_)) => false,
+        None => from == target || unique,
+    }
+}
+
 /// The version segments a route is served under with URI versioning (none, one per version, or
 /// an unknown one), each with its evidence clause and the confidence it allows.
 fn version_segments(
@@ -172,8 +338,19 @@ fn version_segments(
     route: &NestRoute,
 ) -> Vec<(Vec<Segment>, String, Confidence)> {
     let unversioned = vec![(Vec::new(), String::new(), Confidence::Certain)];
-    let Some(NestVersioning::Uri { prefix, default }) = versioning else {
+    let Some(NestVersioning::Uri { prefix, default, root }) = versioning else {
         return unversioned;
+    };
+    // A computed leading part of the versioning prefix is a deployment path, taken as the root.
+    let (rooted, root_confidence) = match root {
+        Some(name) => (
+            format!(
+                "; the versioning prefix starts with {name}, computed at run time and taken as \
+                 the deployment root"
+            ),
+            Confidence::Likely,
+        ),
+        None => (String::new(), Confidence::Certain),
     };
     let (version, whose) = match (&route.version, &controller.version, default) {
         (Some(v), _, _) => (v, "its @Version"),
@@ -196,8 +373,8 @@ fn version_segments(
             )),
             Some(v) => out.push((
                 vec![Segment::Literal(format!("{prefix}{v}"))],
-                format!(", under version {prefix}{v} from {whose} (URI versioning)"),
-                Confidence::Certain,
+                format!(", under version {prefix}{v} from {whose} (URI versioning){rooted}"),
+                root_confidence,
             )),
         }
     }

@@ -15,8 +15,16 @@
 //! under (the method's over the controller's over the default). Header and media-type
 //! versioning add no segment.
 //!
+//! `RouterModule.register([{ path: "admin", module: AdminModule, children: [...] }])` (an array
+//! literal, or a `const` of the file holding one): each module named, with the paths of its
+//! entry and the entries above it; a module written bare in `children` takes its parent's path.
+//! The controllers of a module are those its `@Module({ controllers: [...] })` lists; the linker
+//! puts the module's path in front of their routes. A list that cannot be read (a call, a
+//! spread, a module that is not a plain name) is only noted: the linker lowers the confidence of
+//! every Nest route then.
+//!
 //! Refuses (at link time): a controller path, route path or global prefix that is not a literal
-//! (`computed-route`). `RouterModule` paths are not read.
+//! (`computed-route`).
 //!
 //! Example: `@Controller("items")` with `@Get(":id") findOne()` and
 //! `app.setGlobalPrefix("api")` in `main.ts` serves `GET /api/items/{id}`.
@@ -25,8 +33,8 @@ use cartograph_core::HttpMethod;
 use tree_sitter::Node;
 
 use super::{
-    JsRouteFacts, NestController, NestExclude, NestRoute, NestVersion, NestVersioning, PathValue,
-    named_args, object_property, path_value, strip_expression,
+    JsRouteFacts, NestController, NestExclude, NestModule, NestModulePath, NestRoute, NestVersion,
+    NestVersioning, PathValue, named_args, object_property, path_value, strip_expression,
 };
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
@@ -55,6 +63,7 @@ fn decorator<'t>(node: Node<'t>, cx: &Context<'_>) -> Option<(&'static str, Opti
 fn text_static(node: Node<'_>, cx: &Context<'_>) -> &'static str {
     const KNOWN: &[&str] = &[
         "Controller",
+        "Module",
         "Version",
         "Get",
         "Post",
@@ -95,11 +104,18 @@ fn class_decorators<'t>(class: Node<'t>) -> Vec<Node<'t>> {
 
 /// A `class_declaration`: a controller when decorated `@Controller`.
 pub(super) fn class(node: Node<'_>, cx: &Context<'_>, js: &mut JsRouteFacts) {
-    if !cx.source.contains("@Controller") {
+    let module = cx.source.contains("@Module");
+    if !module && !cx.source.contains("@Controller") {
         return;
     }
     let decorators: Vec<(&str, Option<Node<'_>>)> =
         class_decorators(node).into_iter().filter_map(|d| decorator(d, cx)).collect();
+    if module
+        && let Some((_, Some(options))) = decorators.iter().find(|(n, _)| *n == "Module")
+        && let Some(name) = node.field("name")
+    {
+        module_class(text(name, cx.source), *options, cx, js);
+    }
     let Some((_, arg)) = decorators.iter().find(|(name, _)| *name == "Controller").copied() else {
         return;
     };
@@ -183,6 +199,140 @@ fn method(
     }
 }
 
+/// `@Module({ controllers: [A, B] })`: the controller classes the module declares.
+fn module_class(class: &str, options: Node<'_>, cx: &Context<'_>, js: &mut JsRouteFacts) {
+    let options = strip_expression(options);
+    if options.kind_name() != "object" {
+        return;
+    }
+    let Some(list) = object_property(options, "controllers", cx.source).map(strip_expression)
+    else {
+        return;
+    };
+    if list.kind_name() != "array" {
+        return;
+    }
+    let mut cursor = list.walk();
+    let controllers: Vec<String> = list
+        .named_children(&mut cursor)
+        .map(strip_expression)
+        .filter(|c| c.kind_name() == "identifier")
+        .map(|c| text(c, cx.source).to_owned())
+        .collect();
+    if !controllers.is_empty() {
+        js.nest_modules.push(NestModule { class: class.to_owned(), controllers });
+    }
+}
+
+/// How deep `children` of `RouterModule` routes are followed.
+const MAX_ROUTE_DEPTH: usize = 16;
+
+/// `RouterModule.register(routes)`: the modules the routes place under a path.
+pub(super) fn router_module(call: Node<'_>, cx: &Context<'_>, js: &mut JsRouteFacts) {
+    let args = call.field("arguments").map(named_args).unwrap_or_default();
+    let list = match args.as_slice() {
+        [only] => {
+            let only = strip_expression(*only);
+            match only.kind_name() {
+                "array" => Some(only),
+                "identifier" => file_array(text(only, cx.source), cx),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    let (line, column) = position(call);
+    let read = list.is_some_and(|list| route_entries(list, &[], line, column, cx, js, 0));
+    if !read {
+        js.nest_router_module = true;
+    }
+}
+
+/// The array literal a top-level `const NAME = [...]` of the file holds.
+fn file_array<'t>(name: &str, cx: &Context<'t>) -> Option<Node<'t>> {
+    let root = *cx.ancestry().first()?;
+    let mut cursor = root.walk();
+    for statement in root.named_children(&mut cursor) {
+        let statement = match statement.kind_name() {
+            "export_statement" => match statement.field("declaration") {
+                Some(declaration) => declaration,
+                None => continue,
+            },
+            _ => statement,
+        };
+        if !matches!(statement.kind_name(), "lexical_declaration" | "variable_declaration") {
+            continue;
+        }
+        let mut inner = statement.walk();
+        for declarator in statement.named_children(&mut inner) {
+            if declarator.field("name").is_some_and(|n| text(n, cx.source) == name) {
+                return declarator
+                    .field("value")
+                    .map(strip_expression)
+                    .filter(|v| v.kind_name() == "array");
+            }
+        }
+    }
+    None
+}
+
+/// Reads the entries of a routes array under the paths `above`; false when some part cannot be
+/// read.
+fn route_entries(
+    list: Node<'_>,
+    above: &[PathValue],
+    line: u32,
+    column: u32,
+    cx: &Context<'_>,
+    js: &mut JsRouteFacts,
+    depth: usize,
+) -> bool {
+    if depth > MAX_ROUTE_DEPTH {
+        return false;
+    }
+    let mut read = true;
+    let mut cursor = list.walk();
+    for entry in list.named_children(&mut cursor) {
+        let entry = strip_expression(entry);
+        match entry.kind_name() {
+            "comment" => {}
+            // A module written bare among `children` is served at its parent's path.
+            "identifier" => js.nest_module_paths.push(NestModulePath {
+                module: text(entry, cx.source).to_owned(),
+                path: above.to_vec(),
+                line,
+                column,
+            }),
+            "object" => {
+                let mut path = above.to_vec();
+                if let Some(p) = object_property(entry, "path", cx.source) {
+                    path.push(path_value(p, cx));
+                }
+                if let Some(module) = object_property(entry, "module", cx.source) {
+                    let module = strip_expression(module);
+                    if module.kind_name() == "identifier" {
+                        js.nest_module_paths.push(NestModulePath {
+                            module: text(module, cx.source).to_owned(),
+                            path: path.clone(),
+                            line,
+                            column,
+                        });
+                    } else {
+                        read = false;
+                    }
+                }
+                if let Some(children) = object_property(entry, "children", cx.source) {
+                    let children = strip_expression(children);
+                    read &= children.kind_name() == "array"
+                        && route_entries(children, &path, line, column, cx, js, depth + 1);
+                }
+            }
+            _ => read = false,
+        }
+    }
+    read
+}
+
 /// A version argument: `"1"`, `["1", "2"]`, `VERSION_NEUTRAL`, or computed.
 fn version(node: Node<'_>, cx: &Context<'_>) -> NestVersion {
     let one = |n: Node<'_>| -> Option<Option<String>> {
@@ -213,7 +363,7 @@ pub(super) fn versioning(call: Node<'_>, cx: &Context<'_>) -> NestVersioning {
     let args = call.field("arguments").map(named_args).unwrap_or_default();
     let Some(options) = args.first().map(|a| strip_expression(*a)) else {
         // `enableVersioning()` defaults to URI versioning.
-        return NestVersioning::Uri { prefix: Some("v".to_owned()), default: None };
+        return NestVersioning::Uri { prefix: Some("v".to_owned()), default: None, root: None };
     };
     if options.kind_name() != "object" {
         return NestVersioning::Computed;
@@ -224,24 +374,59 @@ pub(super) fn versioning(call: Node<'_>, cx: &Context<'_>) -> NestVersioning {
         Some("HEADER" | "MEDIA_TYPE" | "CUSTOM") => return NestVersioning::Other,
         _ => return NestVersioning::Computed,
     }
+    let mut root = None;
     let prefix = match object_property(options, "prefix", cx.source) {
         None => Some("v".to_owned()),
         Some(p) if text(p, cx.source) == "false" => None,
         Some(p) => match literal_string(strip_expression(p), cx.source) {
             Some(p) => Some(p),
-            None => return NestVersioning::Computed,
+            None => match rooted_prefix(strip_expression(p), cx) {
+                Some((name, rest)) => {
+                    root = Some(name);
+                    Some(rest)
+                }
+                None => return NestVersioning::Computed,
+            },
         },
     };
     let default = object_property(options, "defaultVersion", cx.source).map(|v| version(v, cx));
-    NestVersioning::Uri { prefix, default }
+    NestVersioning::Uri { prefix, default, root }
+}
+
+/// `` `${CONTEXT_PATH}v` ``: one leading interpolation of a plain (dotted) name and a literal
+/// rest without a slash, as (the name, the rest).
+fn rooted_prefix(node: Node<'_>, cx: &Context<'_>) -> Option<(String, String)> {
+    if node.kind_name() != "template_string" {
+        return None;
+    }
+    let mut cursor = node.walk();
+    let parts: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+    let (first, rest) = parts.split_first()?;
+    let name = first.named_child(0).filter(|_| first.kind_name() == "template_substitution")?;
+    if !matches!(name.kind_name(), "identifier" | "member_expression") {
+        return None;
+    }
+    let mut literal = String::new();
+    for part in rest {
+        if part.kind_name() != "string_fragment" {
+            return None;
+        }
+        literal.push_str(text(*part, cx.source));
+    }
+    (!literal.is_empty() && !literal.contains('/'))
+        .then(|| (text(name, cx.source).to_owned(), literal))
 }
 
 /// Keeps the controllers only when `Controller` is NestJS's (imported from `@nestjs/common` under
 /// its own name).
 pub(super) fn keep_imported(js: &mut JsRouteFacts, nest_names: &[(String, String)]) {
-    let imported = nest_names.iter().any(|(local, name)| local == "Controller" && name == local);
-    if !imported {
+    let imported =
+        |member: &str| nest_names.iter().any(|(local, name)| local == member && name == local);
+    if !imported("Controller") {
         js.nest_controllers.clear();
+    }
+    if !imported("Module") {
+        js.nest_modules.clear();
     }
 }
 

@@ -12,8 +12,10 @@
 //! catch-all; a file under a `_private` folder or an intercepting `(.)x` folder is not a route.
 //! Pages Router: a `pages/api/**` file with a default export → `ANY /api/…`, `index` at its
 //! folder's path; where the handler checks `req.method` (or, checking nothing itself, its default
-//! export is imported from a module that does), one route per method it checks, at most
-//! `likely`. A literal `basePath` in the project's `next.config.*` goes in front of every
+//! export is imported or re-exported — `export { default } from "…"` — from a module that does),
+//! one route per method it checks, at most `likely`; `ANY` where the handler checks nothing, at
+//! most `likely` when it is re-exported from a module that cannot be followed. App Router
+//! handlers re-exported by name (`export { GET, POST } from "…"`) are routes of the route file. A literal `basePath` in the project's `next.config.*` goes in front of every
 //! route; a computed one is refused (`computed-route`).
 
 use crate::recognise::js_routes::PathValue;
@@ -23,6 +25,7 @@ use cartograph_core::{
 };
 
 use crate::recognise::link::{BindingTarget, FileView, LinkInput, Linked, ServedRoute};
+use crate::tree::{dir_of, join_normalised};
 
 const CONFIG_EXTENSIONS: &[&str] = &["js", "mjs", "cjs", "ts", "mts"];
 const SOURCE_EXTENSIONS: &[&str] = &["ts", "js", "tsx", "jsx", "mjs", "cjs", "mts", "cts"];
@@ -213,6 +216,37 @@ fn app_routes(
     }
 }
 
+/// The analysed module a re-export's specifier leads to: a relative specifier resolved against
+/// the tree, otherwise (an alias such as `@/lib/x`) the file's one re-export binding when it has
+/// one re-exported module only.
+fn reexport_target(
+    input: &LinkInput<'_>,
+    view: &FileView<'_>,
+    specifier: &str,
+) -> Option<RepoPath> {
+    if specifier.starts_with("./") || specifier.starts_with("../") {
+        let base = join_normalised(&dir_of(view.path), specifier)?;
+        return ["", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", "/index.ts", "/index.js"]
+            .iter()
+            .map(|suffix| format!("{base}{suffix}"))
+            .filter(|candidate| input.index.is_file(candidate))
+            .find_map(|candidate| RepoPath::new(&candidate).ok())
+            .filter(|path| input.file(path).is_some());
+    }
+    let js = &view.facts.js_routes;
+    if js.reexports.iter().any(|r| r.specifier != specifier) {
+        return None;
+    }
+    let mut stars = view.bindings.iter().filter(|b| b.local == "*");
+    match (stars.next(), stars.next()) {
+        (Some(binding), None) => match &binding.target {
+            BindingTarget::Module(path) => Some(path.clone()),
+            BindingTarget::Package(_) => None,
+        },
+        _ => None,
+    }
+}
+
 fn pages_route(
     input: &LinkInput<'_>,
     view: &FileView<'_>,
@@ -228,16 +262,35 @@ fn pages_route(
     // handler`).
     let mut checked = &view.facts.js_routes.checked_methods;
     let mut delegate = None;
+    // `export { default } from "…"`: the handler is the other module's default export.
+    let reexported = match &default.name {
+        None => view
+            .facts
+            .js_routes
+            .reexports
+            .iter()
+            .find(|r| r.exported.as_deref() == Some("default"))
+            .map(|r| reexport_target(input, view, &r.specifier)),
+        Some(_) => None,
+    };
+    let imported = match (&reexported, &default.name) {
+        (Some(target), _) => target.as_ref(),
+        (None, Some(name)) => match input.binding(view.path, name).map(|b| &b.target) {
+            Some(BindingTarget::Module(target)) => Some(target),
+            _ => None,
+        },
+        (None, None) => None,
+    };
     if checked.is_empty()
-        && let Some(name) = &default.name
-        && let Some(binding) = input.binding(view.path, name)
-        && let BindingTarget::Module(target) = &binding.target
+        && let Some(target) = imported
         && let Some(other) = input.file(target)
         && !other.facts.js_routes.checked_methods.is_empty()
     {
         checked = &other.facts.js_routes.checked_methods;
         delegate = Some(target);
     }
+    // A re-exported handler that cannot be followed may check methods the linker does not see.
+    let unfollowed = matches!(reexported, Some(None));
     let base = base_note(project);
     let location = SourceLocation::new(view.path.clone(), default.line, default.column);
     let whose = match delegate {
@@ -264,7 +317,16 @@ fn pages_route(
         )
     };
     if checked.is_empty() {
-        out.push(route(HttpMethod::Any, head("ANY"), project.confidence));
+        if unfollowed {
+            let evidence = format!(
+                "{}; its handler is re-exported from a module that cannot be followed, so \
+                 the methods it checks are not known",
+                head("ANY")
+            );
+            out.push(route(HttpMethod::Any, evidence, project.confidence.max(Confidence::Likely)));
+        } else {
+            out.push(route(HttpMethod::Any, head("ANY"), project.confidence));
+        }
         return;
     }
     for method in checked {

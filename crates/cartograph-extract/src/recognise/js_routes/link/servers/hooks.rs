@@ -94,6 +94,7 @@ impl<'a> Linker<'_, 'a> {
                         line: mount.line,
                         column: mount.column,
                         unencapsulated: false,
+                        autoloaded: false,
                     });
                 }
                 if !any {

@@ -33,6 +33,20 @@ impl<'a> Linker<'_, 'a> {
             if rest.is_none() && self.declares(file, &base) {
                 return Resolved::Local(file, base);
             }
+            // `ctrl.auth` where `ctrl = autoload("./controllers")`: that folder's `auth` module.
+            if let Some(member) = rest.as_deref().filter(|r| !r.contains('.'))
+                && let Some((_, folder)) = self
+                    .input
+                    .file(file)
+                    .and_then(|v| v.facts.js_routes.autoloads.iter().find(|(l, _)| *l == base))
+            {
+                return self.resolve_module_within(
+                    file,
+                    &format!("{folder}/{member}"),
+                    None,
+                    hop + 1,
+                );
+            }
             let Some(binding) = self.input.binding(file, &base) else {
                 return if rest.is_none() {
                     Resolved::Local(file, base)
