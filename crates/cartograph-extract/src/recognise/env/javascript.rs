@@ -2,9 +2,13 @@
 //!
 //! Recognises `process.env.X`, `process.env["X"]`, `const { X, Y: y, Z = "d" } = process.env`,
 //! `import.meta.env.X` and `import.meta.env["X"]` (Vite; its built-ins `MODE`, `DEV`, `PROD`,
-//! `SSR` and `BASE_URL` are not environment variables and are skipped), `Deno.env.get("X")`, and
-//! `Bun.env.X`. Assigning or deleting `process.env.X` is a write and is not reported. Provenance
-//! `syntax`, confidence `certain`. Defaults in a destructuring pattern are never read.
+//! `SSR` and `BASE_URL` are not environment variables and are skipped), `Deno.env.get("X")`,
+//! `Bun.env.X`, `"X" in process.env`, and `getEnv("X")`, `assertEnv("X")`,
+//! `getEnvAsStringArray("X")` imported from `@silverhand/essentials`. Assigning or deleting
+//! `process.env.X` is a write and is not reported. Provenance `syntax`, confidence `certain`.
+//! Defaults in a destructuring pattern are never read. A name built from module constants
+//! (`` process.env[`${PREFIX}_URL`] ``) is read; one built from the enclosing function's
+//! parameters makes the function a helper (`wrappers.rs`).
 //!
 //! Refuses (`computed-env-key`): `process.env[name]`, `import.meta.env[key]`,
 //! `Deno.env.get(name)` with a computed name.
@@ -131,6 +135,23 @@ pub(super) fn destructuring(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFa
         }
         let evidence = format!("a destructuring of {object} reads {name}");
         read(entry, name, RECOGNISER, evidence, facts);
+    }
+}
+
+/// `"X" in process.env`.
+pub(super) fn membership(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
+    let (Some(left), Some(operator), Some(right)) =
+        (node.field("left"), node.field("operator"), node.field("right"))
+    else {
+        return;
+    };
+    if text(operator, cx.source) != "in" {
+        return;
+    }
+    let Some(object) = env_object(right, cx.source) else { return };
+    if let Some(name) = literal_string(left, cx.source).filter(|n| !skipped(object, n)) {
+        let evidence = format!("a membership test on {object} reads {name}");
+        read(node, name, RECOGNISER, evidence, facts);
     }
 }
 

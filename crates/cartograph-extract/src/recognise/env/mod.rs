@@ -64,7 +64,7 @@ pub const RECOGNISERS: &[Recogniser] = &[
         languages: &[Language::TypeScript, Language::JavaScript],
         edges: &[EdgeKind::ReadsEnv],
         summary: "process.env.X, process.env[\"X\"], const { X } = process.env, import.meta.env.X \
-                  (Vite), Deno.env.get(\"X\"), Bun.env.X, getEnv(\"X\") from \
+                  (Vite), Deno.env.get(\"X\"), Bun.env.X, \"X\" in process.env, getEnv(\"X\") from \
                   @silverhand/essentials",
     },
     Recogniser {
@@ -173,6 +173,7 @@ impl Family for Env {
             "subscript_expression",
             "variable_declarator",
             "call_expression",
+            "binary_expression",
         ]
     }
 
@@ -226,6 +227,7 @@ impl Family for Env {
                 "subscript_expression" => javascript::subscript(node, cx, facts),
                 "variable_declarator" => javascript::destructuring(node, cx, facts),
                 "call_expression" => javascript::call(node, cx, &mut self.nest, facts),
+                "binary_expression" => javascript::membership(node, cx, facts),
                 _ => {}
             },
         }

@@ -166,6 +166,7 @@ const token = Deno.env.get("TOKEN");
 const bun = Bun.env.BUN_VAR;
 process.env.WRITTEN = "secret";
 delete process.env.GONE;
+const has = "FEATURE_X" in process.env;
 function computed(name: string) {
   return process.env[name] ?? Deno.env.get(name);
 }
