@@ -127,7 +127,8 @@ STRICT = get_strict("APP_STRICT")
 COMPUTED = get_bool_from_env(name)
 "#;
     let base = "import environ\n\nenv = environ.Env()\n";
-    let production = "from .base import env\n\nDSN = env(\"SENTRY_DSN\")\nEAGER = env.bool(\"CELERY_EAGER\")\n";
+    let production =
+        "from .base import env\n\nDSN = env(\"SENTRY_DSN\")\nEAGER = env.bool(\"CELERY_EAGER\")\n";
     let envts = "export const env = (variable: string) => process?.env?.[variable];\nexport const requireEnv = (variable: string) => env(variable) ?? fail();\nexport default process.env;\n";
     let mailer = "import { env, requireEnv } from \"../lib/env\";\nimport environment from \"../lib/env\";\nconst host = env(\"SMTP_HOST\");\nconst user = requireEnv(\"SMTP_USER\");\nconst port = environment.SMTP_PORT;\n";
     let analysis = analyse(&[

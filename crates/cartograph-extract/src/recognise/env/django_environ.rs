@@ -21,7 +21,7 @@
 
 use tree_sitter::Node;
 
-use super::{assigned_to, keyed_read, python_key, read, EnvObject, ObjectKind};
+use super::{EnvObject, ObjectKind, assigned_to, keyed_read, python_key, read};
 use crate::recognise::Context;
 use crate::syntax::position;
 use crate::{FileFacts, ImportTarget, Imported};
@@ -30,8 +30,19 @@ pub(super) const RECOGNISER: &str = "django-environ";
 
 /// Methods of `Env` whose first argument names the variable.
 const READS: &[&str] = &[
-    "str", "bool", "int", "float", "list", "tuple", "dict", "json", "url", "path", "bytes",
-    "get_value", "decimal",
+    "str",
+    "bool",
+    "int",
+    "float",
+    "list",
+    "tuple",
+    "dict",
+    "json",
+    "url",
+    "path",
+    "bytes",
+    "get_value",
+    "decimal",
 ];
 
 /// Methods of `Env` that read a fixed variable when given none.

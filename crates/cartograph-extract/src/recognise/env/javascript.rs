@@ -55,8 +55,7 @@ fn skipped(object: &str, name: &str) -> bool {
 /// `process.env.X`; `process.env` itself bound at module level (an environment object); and
 /// `environment.X` on another name, which may be an environment object of another module.
 pub(super) fn member(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
-    let (Some(object_node), Some(property)) = (node.field("object"), node.field("property"))
-    else {
+    let (Some(object_node), Some(property)) = (node.field("object"), node.field("property")) else {
         return;
     };
     let Some(object) = env_object(object_node, cx.source) else {

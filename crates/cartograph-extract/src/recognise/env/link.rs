@@ -254,7 +254,11 @@ fn lookup<'a>(
 
 /// The name a helper reads when called with `args`: each parameter part replaced by the
 /// argument at its position or keyword. `None` when an argument is missing.
-fn substitute(parts: &[NamePart], params: &[String], args: &[InvocationArg]) -> Option<Vec<NamePart>> {
+fn substitute(
+    parts: &[NamePart],
+    params: &[String],
+    args: &[InvocationArg],
+) -> Option<Vec<NamePart>> {
     let mut out: Vec<NamePart> = Vec::new();
     for part in parts {
         match part {
@@ -262,8 +266,7 @@ fn substitute(parts: &[NamePart], params: &[String], args: &[InvocationArg]) -> 
             NamePart::Param(i) => {
                 let keyword = params.get(usize::from(*i));
                 let arg = args.iter().find(|a| {
-                    a.position == Some(*i)
-                        || (a.keyword.is_some() && a.keyword.as_ref() == keyword)
+                    a.position == Some(*i) || (a.keyword.is_some() && a.keyword.as_ref() == keyword)
                 })?;
                 out.extend(arg.parts.iter().cloned());
             }

@@ -333,10 +333,8 @@ fn python_key<'t>(call: Node<'t>, keyword: &str, source: &str) -> Option<Node<'t
 fn assigned_to<'s>(call: Node<'_>, cx: &Context<'s>) -> Option<(&'s str, bool)> {
     let assignment = cx.parent(call).filter(|a| a.kind_name() == "assignment")?;
     let left = assignment.field("left").filter(|l| l.kind_name() == "identifier")?;
-    let module_level = cx
-        .parent(assignment)
-        .and_then(|s| cx.parent(s))
-        .is_some_and(|m| m.kind_name() == "module");
+    let module_level =
+        cx.parent(assignment).and_then(|s| cx.parent(s)).is_some_and(|m| m.kind_name() == "module");
     Some((crate::syntax::text(left, cx.source), module_level))
 }
 

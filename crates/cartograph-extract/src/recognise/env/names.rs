@@ -10,11 +10,11 @@
 use serde::{Deserialize, Serialize};
 use tree_sitter::Node;
 
+use crate::Syntax;
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
 use crate::syntax::KindExt;
 use crate::syntax::{literal_string, text};
-use crate::Syntax;
 
 /// One part of a variable name.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -162,7 +162,12 @@ struct Scope<'c, 's> {
     constants: bool,
 }
 
-fn collect(node: Node<'_>, scope: &Scope<'_, '_>, out: &mut Vec<NamePart>, depth: u8) -> Option<()> {
+fn collect(
+    node: Node<'_>,
+    scope: &Scope<'_, '_>,
+    out: &mut Vec<NamePart>,
+    depth: u8,
+) -> Option<()> {
     let cx = scope.cx;
     if depth > 8 {
         return None;

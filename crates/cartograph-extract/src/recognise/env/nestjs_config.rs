@@ -18,12 +18,12 @@ use tree_sitter::Node;
 
 use super::names::env_like;
 use super::read_as;
+use crate::FileFacts;
 use crate::recognise::Context;
-use crate::syntax::javascript::named_args;
 use crate::syntax::FieldExt;
 use crate::syntax::KindExt;
+use crate::syntax::javascript::named_args;
 use crate::syntax::{literal_string, text};
-use crate::FileFacts;
 use cartograph_core::Provenance;
 
 pub(super) const RECOGNISER: &str = "nestjs-config";
@@ -51,7 +51,12 @@ pub(super) fn typed_names(source: &str) -> Vec<String> {
 }
 
 /// `x.get("KEY")` where `x` is typed `ConfigService`. False when the call is not one.
-pub(super) fn call(node: Node<'_>, names: &[String], cx: &Context<'_>, facts: &mut FileFacts) -> bool {
+pub(super) fn call(
+    node: Node<'_>,
+    names: &[String],
+    cx: &Context<'_>,
+    facts: &mut FileFacts,
+) -> bool {
     let Some(function) = node.field("function").filter(|f| f.kind_name() == "member_expression")
     else {
         return false;

@@ -296,7 +296,8 @@ fn nested_fields(ty: Node<'_>, cx: &Context<'_>, delimiter: &str, depth: u8) -> 
         return Vec::new();
     }
     let written: String = text(ty, cx.source).chars().filter(|c| !c.is_whitespace()).collect();
-    let written = written.strip_prefix("Optional[").and_then(|t| t.strip_suffix(']')).unwrap_or(&written);
+    let written =
+        written.strip_prefix("Optional[").and_then(|t| t.strip_suffix(']')).unwrap_or(&written);
     let written = written.strip_suffix("|None").unwrap_or(written);
     if written.is_empty() || !written.chars().all(|c| c.is_alphanumeric() || c == '_') {
         return Vec::new();
@@ -320,7 +321,8 @@ fn nested_fields(ty: Node<'_>, cx: &Context<'_>, delimiter: &str, depth: u8) -> 
         }) else {
             continue;
         };
-        let (Some(left), Some(sub_ty)) = (assignment.field("left"), assignment.field("type")) else {
+        let (Some(left), Some(sub_ty)) = (assignment.field("left"), assignment.field("type"))
+        else {
             continue;
         };
         let sub = text(left, cx.source);

@@ -65,8 +65,9 @@ pub(super) fn call(node: Node<'_>, callee: &str, cx: &Context<'_>, facts: &mut F
         {
             let Some(options) = args.first().and_then(|o| object(*o, cx)) else { return true };
             for part in ["server", "client", "shared"] {
-                let Some(schema) = crate::syntax::javascript::object_property(options, part, cx.source)
-                    .and_then(|s| object(s, cx))
+                let Some(schema) =
+                    crate::syntax::javascript::object_property(options, part, cx.source)
+                        .and_then(|s| object(s, cx))
                 else {
                     continue;
                 };
@@ -89,7 +90,8 @@ pub(super) fn call(node: Node<'_>, callee: &str, cx: &Context<'_>, facts: &mut F
             };
             for object in objects {
                 for (key, at) in keys(object, cx) {
-                    let evidence = format!("zod schema {name} parsed from process.env declares {key}");
+                    let evidence =
+                        format!("zod schema {name} parsed from process.env declares {key}");
                     read_as(at, key, ZOD, evidence, Provenance::Syntax, facts);
                 }
             }
@@ -113,7 +115,9 @@ pub(super) fn imported_from(facts: &FileFacts, callee: &str, packages: &[&str]) 
 fn object<'s>(node: Node<'s>, cx: &Context<'s>) -> Option<Node<'s>> {
     match node.kind_name() {
         "object" => Some(node),
-        "identifier" => module_value(text(node, cx.source), cx).filter(|v| v.kind_name() == "object"),
+        "identifier" => {
+            module_value(text(node, cx.source), cx).filter(|v| v.kind_name() == "object")
+        }
         _ => None,
     }
 }
@@ -131,7 +135,8 @@ fn zod_objects<'s>(node: Node<'s>, cx: &Context<'s>, found: &mut Vec<Node<'s>>, 
             }
         }
         "call_expression" => {
-            let Some(function) = node.field("function").filter(|f| f.kind_name() == "member_expression")
+            let Some(function) =
+                node.field("function").filter(|f| f.kind_name() == "member_expression")
             else {
                 return;
             };

@@ -31,11 +31,11 @@ use serde::{Deserialize, Serialize};
 use tree_sitter::Node;
 
 use super::names::{self, NamePart};
+use crate::FileFacts;
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
 use crate::syntax::KindExt;
 use crate::syntax::{literal_string, position, text};
-use crate::FileFacts;
 
 pub(super) const RECOGNISER: &str = "env-wrappers";
 
@@ -132,8 +132,7 @@ pub(super) fn computed_key(
 
 /// A call that may reach a wrapper: `callee` is its function as written.
 pub(super) fn invocation(node: Node<'_>, callee: &str, cx: &Context<'_>, facts: &mut FileFacts) {
-    if callee.split('.').count() > 2 || callee.starts_with("this.") || callee.starts_with("self.")
-    {
+    if callee.split('.').count() > 2 || callee.starts_with("this.") || callee.starts_with("self.") {
         return;
     }
     let Some(arguments) = node.field("arguments") else { return };
@@ -186,11 +185,8 @@ pub(super) fn invocation(node: Node<'_>, callee: &str, cx: &Context<'_>, facts: 
     if args.is_empty() {
         return;
     }
-    let within = args
-        .iter()
-        .any(|a| names::has_param(&a.parts))
-        .then(|| function.flatten())
-        .flatten();
+    let within =
+        args.iter().any(|a| names::has_param(&a.parts)).then(|| function.flatten()).flatten();
     let (line, column) = position(node);
     facts.env.invocations.push(EnvInvocation {
         line,
@@ -246,8 +242,7 @@ pub(super) fn environment_object(node: Node<'_>, cx: &Context<'_>, facts: &mut F
     let name = match holder.kind_name() {
         "export_statement" => "default".to_owned(),
         "variable_declarator" => {
-            let Some(name) = holder.field("name").filter(|n| n.kind_name() == "identifier")
-            else {
+            let Some(name) = holder.field("name").filter(|n| n.kind_name() == "identifier") else {
                 return;
             };
             let module_level = cx
