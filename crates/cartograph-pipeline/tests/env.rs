@@ -83,3 +83,62 @@ DEBUG = os.getenv("DEBUG") == "1"
         )
     );
 }
+
+fn env_evidence(analysis: &Analysis) -> Vec<String> {
+    analysis
+        .edges
+        .iter()
+        .filter(|e| e.kind == EdgeKind::ReadsEnv)
+        .map(|e| {
+            format!(
+                "{} -> {} {}/{}: {}",
+                e.from.name(),
+                e.to.name(),
+                e.provenance.as_str(),
+                e.confidence.as_str(),
+                e.evidence.as_str()
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn helpers_that_wrap_a_read_are_joined_across_modules() {
+    let helpers = r#"
+import os
+
+def get_bool_from_env(key, default="0"):
+    return os.getenv(key, default).lower() in ("1", "true")
+
+def get_path_from_env(key, default=None):
+    return os.environ.get(f"{key}_FILE") or os.environ.get(key, default)
+
+def get_strict(key):
+    return get_bool_from_env(key, "0")
+"#;
+    let init = "from .helpers import get_bool_from_env, get_strict\n";
+    let settings = r#"
+from app.conf import get_bool_from_env, get_strict
+from app.conf.helpers import get_path_from_env
+
+DEBUG = get_bool_from_env("APP_DEBUG")
+MEDIA = get_path_from_env("APP_MEDIA_ROOT")
+STRICT = get_strict("APP_STRICT")
+COMPUTED = get_bool_from_env(name)
+"#;
+    let base = "import environ\n\nenv = environ.Env()\n";
+    let production =
+        "from .base import env\n\nDSN = env(\"SENTRY_DSN\")\nEAGER = env.bool(\"CELERY_EAGER\")\n";
+    let envts = "export const env = (variable: string) => process?.env?.[variable];\nexport const requireEnv = (variable: string) => env(variable) ?? fail();\nexport default process.env;\n";
+    let mailer = "import { env, requireEnv } from \"../lib/env\";\nimport environment from \"../lib/env\";\nconst host = env(\"SMTP_HOST\");\nconst user = requireEnv(\"SMTP_USER\");\nconst port = environment.SMTP_PORT;\n";
+    let analysis = analyse(&[
+        ("app/conf/helpers.py", helpers),
+        ("app/conf/__init__.py", init),
+        ("app/config.py", settings),
+        ("app/settings/base.py", base),
+        ("app/settings/production.py", production),
+        ("web/lib/env.ts", envts),
+        ("web/mail/mailer.ts", mailer),
+    ]);
+    insta::assert_snapshot!(env_evidence(&analysis).join("\n"));
+}

@@ -2,9 +2,13 @@
 //!
 //! Recognises `process.env.X`, `process.env["X"]`, `const { X, Y: y, Z = "d" } = process.env`,
 //! `import.meta.env.X` and `import.meta.env["X"]` (Vite; its built-ins `MODE`, `DEV`, `PROD`,
-//! `SSR` and `BASE_URL` are not environment variables and are skipped), `Deno.env.get("X")`, and
-//! `Bun.env.X`. Assigning or deleting `process.env.X` is a write and is not reported. Provenance
-//! `syntax`, confidence `certain`. Defaults in a destructuring pattern are never read.
+//! `SSR` and `BASE_URL` are not environment variables and are skipped), `Deno.env.get("X")`,
+//! `Bun.env.X`, `"X" in process.env`, and `getEnv("X")`, `assertEnv("X")`,
+//! `getEnvAsStringArray("X")` imported from `@silverhand/essentials`. Assigning or deleting
+//! `process.env.X` is a write and is not reported. Provenance `syntax`, confidence `certain`.
+//! Defaults in a destructuring pattern are never read. A name built from module constants
+//! (`` process.env[`${PREFIX}_URL`] ``) is read; one built from the enclosing function's
+//! parameters makes the function a helper (`wrappers.rs`).
 //!
 //! Refuses (`computed-env-key`): `process.env[name]`, `import.meta.env[key]`,
 //! `Deno.env.get(name)` with a computed name.
@@ -16,7 +20,7 @@
 
 use tree_sitter::Node;
 
-use super::{is_written, read, refuse};
+use super::{is_written, nestjs_config, read, refuse, schemas, wrappers};
 use crate::FileFacts;
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
@@ -48,12 +52,21 @@ fn skipped(object: &str, name: &str) -> bool {
     object == "import.meta.env" && VITE_BUILTINS.contains(&name)
 }
 
-/// `process.env.X`.
+/// `process.env.X`; `process.env` itself bound at module level (an environment object); and
+/// `environment.X` on another name, which may be an environment object of another module.
 pub(super) fn member(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
-    let Some(object) = node.field("object").and_then(|o| env_object(o, cx.source)) else {
+    let (Some(object_node), Some(property)) = (node.field("object"), node.field("property")) else {
         return;
     };
-    let Some(property) = node.field("property") else { return };
+    let Some(object) = env_object(object_node, cx.source) else {
+        if env_object(node, cx.source) == Some("process.env") {
+            wrappers::environment_object(node, cx, facts);
+        } else if object_node.kind_name() == "identifier" && !is_written(node) {
+            let name = text(property, cx.source);
+            wrappers::member(node, text(object_node, cx.source), name, facts);
+        }
+        return;
+    };
     let name = text(property, cx.source);
     if is_written(node) || skipped(object, name) || name.is_empty() {
         return;
@@ -70,12 +83,14 @@ pub(super) fn subscript(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts)
         return;
     }
     let Some(index) = node.field("index") else { return };
+    let how = format!("{object}[...]");
     match literal_string(index, cx.source) {
         Some(name) if skipped(object, &name) => {}
         Some(name) => {
-            let evidence = format!("{object}[...] reads {name}");
+            let evidence = format!("{how} reads {name}");
             read(node, name, RECOGNISER, evidence, facts);
         }
+        None if wrappers::computed_key(node, index, &how, RECOGNISER, cx, facts) => {}
         None => refuse(
             node,
             cx,
@@ -122,10 +137,72 @@ pub(super) fn destructuring(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFa
     }
 }
 
-/// `Deno.env.get("X")`.
-pub(super) fn call(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
+/// `"X" in process.env`.
+pub(super) fn membership(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
+    let (Some(left), Some(operator), Some(right)) =
+        (node.field("left"), node.field("operator"), node.field("right"))
+    else {
+        return;
+    };
+    if text(operator, cx.source) != "in" {
+        return;
+    }
+    let Some(object) = env_object(right, cx.source) else { return };
+    if let Some(name) = literal_string(left, cx.source).filter(|n| !skipped(object, n)) {
+        let evidence = format!("a membership test on {object} reads {name}");
+        read(node, name, RECOGNISER, evidence, facts);
+    }
+}
+
+/// `getEnv("X")`, `assertEnv("X")`, `getEnvAsStringArray("X")` from `@silverhand/essentials`.
+const ESSENTIALS: &[&str] = &["getEnv", "assertEnv", "getEnvAsStringArray"];
+
+/// `Deno.env.get("X")`, the readers of `@silverhand/essentials`; any other call goes to the
+/// validated schemas, NestJS's `ConfigService` and then to the wrappers.
+pub(super) fn call(
+    node: Node<'_>,
+    cx: &Context<'_>,
+    nest: &mut Option<Vec<String>>,
+    facts: &mut FileFacts,
+) {
     let Some(function) = node.field("function") else { return };
+    let callee = match function.kind_name() {
+        "identifier" => text(function, cx.source),
+        "member_expression"
+            if function.field("object").is_some_and(|o| o.kind_name() == "identifier")
+                && function
+                    .field("property")
+                    .is_some_and(|p| p.kind_name() == "property_identifier") =>
+        {
+            text(function, cx.source)
+        }
+        _ => "",
+    };
+    if ESSENTIALS.contains(&callee)
+        && schemas::imported_from(facts, callee, &["@silverhand/essentials"])
+    {
+        if let Some(key) = node.field("arguments").and_then(|a| a.named_child(0)) {
+            let how = format!("{callee} (@silverhand/essentials)");
+            super::keyed_read(node, key, &how, RECOGNISER, false, cx, facts);
+        }
+        return;
+    }
+    // `z.object({ … }).parse(process.env)`: the method alone.
+    let method = match (callee, function.kind_name()) {
+        ("", "member_expression") => function.field("property").map(|p| text(p, cx.source)),
+        _ => Some(callee),
+    };
+    if method.is_some_and(|m| !m.is_empty() && schemas::call(node, m, cx, facts)) {
+        return;
+    }
+    let names = nest.get_or_insert_with(|| nestjs_config::typed_names(cx.source));
+    if !names.is_empty() && nestjs_config::call(node, names, cx, facts) {
+        return;
+    }
     if text(function, cx.source) != "Deno.env.get" {
+        if !callee.is_empty() {
+            wrappers::invocation(node, callee, cx, facts);
+        }
         return;
     }
     let Some(args) = node.field("arguments") else { return };

@@ -5,10 +5,19 @@
 //! a `computed-env-key` refusal. Only names are kept: a default value passed alongside
 //! (`os.getenv("X", "default")`, a settings field's default) is never read into the facts.
 
+mod decouple;
+mod django_environ;
 mod javascript;
 pub mod link;
+mod names;
+mod nestjs_config;
 mod pydantic_settings;
 mod python;
+mod schemas;
+mod wrappers;
+
+pub use names::NamePart;
+pub use wrappers::{EnvInvocation, EnvObject, EnvWrapper, InvocationArg, ObjectKind};
 
 use cartograph_core::{
     Confidence, EdgeKind, Language, Provenance, Refusal, RefusalKind, SourceLocation,
@@ -26,20 +35,60 @@ use crate::{FileFacts, Syntax};
 /// This family's recognisers, one per file of this folder.
 pub const RECOGNISERS: &[Recogniser] = &[
     Recogniser {
+        name: "django-environ",
+        file: "env/django_environ.rs",
+        languages: &[Language::Python],
+        edges: &[EdgeKind::ReadsEnv],
+        summary: "django-environ: env = environ.Env(), env(\"X\"), env.bool(\"X\"), env.db() \
+                  (DATABASE_URL); instances imported from another module",
+    },
+    Recogniser {
+        name: "env-wrappers",
+        file: "env/wrappers.rs",
+        languages: &[Language::Python, Language::TypeScript, Language::JavaScript],
+        edges: &[EdgeKind::ReadsEnv],
+        summary: "the project's helpers that wrap a read (get_bool_from_env(\"X\") → \
+                  os.getenv(key)), joined across modules; names built from constants \
+                  (PREFIX + \"_FILE\"); environment objects imported from another module",
+    },
+    Recogniser {
+        name: "envalid",
+        file: "env/schemas.rs",
+        languages: &[Language::TypeScript, Language::JavaScript],
+        edges: &[EdgeKind::ReadsEnv],
+        summary: "envalid: cleanEnv(process.env, { KEY: str() }) reads each declared key",
+    },
+    Recogniser {
         name: "js-env",
         file: "env/javascript.rs",
         languages: &[Language::TypeScript, Language::JavaScript],
         edges: &[EdgeKind::ReadsEnv],
         summary: "process.env.X, process.env[\"X\"], const { X } = process.env, import.meta.env.X \
-                  (Vite), Deno.env.get(\"X\"), Bun.env.X",
+                  (Vite), Deno.env.get(\"X\"), Bun.env.X, \"X\" in process.env, getEnv(\"X\") from \
+                  @silverhand/essentials",
+    },
+    Recogniser {
+        name: "nestjs-config",
+        file: "env/nestjs_config.rs",
+        languages: &[Language::TypeScript, Language::JavaScript],
+        edges: &[EdgeKind::ReadsEnv],
+        summary: "NestJS ConfigService.get(\"KEY\") / getOrThrow on a name typed ConfigService",
     },
     Recogniser {
         name: "pydantic-settings",
         file: "env/pydantic_settings.rs",
         languages: &[Language::Python],
         edges: &[EdgeKind::ReadsEnv],
-        summary: "pydantic BaseSettings fields, with env_prefix, aliases and case_sensitive \
-                  applied",
+        summary: "pydantic BaseSettings fields, with env_prefix, aliases, case_sensitive and \
+                  nested models under env_nested_delimiter applied",
+    },
+    Recogniser {
+        name: "python-decouple",
+        file: "env/decouple.rs",
+        languages: &[Language::Python],
+        edges: &[EdgeKind::ReadsEnv],
+        summary: "python-decouple: config(\"X\", default=…, cast=…), AutoConfig / Config \
+                  instances",
     },
     Recogniser {
         name: "python-env",
@@ -49,12 +98,36 @@ pub const RECOGNISERS: &[Recogniser] = &[
         summary: "os.environ[\"X\"], os.environ.get, os.getenv, \"X\" in os.environ, and environ / \
                   getenv imported from os",
     },
+    Recogniser {
+        name: "t3-env",
+        file: "env/schemas.rs",
+        languages: &[Language::TypeScript, Language::JavaScript],
+        edges: &[EdgeKind::ReadsEnv],
+        summary: "t3-env createEnv({ server: { KEY: z.string() }, client, shared }): each \
+                  declared key",
+    },
+    Recogniser {
+        name: "zod-env",
+        file: "env/schemas.rs",
+        languages: &[Language::TypeScript, Language::JavaScript],
+        edges: &[EdgeKind::ReadsEnv],
+        summary: "zod: z.object({ KEY: … }).parse(process.env), the schema written there or \
+                  bound to a module constant",
+    },
 ];
 
 /// The facts of this family for one file.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EnvFacts {
     pub reads: Vec<EnvRead>,
+    /// Functions whose parameter names the variable they read (`get_bool_from_env(key)`).
+    pub wrappers: Vec<EnvWrapper>,
+    /// Calls that may reach a wrapper or an environment object of another module, with the
+    /// names they pass.
+    pub invocations: Vec<EnvInvocation>,
+    /// Names the file binds at module level to an environment object (`env = environ.Env()`,
+    /// `export default withSecrets(process.env)`).
+    pub objects: Vec<EnvObject>,
 }
 
 /// One read of an environment variable by name.
@@ -77,6 +150,10 @@ pub struct EnvRead {
 #[derive(Default)]
 pub(crate) struct Env {
     python: python::OsNames,
+    environ: django_environ::DjangoEnviron,
+    decouple: decouple::Decouple,
+    /// The names the file types as NestJS's `ConfigService`, read on first need.
+    nest: Option<Vec<String>>,
     settings: pydantic_settings::SettingsClasses,
     /// How many of the file's imports the names above were read from: the walk reads some of
     /// Python's imports on its way (`recognise::Imports::Inside`), after which they are read
@@ -96,12 +173,22 @@ impl Family for Env {
             "subscript_expression",
             "variable_declarator",
             "call_expression",
+            "binary_expression",
         ]
     }
 
     fn wants(&self, cx: &Context<'_>) -> bool {
-        static PY: super::Words = super::Words::new(&["environ", "getenv", "BaseSettings"]);
-        static JS: super::Words = super::Words::new(&[".env"]);
+        // A wrapper's callers name it: `get_bool_from_env(`, `env.bool(`, `getEnv(`.
+        static PY: super::Words = super::Words::new(&[
+            "environ",
+            "getenv",
+            "BaseSettings",
+            "decouple",
+            "env(",
+            "env.",
+            "Env(",
+        ]);
+        static JS: super::Words = super::Words::new(&["env", "Env", "ConfigService"]);
         match cx.syntax {
             Syntax::Python => PY.any_in(cx.source),
             Syntax::JavaScript => JS.any_in(cx.source),
@@ -113,17 +200,24 @@ impl Family for Env {
             Syntax::Python => match kind {
                 "module" => {
                     self.python = python::OsNames::from_imports(facts);
+                    self.environ.read_imports(facts);
+                    self.decouple.read_imports(facts);
                     self.settings = pydantic_settings::SettingsClasses::from_imports(facts);
                     self.imports_read = facts.imports.len();
                 }
                 _ if self.imports_read != facts.imports.len() => {
                     self.python = python::OsNames::from_imports(facts);
+                    self.environ.read_imports(facts);
+                    self.decouple.read_imports(facts);
                     self.settings.read_imports(facts);
                     self.imports_read = facts.imports.len();
                     self.visit(node, kind, cx, facts);
                 }
                 "subscript" => python::subscript(node, cx, &self.python, facts),
-                "call" => python::call(node, cx, &self.python, facts),
+                "call" => {
+                    let libraries = (&mut self.environ, &mut self.decouple);
+                    python::call(node, cx, &self.python, libraries, facts);
+                }
                 "comparison_operator" => python::membership(node, cx, &self.python, facts),
                 "class_definition" => self.settings.class(node, cx, facts),
                 _ => {}
@@ -132,13 +226,16 @@ impl Family for Env {
                 "member_expression" => javascript::member(node, cx, facts),
                 "subscript_expression" => javascript::subscript(node, cx, facts),
                 "variable_declarator" => javascript::destructuring(node, cx, facts),
-                "call_expression" => javascript::call(node, cx, facts),
+                "call_expression" => javascript::call(node, cx, &mut self.nest, facts),
+                "binary_expression" => javascript::membership(node, cx, facts),
                 _ => {}
             },
         }
     }
 
-    fn finish(&mut self, _cx: &Context<'_>, _facts: &mut FileFacts) {}
+    fn finish(&mut self, _cx: &Context<'_>, facts: &mut FileFacts) {
+        wrappers::finish(facts);
+    }
 }
 
 /// Records a syntactic read at `node`: provenance `syntax`, confidence `certain`.
@@ -169,6 +266,76 @@ fn refuse(node: Node<'_>, cx: &Context<'_>, reason: String, facts: &mut FileFact
         SourceLocation::new(cx.path.clone(), line, column),
         reason,
     ));
+}
+
+/// A read through a library call at `node` whose variable is `key`: a literal name is read
+/// (`certain`, or `likely` when `likely`), a name built from constants or parameters goes to
+/// [`wrappers::computed_key`], anything else is a `computed-env-key` refusal.
+fn keyed_read(
+    node: Node<'_>,
+    key: Node<'_>,
+    how: &str,
+    recogniser: &'static str,
+    likely: bool,
+    cx: &Context<'_>,
+    facts: &mut FileFacts,
+) {
+    match crate::syntax::literal_string(key, cx.source) {
+        Some(name) => {
+            let evidence = format!("{how} reads {name}");
+            if likely {
+                read_as(node, name, recogniser, evidence, Provenance::Convention, facts);
+            } else {
+                read(node, name, recogniser, evidence, facts);
+            }
+        }
+        None if wrappers::computed_key(node, key, how, recogniser, cx, facts) => {}
+        None => refuse(
+            node,
+            cx,
+            format!("{how} reads an environment variable whose name is computed"),
+            facts,
+        ),
+    }
+}
+
+/// Records a read at `node` with `provenance`, confidence `likely`.
+fn read_as(
+    node: Node<'_>,
+    name: String,
+    recogniser: &'static str,
+    evidence: String,
+    provenance: Provenance,
+    facts: &mut FileFacts,
+) {
+    let (line, column) = position(node);
+    facts.env.reads.push(EnvRead {
+        name,
+        line,
+        column,
+        recogniser,
+        evidence,
+        provenance,
+        confidence: Confidence::Likely,
+    });
+}
+
+/// The argument of a Python call that names the variable: the first positional one, or the
+/// keyword `keyword`.
+fn python_key<'t>(call: Node<'t>, keyword: &str, source: &str) -> Option<Node<'t>> {
+    let args = call.field("arguments")?;
+    crate::syntax::python::positional_argument(args, 0)
+        .or_else(|| crate::syntax::python::keyword_argument(args, keyword, source))
+}
+
+/// The identifier a Python call's value is assigned to (`env = environ.Env()`), and whether the
+/// assignment is at module level.
+fn assigned_to<'s>(call: Node<'_>, cx: &Context<'s>) -> Option<(&'s str, bool)> {
+    let assignment = cx.parent(call).filter(|a| a.kind_name() == "assignment")?;
+    let left = assignment.field("left").filter(|l| l.kind_name() == "identifier")?;
+    let module_level =
+        cx.parent(assignment).and_then(|s| cx.parent(s)).is_some_and(|m| m.kind_name() == "module");
+    Some((crate::syntax::text(left, cx.source), module_level))
 }
 
 /// True when `node` is the target of an assignment or a `del`/`delete`: a write, not a read.

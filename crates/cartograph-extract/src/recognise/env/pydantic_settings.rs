@@ -46,6 +46,9 @@ pub(super) struct SettingsClasses {
 struct Config {
     prefix: String,
     case_sensitive: bool,
+    /// `env_nested_delimiter`: a field typed with a model of the file reads one variable per
+    /// field of the model (`DB__HOST`).
+    nested_delimiter: Option<String>,
 }
 
 impl SettingsClasses {
@@ -166,6 +169,10 @@ fn read_config(
                     }
                 },
                 "case_sensitive" => config.case_sensitive = text(value, cx.source) == "True",
+                "env_nested_delimiter" => {
+                    config.nested_delimiter =
+                        literal_string(value, cx.source).filter(|d| !d.is_empty());
+                }
                 _ => {}
             }
         }
@@ -245,7 +252,23 @@ fn fields(
             None => Vec::new(),
         };
         let (line, column) = position(left);
-        if aliases.is_empty() {
+        let nested = match &config.nested_delimiter {
+            Some(delimiter) if aliases.is_empty() => nested_fields(ty, cx, delimiter, 0),
+            _ => Vec::new(),
+        };
+        if !nested.is_empty() {
+            let delimiter = config.nested_delimiter.as_deref().unwrap_or_default();
+            for path in nested {
+                let joined = format!("{}{field}{path}", config.prefix);
+                let name = if config.case_sensitive { joined } else { joined.to_uppercase() };
+                let dotted = format!("{field}{path}").replace(delimiter, ".");
+                let evidence = format!(
+                    "pydantic settings field {dotted} of {class_name} reads {name} \
+                     (env_nested_delimiter {delimiter})"
+                );
+                push(facts, name, line, column, evidence);
+            }
+        } else if aliases.is_empty() {
             let joined = format!("{}{field}", config.prefix);
             let name = if config.case_sensitive { joined } else { joined.to_uppercase() };
             let mut evidence =
@@ -263,6 +286,57 @@ fn fields(
             }
         }
     }
+}
+
+/// For a field typed with a model class of the file (`db: DatabaseSettings`,
+/// `Optional[DatabaseSettings]`), the delimiter-joined paths of the model's fields
+/// (`__host`, `__pool__size` two levels deep); empty when the type is no such class.
+fn nested_fields(ty: Node<'_>, cx: &Context<'_>, delimiter: &str, depth: u8) -> Vec<String> {
+    if depth > 2 {
+        return Vec::new();
+    }
+    let written: String = text(ty, cx.source).chars().filter(|c| !c.is_whitespace()).collect();
+    let written =
+        written.strip_prefix("Optional[").and_then(|t| t.strip_suffix(']')).unwrap_or(&written);
+    let written = written.strip_suffix("|None").unwrap_or(written);
+    if written.is_empty() || !written.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return Vec::new();
+    }
+    let Some(root) = cx.ancestry().first() else { return Vec::new() };
+    let mut cursor = root.walk();
+    let class = root.named_children(&mut cursor).find_map(|s| {
+        let class = match s.kind_name() {
+            "class_definition" => s,
+            "decorated_definition" => s.field("definition")?,
+            _ => return None,
+        };
+        (class.field("name").map(|n| text(n, cx.source)) == Some(written)).then_some(class)
+    });
+    let Some(body) = class.and_then(|c| c.field("body")) else { return Vec::new() };
+    let mut paths = Vec::new();
+    let mut cursor = body.walk();
+    for statement in body.named_children(&mut cursor) {
+        let Some(assignment) = statement.named_child(0).filter(|a| {
+            statement.kind_name() == "expression_statement" && a.kind_name() == "assignment"
+        }) else {
+            continue;
+        };
+        let (Some(left), Some(sub_ty)) = (assignment.field("left"), assignment.field("type"))
+        else {
+            continue;
+        };
+        let sub = text(left, cx.source);
+        if left.kind_name() != "identifier" || sub.starts_with('_') || sub == "model_config" {
+            continue;
+        }
+        let deeper = nested_fields(sub_ty, cx, delimiter, depth + 1);
+        if deeper.is_empty() {
+            paths.push(format!("{delimiter}{sub}"));
+        } else {
+            paths.extend(deeper.into_iter().map(|d| format!("{delimiter}{sub}{d}")));
+        }
+    }
+    paths
 }
 
 fn push(facts: &mut FileFacts, name: String, line: u32, column: u32, evidence: String) {

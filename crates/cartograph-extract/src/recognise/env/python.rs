@@ -18,7 +18,9 @@
 
 use tree_sitter::Node;
 
-use super::{is_written, read, refuse};
+use super::decouple::Decouple;
+use super::django_environ::DjangoEnviron;
+use super::{is_written, read, refuse, wrappers};
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
 use crate::syntax::KindExt;
@@ -86,11 +88,13 @@ pub(super) fn subscript(node: Node<'_>, cx: &Context<'_>, names: &OsNames, facts
         return;
     }
     let Some(key) = node.field("subscript") else { return };
+    let how = format!("{value}[...]");
     match literal_string(key, cx.source) {
         Some(name) => {
-            let evidence = format!("{value}[...] reads {name}");
+            let evidence = format!("{how} reads {name}");
             read(node, name, RECOGNISER, evidence, facts);
         }
+        None if wrappers::computed_key(node, key, &how, RECOGNISER, cx, facts) => {}
         None => refuse(
             node,
             cx,
@@ -100,8 +104,15 @@ pub(super) fn subscript(node: Node<'_>, cx: &Context<'_>, names: &OsNames, facts
     }
 }
 
-/// `os.getenv("X")`, `os.environ.get("X")`, `os.environ.setdefault("X", ...)`.
-pub(super) fn call(node: Node<'_>, cx: &Context<'_>, names: &OsNames, facts: &mut FileFacts) {
+/// `os.getenv("X")`, `os.environ.get("X")`, `os.environ.setdefault("X", ...)`; any other call
+/// goes to the libraries (django-environ, python-decouple) and then to the wrappers.
+pub(super) fn call(
+    node: Node<'_>,
+    cx: &Context<'_>,
+    names: &OsNames,
+    libraries: (&mut DjangoEnviron, &mut Decouple),
+    facts: &mut FileFacts,
+) {
     let Some(callee) = cx.field(node, "function").and_then(|f| dotted(f, cx.source)) else {
         return;
     };
@@ -110,6 +121,10 @@ pub(super) fn call(node: Node<'_>, cx: &Context<'_>, names: &OsNames, facts: &mu
             matches!(method, "get" | "setdefault") && names.is_environ(receiver)
         });
     if !is_read {
+        let (environ, decouple) = libraries;
+        if !environ.call(node, &callee, cx, facts) && !decouple.call(node, &callee, cx, facts) {
+            wrappers::invocation(node, &callee, cx, facts);
+        }
         return;
     }
     let Some(args) = cx.field(node, "arguments") else { return };
@@ -131,6 +146,7 @@ pub(super) fn call(node: Node<'_>, cx: &Context<'_>, names: &OsNames, facts: &mu
             let evidence = format!("{callee} reads {name}");
             read(node, name, RECOGNISER, evidence, facts);
         }
+        None if wrappers::computed_key(node, key, &callee, RECOGNISER, cx, facts) => {}
         None => refuse(
             node,
             cx,

@@ -27,7 +27,51 @@ fn render(path: &str, grammar: Grammar, source: &str) -> Vec<String> {
             lines.push(format!("refused line {}: {}", r.location.line, r.reason));
         }
     }
+    for w in &facts.env.wrappers {
+        lines.push(format!(
+            "wrapper {}({}) line {}: {} reads {}",
+            w.name,
+            w.params.join(", "),
+            w.line,
+            w.how,
+            parts(&w.parts)
+        ));
+    }
+    for i in &facts.env.invocations {
+        let args: Vec<String> = i
+            .args
+            .iter()
+            .map(|a| match (&a.keyword, a.position) {
+                (Some(k), _) => format!("{k}={}", parts(&a.parts)),
+                (None, Some(p)) => format!("#{p}={}", parts(&a.parts)),
+                (None, None) => parts(&a.parts),
+            })
+            .collect();
+        let within = i.within.as_deref().map(|w| format!(" in {w}")).unwrap_or_default();
+        let member = if i.member { " (member)" } else { "" };
+        lines.push(format!(
+            "invocation {}{member} line {}{within}: {}",
+            i.callee,
+            i.line,
+            args.join(", ")
+        ));
+    }
+    for o in &facts.env.objects {
+        lines.push(format!("object {} line {}: {:?}", o.name, o.line, o.kind));
+    }
     lines
+}
+
+/// A name's parts: literals quoted, parameters as `{0}`.
+fn parts(parts: &[super::NamePart]) -> String {
+    parts
+        .iter()
+        .map(|p| match p {
+            super::NamePart::Lit(s) => format!("{s:?}"),
+            super::NamePart::Param(i) => format!("{{{i}}}"),
+        })
+        .collect::<Vec<_>>()
+        .join(" + ")
 }
 
 /// The facts of one file, a line each.
@@ -122,9 +166,224 @@ const token = Deno.env.get("TOKEN");
 const bun = Bun.env.BUN_VAR;
 process.env.WRITTEN = "secret";
 delete process.env.GONE;
+const has = "FEATURE_X" in process.env;
 function computed(name: string) {
   return process.env[name] ?? Deno.env.get(name);
 }
 "#;
     check!("web/src/config.ts", Grammar::TypeScript, source);
+}
+
+#[test]
+fn python_helpers_that_wrap_a_read() {
+    let source = r#"
+import os
+from .flags import parse_flag
+from app.conf import shared
+
+PREFIX = "SHOP"
+
+def flag_from_env(key, default="secret"):
+    return os.getenv(key, default) in ("1", "true")
+
+def path_from_env(name: str, fallback=None):
+    if name in os.environ:
+        return os.environ[name]
+    return os.environ.get(f"{name}_FILE", fallback)
+
+def strict(key):
+    return parse_flag(key)
+
+class Holder:
+    def method(self, key):
+        return os.getenv(key)
+
+DEBUG = flag_from_env("SHOP_DEBUG")
+MEDIA = path_from_env(name="SHOP_MEDIA_ROOT")
+TOKEN = os.environ.get(PREFIX + "_TOKEN")
+SECRET = os.getenv(f"{PREFIX}_SECRET_FILE")
+LOWER = flag_from_env("not a variable")
+SHARED = shared.read_setting("SHOP_SHARED")
+UNKNOWN = flag_from_env(compute())
+"#;
+    check!("shop/settings.py", Grammar::Python, source);
+}
+
+#[test]
+fn javascript_helpers_that_wrap_a_read() {
+    let source = r#"
+import { fallback } from "./fallback";
+const PREFIX = "SHOP";
+export const readVar = <K extends string>(variable: K): string | undefined => {
+  if (typeof window !== "undefined") return undefined;
+  return typeof process !== "undefined" ? process?.env?.[variable] : undefined;
+};
+export function mustRead(variable: string, error?: Error) {
+  const value = readVar(variable);
+  if (!value) throw error;
+  return value;
+}
+export const fromFile = (name) => process.env[`${name}_FILE`] ?? fallback(name);
+const token = process.env[`${PREFIX}_TOKEN`];
+const port = readVar("SHOP_PORT");
+"#;
+    check!("packages/lib/env.ts", Grammar::TypeScript, source);
+}
+
+#[test]
+fn environment_objects_and_their_members() {
+    let source = r#"
+import environment from "./utils/environment";
+import { appEnv } from "@shop/env";
+const withSecrets = (env) => new Proxy(env, {});
+export default withSecrets(process.env);
+export const raw = process.env;
+export class Settings {
+  public SECRET = environment.SECRET_KEY ?? "";
+  public PORT = Number(appEnv.PORT || "secret");
+  public mode = environment.nodeEnv;
+  public role = Role.ADMIN;
+}
+"#;
+    check!("server/env.ts", Grammar::TypeScript, source);
+}
+
+#[test]
+fn django_environ_instances() {
+    let source = r#"
+import environ
+from environ import Env as E
+
+env = environ.Env(DEBUG=(bool, False))
+environ.Env.read_env()
+DEBUG = env("DEBUG")
+HOSTS = env.list("ALLOWED_HOSTS", default=["secret"])
+TIMEOUT = env.int(var="TIMEOUT", default=5)
+DATABASES = {"default": env.db()}
+CACHES = {"default": env.cache("REDIS_CACHE_URL")}
+EMAIL = env.email_url()
+
+def other():
+    local = E()
+    return local.bool("LOCAL_FLAG"), local.str(name)
+"#;
+    check!("shop/settings/base.py", Grammar::Python, source);
+}
+
+#[test]
+fn django_environ_instance_imported() {
+    let source = "from .base import env\n\nSENTRY = env(\"SENTRY_DSN\", default=\"secret\")\nCELERY = env.bool(\"CELERY_EAGER\")\n";
+    check!("shop/settings/production.py", Grammar::Python, source);
+}
+
+#[test]
+fn python_decouple_config() {
+    let source = r#"
+import decouple
+from decouple import config, Csv, AutoConfig
+
+SECRET_KEY = config("SECRET_KEY")
+ALLOWED_HOSTS = config("ALLOWED_HOSTS", default="secret", cast=Csv())
+PORT = decouple.config(option="PORT", cast=int)
+local = AutoConfig(search_path="/secret")
+REGION = local("REGION")
+KEY = config(name_of_key)
+"#;
+    check!("site/settings.py", Grammar::Python, source);
+}
+
+#[test]
+fn envalid_clean_env() {
+    let source = r#"
+import { cleanEnv, str, port, bool } from "envalid";
+const specs = { REDIS_URL: str(), "LOG_LEVEL": str({ default: "secret" }) };
+export const env = cleanEnv(process.env, {
+  DATABASE_URL: str(),
+  PORT: port({ default: 3000 }),
+  FEATURE_FLAG: bool({ default: false }),
+});
+export const more = cleanEnv(process.env, specs);
+export const other = cleanEnv(source, { OTHER_URL: str() });
+"#;
+    check!("api/src/env.ts", Grammar::TypeScript, source);
+}
+
+#[test]
+fn t3_create_env_and_zod_schemas() {
+    let source = r#"
+import { createEnv } from "@t3-oss/env-nextjs";
+import { z } from "zod";
+export const env = createEnv({
+  server: { DATABASE_URL: z.string().url(), NODE_ENV: z.enum(["development", "production"]) },
+  client: { NEXT_PUBLIC_SITE_URL: z.string() },
+  shared: { VERCEL_URL: z.string().optional() },
+  runtimeEnv: {
+    DATABASE_URL: process.env.DATABASE_URL,
+    NODE_ENV: process.env.NODE_ENV,
+    NEXT_PUBLIC_SITE_URL: process.env.NEXT_PUBLIC_SITE_URL,
+    VERCEL_URL: process.env.VERCEL_URL,
+  },
+});
+const base = z.object({ REDIS_URL: z.string(), WORKERS: z.coerce.number().default(2) });
+const schema = base.extend({ QUEUE_NAME: z.string() });
+export const config = schema.parse(process.env);
+export const inline = z.object({ MAIL_HOST: z.string() }).safeParse(process.env);
+export const notEnv = schema.parse(body);
+"#;
+    check!("web/src/env.ts", Grammar::TypeScript, source);
+}
+
+#[test]
+fn nestjs_config_service() {
+    let source = r#"
+import { Injectable } from "@nestjs/common";
+import { ConfigService } from "@nestjs/config";
+@Injectable()
+export class MailService {
+  constructor(private readonly configService: ConfigService, private cache: Map<string, string>) {}
+  host() { return this.configService.get<string>("MAIL_HOST"); }
+  port() { return this.configService.getOrThrow("MAIL_PORT"); }
+  nested() { return this.configService.get("mail.transport"); }
+  other() { return this.cache.get("NOT_CONFIG"); }
+}
+export const factory = { useFactory: (config: ConfigService) => ({ secret: config.get("JWT_SECRET") }) };
+"#;
+    check!("api/src/mail/mail.service.ts", Grammar::TypeScript, source);
+}
+
+#[test]
+fn silverhand_essentials_readers() {
+    let source = r#"
+import { assertEnv, getEnv, getEnvAsStringArray, yes } from "@silverhand/essentials";
+export const isProduction = getEnv("NODE_ENV") === "production";
+export const debug = yes(getEnv("DEBUG_MODE"));
+export const db = assertEnv("DB_URL");
+export const keys = getEnvAsStringArray("PRIVATE_KEYS");
+export const port = (prefix: string) => getEnv(prefix + "PORT");
+"#;
+    check!("packages/shared/src/env/values.ts", Grammar::TypeScript, source);
+}
+
+#[test]
+fn pydantic_nested_models_and_delimiter() {
+    let source = r#"
+from typing import Optional
+from pydantic import BaseModel, Field, AliasChoices
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+class Pool(BaseModel):
+    size: int = 5
+
+class Database(BaseModel):
+    host: str = "secret"
+    pool: Pool = Pool()
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="APP_", env_nested_delimiter="__")
+    db: Database = Database()
+    cache: Optional[Database] = None
+    token: str = Field(validation_alias=AliasChoices("APP_TOKEN", "TOKEN"))
+    debug: bool = False
+"#;
+    check!("app/settings.py", Grammar::Python, source);
 }

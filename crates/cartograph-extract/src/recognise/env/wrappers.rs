@@ -1,0 +1,290 @@
+//! The project's own helpers that wrap a read, and environment objects shared across modules.
+//!
+//! Records, per file,
+//! - an [`EnvWrapper`] for each function whose parameter becomes (part of) the name of a read:
+//!   `def get_bool_from_env(key, default)` whose body is `os.getenv(key)` is "parameter 0 is
+//!   the variable read through os.getenv"; `(k) => process.env[`${k}_FILE`]` is "parameter 0
+//!   followed by `_FILE`";
+//! - every [`EnvInvocation`] that may reach one: a call of a name the file imports or declares,
+//!   with the arguments that are literal variable names (`get_bool_from_env("APP_DEBUG")`) or
+//!   the enclosing function's parameters (a helper that forwards its key to another helper), and
+//!   `environment.X` on an imported name holding `env`;
+//! - the [`EnvObject`]s it binds at module level: `env = environ.Env()` (django-environ), and
+//!   `export default withFileSecrets(process.env)` (the environment itself, or a proxy over it).
+//!
+//! The link half (`link.rs`) joins callers to helpers across modules, a bounded number of
+//! helpers deep, and reads a variable where a caller passes a literal name. A caller passing a
+//! computed name gives nothing: the read inside the helper stays the `computed-env-key` refusal
+//! it always was. Names built from module constants (`os.getenv(PREFIX + "_FILE")`) are read
+//! where they are written.
+//!
+//! ```python
+//! # settings/helpers.py
+//! def get_bool_from_env(key, default="0"):
+//!     return os.getenv(key, default) in ("1", "true")
+//! # settings/base.py
+//! from .helpers import get_bool_from_env
+//! DEBUG = get_bool_from_env("APP_DEBUG")   # reads APP_DEBUG, resolver/likely
+//! ```
+
+use serde::{Deserialize, Serialize};
+use tree_sitter::Node;
+
+use super::names::{self, NamePart};
+use crate::FileFacts;
+use crate::recognise::Context;
+use crate::syntax::FieldExt;
+use crate::syntax::KindExt;
+use crate::syntax::{literal_string, position, text};
+
+pub(super) const RECOGNISER: &str = "env-wrappers";
+
+/// A function whose parameter names the variable it reads.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EnvWrapper {
+    /// The function's name, as callers write it.
+    pub name: String,
+    /// Its parameters in order, for callers' keyword arguments.
+    pub params: Vec<String>,
+    /// The line of the read.
+    pub line: u32,
+    /// How the body reads the variable: `os.getenv`, `process.env[...]`.
+    pub how: String,
+    /// The variable's name, in parts.
+    pub parts: Vec<NamePart>,
+}
+
+/// A call (or a member read) that may reach a wrapper or an environment object.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EnvInvocation {
+    pub line: u32,
+    pub column: u32,
+    /// The callee as written: `get_bool_from_env`, `helpers.get_env`, `env.bool`, or the object
+    /// of a member read (`environment`).
+    pub callee: String,
+    /// True for a member read `environment.X`: `args` holds `X`.
+    pub member: bool,
+    /// The function the call is written in, when an argument is one of its parameters.
+    pub within: Option<String>,
+    /// That function's parameters.
+    pub within_params: Vec<String>,
+    pub args: Vec<InvocationArg>,
+}
+
+/// One argument of an invocation that names a variable, whole or in part.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InvocationArg {
+    /// The positional index, or `None` for a keyword argument.
+    pub position: Option<u8>,
+    pub keyword: Option<String>,
+    pub parts: Vec<NamePart>,
+}
+
+/// What a module-level name holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ObjectKind {
+    /// A django-environ `Env` instance: `env("X")`, `env.bool("X")`.
+    DjangoEnv,
+    /// The environment itself or a proxy over it: `environment.X`.
+    Environment,
+}
+
+/// A module-level name bound to an environment object.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EnvObject {
+    /// The name importers use (`env`, or `default` for a default export).
+    pub name: String,
+    pub line: u32,
+    pub kind: ObjectKind,
+}
+
+/// A read whose key is not a plain literal: a name built from constants is read here (true);
+/// a name built from the enclosing function's parameters makes the function a wrapper (false:
+/// the caller still refuses this site's computed key).
+pub(super) fn computed_key(
+    node: Node<'_>,
+    key: Node<'_>,
+    how: &str,
+    recogniser: &'static str,
+    cx: &Context<'_>,
+    facts: &mut FileFacts,
+) -> bool {
+    let function = names::enclosing_function(cx);
+    let params = function.as_ref().map(|f| f.params.as_slice()).unwrap_or_default();
+    let Some(parts) = names::parts(key, cx, params, true) else { return false };
+    if let Some(name) = names::literal(&parts) {
+        let evidence = format!("{how} reads {name} (a name built from constants)");
+        super::read(node, name, recogniser, evidence, facts);
+        return true;
+    }
+    if let Some(function) = function {
+        let (line, _) = position(node);
+        facts.env.wrappers.push(EnvWrapper {
+            name: function.name,
+            params: function.params,
+            line,
+            how: how.to_owned(),
+            parts,
+        });
+    }
+    false
+}
+
+/// A call that may reach a wrapper: `callee` is its function as written.
+pub(super) fn invocation(node: Node<'_>, callee: &str, cx: &Context<'_>, facts: &mut FileFacts) {
+    if callee.split('.').count() > 2 || callee.starts_with("this.") || callee.starts_with("self.") {
+        return;
+    }
+    let Some(arguments) = node.field("arguments") else { return };
+    let mut args = Vec::new();
+    let mut function: Option<Option<names::Function>> = None;
+    let mut next_slot = 0u8;
+    let mut cursor = arguments.walk();
+    for arg in arguments.named_children(&mut cursor) {
+        let (slot, keyword, value) = match arg.kind_name() {
+            "comment" => continue,
+            "keyword_argument" => {
+                let (Some(n), Some(v)) = (arg.field("name"), arg.field("value")) else {
+                    continue;
+                };
+                (None, Some(text(n, cx.source).to_owned()), v)
+            }
+            "list_splat" | "dictionary_splat" | "spread_element" => break,
+            _ => {
+                let slot = next_slot;
+                next_slot = next_slot.saturating_add(1);
+                (Some(slot), None, arg)
+            }
+        };
+        if slot.is_some_and(|s| s > 3) {
+            break;
+        }
+        let parts = match literal_string(value, cx.source) {
+            Some(name) if names::env_like(&name) => vec![NamePart::Lit(name)],
+            Some(_) => continue,
+            None if matches!(
+                value.kind_name(),
+                "identifier"
+                    | "string"
+                    | "template_string"
+                    | "binary_operator"
+                    | "binary_expression"
+            ) =>
+            {
+                let function = function.get_or_insert_with(|| names::enclosing_function(cx));
+                let Some(f) = function else { continue };
+                match names::parts(value, cx, &f.params, false) {
+                    Some(parts) if names::has_param(&parts) => parts,
+                    _ => continue,
+                }
+            }
+            None => continue,
+        };
+        args.push(InvocationArg { position: slot, keyword, parts });
+    }
+    if args.is_empty() {
+        return;
+    }
+    let within =
+        args.iter().any(|a| names::has_param(&a.parts)).then(|| function.flatten()).flatten();
+    let (line, column) = position(node);
+    facts.env.invocations.push(EnvInvocation {
+        line,
+        column,
+        callee: callee.to_owned(),
+        member: false,
+        within_params: within.as_ref().map(|f| f.params.clone()).unwrap_or_default(),
+        within: within.map(|f| f.name),
+        args,
+    });
+}
+
+/// `environment.X` on a name holding `env`: may be an environment object of another module.
+pub(super) fn member(node: Node<'_>, object: &str, property: &str, facts: &mut FileFacts) {
+    if !names::env_like(property) || !object.to_ascii_lowercase().contains("env") {
+        return;
+    }
+    let (line, column) = position(node);
+    facts.env.invocations.push(EnvInvocation {
+        line,
+        column,
+        callee: object.to_owned(),
+        member: true,
+        within: None,
+        within_params: Vec::new(),
+        args: vec![InvocationArg {
+            position: Some(0),
+            keyword: None,
+            parts: vec![NamePart::Lit(property.to_owned())],
+        }],
+    });
+}
+
+/// `process.env` (the node) bound at module level, whole or through a function over it:
+/// `export default withFileSecrets(process.env)`, `export const env = process.env`.
+pub(super) fn environment_object(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
+    let Some(mut holder) = cx.parent(node) else { return };
+    if holder.kind_name() == "arguments" {
+        // The environment as the first argument of a call that is not a schema's validation
+        // (a validated schema's object holds its own names, read where it is declared).
+        let first = holder.named_child(0).is_some_and(|a| a.id() == node.id());
+        let Some(call) = cx.parent(holder).filter(|c| c.kind_name() == "call_expression") else {
+            return;
+        };
+        let callee = call.field("function").map(|f| text(f, cx.source)).unwrap_or("");
+        let last = callee.rsplit('.').next().unwrap_or(callee);
+        if !first || matches!(last, "cleanEnv" | "createEnv" | "parse" | "safeParse") {
+            return;
+        }
+        let Some(up) = cx.parent(call) else { return };
+        holder = up;
+    }
+    let name = match holder.kind_name() {
+        "export_statement" => "default".to_owned(),
+        "variable_declarator" => {
+            let Some(name) = holder.field("name").filter(|n| n.kind_name() == "identifier") else {
+                return;
+            };
+            let module_level = cx
+                .parent(holder)
+                .and_then(|d| cx.parent(d))
+                .is_some_and(|s| matches!(s.kind_name(), "program" | "export_statement"));
+            if !module_level {
+                return;
+            }
+            text(name, cx.source).to_owned()
+        }
+        _ => return,
+    };
+    let (line, _) = position(node);
+    facts.env.objects.push(EnvObject { name, line, kind: ObjectKind::Environment });
+}
+
+/// Keeps the invocations that may reach a wrapper or an object: a callee the file imports, or
+/// declares as a wrapper, an object or a forwarding function.
+pub(super) fn finish(facts: &mut FileFacts) {
+    if facts.env.invocations.is_empty() {
+        return;
+    }
+    let env = &facts.env;
+    let mut known: Vec<&str> = facts
+        .imports
+        .iter()
+        .flat_map(|i| i.bindings.iter().map(|b| b.local.as_str()))
+        .chain(env.wrappers.iter().map(|w| w.name.as_str()))
+        .chain(env.objects.iter().map(|o| o.name.as_str()))
+        .chain(env.invocations.iter().filter_map(|i| i.within.as_deref()))
+        .collect();
+    known.sort_unstable();
+    known.dedup();
+    let keep: Vec<bool> = env
+        .invocations
+        .iter()
+        .map(|i| {
+            let head = i.callee.split('.').next().unwrap_or("");
+            known.binary_search(&head).is_ok() || known.binary_search(&i.callee.as_str()).is_ok()
+        })
+        .collect();
+    let mut keep = keep.into_iter();
+    facts.env.invocations.retain(|_| keep.next().unwrap_or(false));
+}
