@@ -6,7 +6,8 @@
 //! `urlpatterns += router.urls`, `[*router.urls]`, lists of other modules spread or added in
 //! (`urlpatterns = [*analytic_urls, *api_urls]` after `from .analytic import urlpatterns as
 //! analytic_urls`, `old_patterns + new_patterns`), `patterns.append(path(...))`, and
-//! `i18n_patterns(...)` under a language-code parameter), function views and class-based views
+//! `i18n_patterns(...)` under a language-code parameter, DRF `format_suffix_patterns(...)`
+//! whose `.{format}` suffix variants are not listed), function views and class-based views
 //! (`View.as_view()`; a viewset's `as_view({"get": "list"})` mapping gives its methods; a class
 //! view serves the methods its in-tree class and well-known generic bases define), the
 //! decorators that restrict a function view's methods (`@require_http_methods([...])`,
@@ -77,10 +78,18 @@ pub(super) fn url_list(name: &str, right: Node<'_>, source: &str, out: &mut PyRo
             "list" | "tuple" => lists.push((n, None)),
             // `i18n_patterns(path(...), ...)`: its entries under a language-code segment.
             "call" => {
-                let is_i18n = n
-                    .field("function")
-                    .and_then(|f| dotted(f, source))
-                    .is_some_and(|f| f.rsplit('.').next() == Some("i18n_patterns"));
+                let function = n.field("function").and_then(|f| dotted(f, source));
+                let last = function.as_deref().map(|f| f.rsplit('.').next().unwrap_or(f));
+                // DRF `format_suffix_patterns(patterns)`: the same entries, each also served with
+                // a `.json`-style suffix; the suffix variants are not listed as routes.
+                if last == Some("format_suffix_patterns") {
+                    let args = n.field("arguments");
+                    operands.extend(
+                        args.and_then(|a| find_argument_value(a, "urlpatterns", 0, source)),
+                    );
+                    continue;
+                }
+                let is_i18n = last == Some("i18n_patterns");
                 let Some(args) = n.field("arguments").filter(|_| is_i18n) else {
                     continue;
                 };
