@@ -1051,3 +1051,49 @@ def build_execution_app():
         ),
     ]);
 }
+
+#[test]
+fn drf_nested_routers_and_format_suffix_patterns() {
+    check!(&[
+        ("lib/__init__.py", ""),
+        ("lib/settings.py", "ROOT_URLCONF = \"lib.urls\"\n"),
+        (
+            "lib/urls.py",
+            r#"from django.urls import include, path
+from rest_framework.urlpatterns import format_suffix_patterns
+from rest_framework_nested import routers
+from lib import views
+
+shelves = routers.DefaultRouter()
+shelves.register(r"shelves", views.ShelfViewSet, basename="shelf")
+books = routers.NestedSimpleRouter(shelves, r"shelves", lookup="shelf")
+books.register(r"books", views.BookViewSet, basename="shelf-book")
+pages = routers.NestedSimpleRouter(books, r"books", lookup="book")
+pages.register(r"pages", views.PageViewSet, basename="book-page")
+
+urlpatterns = format_suffix_patterns([
+    path("api/", include(shelves.urls)),
+    path("api/", include(books.urls)),
+    path("api/", include(pages.urls)),
+    path("stats/", views.stats),
+])
+"#,
+        ),
+        (
+            "lib/views.py",
+            r#"from rest_framework import viewsets
+from rest_framework.decorators import api_view
+
+class ShelfViewSet(viewsets.ReadOnlyModelViewSet): ...
+
+class BookViewSet(viewsets.ModelViewSet):
+    lookup_field = "isbn"
+
+class PageViewSet(viewsets.ReadOnlyModelViewSet): ...
+
+@api_view(["GET"])
+def stats(request): ...
+"#,
+        ),
+    ]);
+}

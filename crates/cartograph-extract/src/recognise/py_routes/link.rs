@@ -179,7 +179,9 @@ impl FrameworkClass {
             "Namespace" => Self::RestNamespace,
             "NinjaAPI" | "NinjaExtraAPI" => Self::NinjaApi,
             "DefaultRouter" => Self::DrfRouter { root_view: true },
-            "SimpleRouter" => Self::DrfRouter { root_view: false },
+            "SimpleRouter" | "NestedSimpleRouter" | "NestedDefaultRouter" => {
+                Self::DrfRouter { root_view: false }
+            }
             "BaseSettings" => Self::Settings,
             _ => return None,
         })

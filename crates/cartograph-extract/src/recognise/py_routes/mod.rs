@@ -112,6 +112,19 @@ pub struct PyRouteFacts {
     pub registrations: Vec<Registration>,
     /// Function views whose decorator restricts the methods they serve.
     pub views: Vec<ViewRestriction>,
+    /// drf-nested-routers `NestedSimpleRouter(parent, "prefix", lookup="x")`.
+    pub nested_routers: Vec<NestedRouter>,
+}
+
+/// `name = NestedSimpleRouter(parent, parent_prefix, lookup=...)`: the registrations of `name`
+/// sit below the detail route of `parent_prefix`'s registration on `parent`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NestedRouter {
+    pub name: String,
+    pub parent: String,
+    pub parent_prefix: PathExpr,
+    /// `lookup=` when literal; the parameter is `{lookup}_{parent lookup field}`.
+    pub lookup: Option<String>,
 }
 
 /// A path or prefix as written: literal text and references to names.
@@ -535,6 +548,9 @@ fn assignment(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFacts) {
             return;
         }
         let args = right.field("arguments");
+        if let (Some(args), true) = (args, last.starts_with("Nested") && last.ends_with("Router")) {
+            out.nested_routers.extend(django::nested_router(name, args, source));
+        }
         let prefix = match (last, args) {
             ("Namespace", Some(args)) => Some(flask_restx::namespace_path(args, source)),
             // `Api(app)` and subclasses named after it (`ExternalApi(bp)`); the linker keeps the

@@ -102,6 +102,10 @@ fn described(source: &str) -> String {
     for v in &f.views {
         got.push(format!("view {} {:?}", v.function, v.methods));
     }
+    for n in &f.nested_routers {
+        let lookup = n.lookup.as_deref().unwrap_or("-");
+        got.push(format!("nested {} <- {} {} {lookup}", n.name, n.parent, show(&n.parent_prefix)));
+    }
     got.join("\n")
 }
 
@@ -404,6 +408,21 @@ urlpatterns = format_suffix_patterns([
     path("snippets/<int:pk>/", views.snippet_detail),
 ])
 urlpatterns = format_suffix_patterns(urlpatterns, allowed=["json", "html"])
+"#
+    );
+}
+
+#[test]
+fn drf_nested_routers() {
+    check!(
+        r#"
+from rest_framework_nested import routers
+
+shelves = routers.DefaultRouter()
+shelves.register(r"shelves", ShelfViewSet)
+books = routers.NestedSimpleRouter(shelves, r"shelves", lookup="shelf")
+books.register(r"books", BookViewSet)
+pages = NestedSimpleRouter(parent_router=books, parent_prefix="books")
 "#
     );
 }

@@ -12,7 +12,9 @@
 //! view serves the methods its in-tree class and well-known generic bases define), the
 //! decorators that restrict a function view's methods (`@require_http_methods([...])`,
 //! `@require_GET`, `@require_POST`, `@require_safe`, DRF `@api_view([...])`), DRF
-//! `router.register(r"items", ItemViewSet)` and viewset `@action(detail=..., methods=[...])`.
+//! `router.register(r"items", ItemViewSet)` and viewset `@action(detail=..., methods=[...])`,
+//! drf-nested-routers `NestedSimpleRouter(parent, r"items", lookup="item")` whose registrations
+//! sit below `items/{item_pk}/`.
 //! The linker chains `include("dotted.module")` through the modules' Python names from every
 //! root URL conf (a `urls` module no other includes, or `ROOT_URLCONF`), and expands DRF
 //! registrations into the conventional list and detail routes (`likely`, `convention`).
@@ -33,7 +35,7 @@ use cartograph_core::HttpMethod;
 use tree_sitter::Node;
 
 use super::{
-    PathExpr, PathPart, PyRouteFacts, Registration, UrlEntry, UrlFunction, UrlTarget,
+    NestedRouter, PathExpr, PathPart, PyRouteFacts, Registration, UrlEntry, UrlFunction, UrlTarget,
     ViewSetAction, method_list, path_expr,
 };
 use crate::syntax::FieldExt;
@@ -343,6 +345,20 @@ pub(super) fn register(
         line,
         column,
     });
+}
+
+/// drf-nested-routers `NestedSimpleRouter(parent_router, parent_prefix, lookup="x")`.
+pub(super) fn nested_router(name: &str, args: Node<'_>, source: &str) -> Option<NestedRouter> {
+    let parent =
+        find_argument_value(args, "parent_router", 0, source).and_then(|p| dotted(p, source))?;
+    let prefix = find_argument_value(args, "parent_prefix", 1, source)?;
+    let lookup = keyword_argument(args, "lookup", source).and_then(|l| literal_string(l, source));
+    Some(NestedRouter {
+        name: name.to_owned(),
+        parent,
+        parent_prefix: path_expr(prefix, source),
+        lookup,
+    })
 }
 
 /// The methods a view decorator restricts a function view to, if it is one.
