@@ -51,7 +51,8 @@ pub const RECOGNISERS: &[Recogniser] = &[
         languages: &[Language::Python],
         edges: &[EdgeKind::Serves],
         summary: "Django path/re_path/include URL confs across modules and Django REST \
-                  Framework router.register conventional routes",
+                  Framework router.register conventional routes, drf-nested-routers nested \
+                  routers, format_suffix_patterns (suffix variants not listed)",
     },
     Recogniser {
         name: "fastapi",
