@@ -868,3 +868,283 @@ fn drf_http_method_names_limit_a_viewsets_routes_and_actions() {
     assert!(served.iter().any(|r| r == "POST /api/notes"), "{served:?}");
     assert!(served.iter().any(|r| r == "DELETE /api/notes/{pk}"), "{served:?}");
 }
+
+#[test]
+fn django_ninja_api_routers_and_the_url_conf_that_places_them() {
+    let analysis = check!(&[
+        ("site/__init__.py", ""),
+        ("site/settings.py", "ROOT_URLCONF = \"site.urls\"\nEXTRA_PREFIX = build()\n"),
+        (
+            "site/urls.py",
+            r#"from django.contrib import admin
+from django.urls import path
+from site.api import api
+from site.api import v2_urls as second
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/v1/", api.urls),
+    path("api/v2/", second),
+]
+"#,
+        ),
+        (
+            "site/api.py",
+            r#"from django.conf import settings
+from ninja import NinjaAPI
+from shop.api import router as shop_router
+
+api = NinjaAPI(urls_namespace="public", version="1.0.0")
+api.add_router("/shop/", shop_router)
+api.add_router("/events", "events.api.router")
+api.add_router(settings.EXTRA_PREFIX, "extra.api.router")
+
+@api.get("/health")
+def health(request): ...
+
+@api.api_operation(["GET", "POST"], "/echo")
+def echo(request): ...
+
+class VersionedAPI(NinjaAPI):
+    def extra(self): ...
+
+api_v2 = VersionedAPI(urls_namespace="v2", version="2")
+v2_urls = api_v2.urls
+
+@api_v2.get("/status")
+def status(request): ...
+"#,
+        ),
+        ("shop/__init__.py", ""),
+        (
+            "shop/api.py",
+            r#"from ninja import Router
+from shop.reviews import reviews
+
+router = Router(tags=["shop"])
+router.add_router("/reviews", reviews)
+
+@router.get("/items/{int:item_id}")
+def item(request, item_id: int): ...
+
+@router.post("/items")
+def create_item(request, payload): ...
+"#,
+        ),
+        (
+            "shop/reviews.py",
+            r#"from ninja import Router
+
+reviews = Router()
+
+@reviews.delete("/{review_id}")
+def remove(request, review_id: int): ...
+"#,
+        ),
+        ("events/__init__.py", ""),
+        (
+            "events/api.py",
+            r#"from ninja import Router
+
+router = Router()
+
+@router.get("/")
+def list_events(request): ...
+"#,
+        ),
+        ("extra/__init__.py", ""),
+        (
+            "extra/api.py",
+            r#"import ninja
+
+router = ninja.Router()
+
+@router.put("/flags")
+def flags(request): ...
+"#,
+        ),
+        ("internal/__init__.py", ""),
+        (
+            "internal/api.py",
+            r#"from ninja import NinjaAPI, Router
+from tools.routing import Router as ToolRouter
+
+internal = NinjaAPI(urls_namespace="internal")
+stray = Router()
+other = ToolRouter()
+
+@internal.get("/ping")
+def ping(request): ...
+
+@stray.get("/lost")
+def lost(request): ...
+
+@other.get("/not-ninja")
+def not_ninja(request): ...
+"#,
+        ),
+    ]);
+    let evidence = evidence_of(&analysis, "DELETE /api/v1/shop/reviews/{}");
+    assert!(evidence.starts_with("Django Ninja route DELETE /api/v1/shop/reviews/{review_id}"));
+    assert!(evidence.contains("api.urls included under api/v1/ in site/urls.py"), "{evidence}");
+    let refusal = analysis
+        .refusals
+        .iter()
+        .find(|r| r.kind.as_str() == "computed-route")
+        .map(|r| r.reason.clone())
+        .unwrap_or_default();
+    assert!(refusal.contains("1 route below it is kept under an unknown segment"), "{refusal}");
+}
+
+#[test]
+fn flask_method_views_with_inherited_and_listed_methods_in_a_factory() {
+    check!(&[
+        ("desk/__init__.py", ""),
+        (
+            "desk/app.py",
+            r#"from flask import Flask
+from desk.tickets import tickets
+
+def create_app(config=None):
+    app = Flask(__name__)
+    app.register_blueprint(tickets, url_prefix="/desk")
+    return app
+"#,
+        ),
+        (
+            "desk/base.py",
+            r#"from flask.views import MethodView
+
+class ReadOnly(MethodView):
+    def get(self, ticket_id=None): ...
+"#,
+        ),
+        (
+            "desk/tickets.py",
+            r#"from flask import Blueprint
+from flask.views import View
+from desk.base import ReadOnly
+
+tickets = Blueprint("tickets", __name__)
+
+class Tickets(ReadOnly):
+    def post(self): ...
+
+class Export(View):
+    methods = ["GET", "POST"]
+    def dispatch_request(self): ...
+
+tickets.add_url_rule("/tickets", view_func=Tickets.as_view("tickets"))
+tickets.add_url_rule("/tickets/<int:ticket_id>", view_func=ReadOnly.as_view("ticket"))
+tickets.add_url_rule("/export", view_func=Export.as_view("export"))
+"#,
+        ),
+    ]);
+}
+
+#[test]
+fn sub_apps_from_methods_and_cadwyn_versioned_routers() {
+    check!(&[
+        ("sched/__init__.py", ""),
+        (
+            "sched/main.py",
+            r#"from fastapi import FastAPI
+from sched.execution import build_execution_app
+from sched.managers import load_manager
+
+def create_app() -> FastAPI:
+    app = FastAPI()
+    manager = load_manager()
+    if (login_app := manager.get_login_app()):
+        app.mount("/auth", login_app)
+    execution = build_execution_app()
+    app.mount("/execution", execution)
+    return app
+"#,
+        ),
+        (
+            "sched/managers.py",
+            r#"from fastapi import APIRouter, FastAPI
+
+login_router = APIRouter()
+
+@login_router.post("/token")
+def token(): ...
+
+class PasswordManager:
+    def get_login_app(self):
+        app = FastAPI()
+        app.include_router(login_router)
+        return app
+
+def load_manager():
+    return make_instance(configured_class())
+"#,
+        ),
+        (
+            "sched/execution.py",
+            r#"from cadwyn import Cadwyn, VersionedAPIRouter
+from fastapi import APIRouter
+
+execution_router = APIRouter()
+tasks = VersionedAPIRouter()
+
+@tasks.patch("/tasks/{task_id}/state")
+def set_state(task_id: str): ...
+
+execution_router.include_router(tasks)
+
+def build_execution_app():
+    app = Cadwyn(versions=bundle)
+    app.generate_and_include_versioned_routers(execution_router)
+    return app
+"#,
+        ),
+    ]);
+}
+
+#[test]
+fn drf_nested_routers_and_format_suffix_patterns() {
+    check!(&[
+        ("lib/__init__.py", ""),
+        ("lib/settings.py", "ROOT_URLCONF = \"lib.urls\"\n"),
+        (
+            "lib/urls.py",
+            r#"from django.urls import include, path
+from rest_framework.urlpatterns import format_suffix_patterns
+from rest_framework_nested import routers
+from lib import views
+
+shelves = routers.DefaultRouter()
+shelves.register(r"shelves", views.ShelfViewSet, basename="shelf")
+books = routers.NestedSimpleRouter(shelves, r"shelves", lookup="shelf")
+books.register(r"books", views.BookViewSet, basename="shelf-book")
+pages = routers.NestedSimpleRouter(books, r"books", lookup="book")
+pages.register(r"pages", views.PageViewSet, basename="book-page")
+
+urlpatterns = format_suffix_patterns([
+    path("api/", include(shelves.urls)),
+    path("api/", include(books.urls)),
+    path("api/", include(pages.urls)),
+    path("stats/", views.stats),
+])
+"#,
+        ),
+        (
+            "lib/views.py",
+            r#"from rest_framework import viewsets
+from rest_framework.decorators import api_view
+
+class ShelfViewSet(viewsets.ReadOnlyModelViewSet): ...
+
+class BookViewSet(viewsets.ModelViewSet):
+    lookup_field = "isbn"
+
+class PageViewSet(viewsets.ReadOnlyModelViewSet): ...
+
+@api_view(["GET"])
+def stats(request): ...
+"#,
+        ),
+    ]);
+}

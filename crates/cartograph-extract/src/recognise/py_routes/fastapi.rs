@@ -6,7 +6,8 @@
 //! handler, methods=[...])`, `app = FastAPI()`, `router = APIRouter(prefix="/items")` (and any
 //! class called with `prefix=`, so a custom subclass of `APIRouter` defined in the tree is
 //! recognised once the linker follows its bases), `parent.include_router(child, prefix=...)` and
-//! `app.mount("/sub", subapp)`. Prefixes may be literals, f-strings or `+` of literals and names
+//! `app.mount("/sub", subapp)`, Cadwyn's `app.generate_and_include_versioned_routers(router)`
+//! (versions differ by header, not path). Prefixes may be literals, f-strings or `+` of literals and names
 //! (`settings.API_V1_STR`), resolved across modules by the linker.
 //!
 //! Refuses (at link time): a prefix or path that is computed (`computed-route`), and an
@@ -46,6 +47,22 @@ pub(super) fn call(
                 line,
                 column,
             });
+        }
+        // Cadwyn serves each version of the routers at the same paths (the version is a
+        // header), so every router given is included as it is.
+        "generate_and_include_versioned_routers" => {
+            let mut cursor = args.walk();
+            for router in args.named_children(&mut cursor) {
+                let Some(child) = dotted(router, source) else { continue };
+                out.mounts.push(MountDecl {
+                    parent: object.to_owned(),
+                    child: Some(child),
+                    prefix: None,
+                    kind: MountKind::IncludeRouter,
+                    line,
+                    column,
+                });
+            }
         }
         "mount" => {
             let path = find_argument_value(args, "path", 0, source);

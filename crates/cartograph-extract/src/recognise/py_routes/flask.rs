@@ -3,7 +3,8 @@
 //! Recognises `@app.route("/x", methods=["GET", "POST"])` (GET when `methods` is absent) and the
 //! Flask 2 shortcuts `@bp.get/post/put/patch/delete("/x")` (both recorded by the shared decorator
 //! reader in `mod.rs`), `app.add_url_rule("/x", view_func=handler, methods=[...])` (a
-//! `View.as_view("name")` view serves the HTTP methods its class defines),
+//! `View.as_view("name")` view serves the HTTP methods its class and its in-tree bases define,
+//! or those a literal `methods = ["GET", "POST"]` class attribute lists),
 //! `bp = Blueprint("name", __name__, url_prefix="/p")` and
 //! `app.register_blueprint(bp, url_prefix="/q")` — the registration's prefix overrides the
 //! blueprint's own, as Flask does — across modules and for nested blueprints.

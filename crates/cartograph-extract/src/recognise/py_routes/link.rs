@@ -58,10 +58,20 @@ fn is_test_path(path: &str) -> bool {
         || name == "conftest.py"
 }
 
+/// A Django Ninja route relative to its API, placed where a URL conf includes the API: the route
+/// (its template relative to the API, its evidence from ` from @router.get(...)` on) and the
+/// computed prefixes on its way.
+struct NinjaRoute {
+    route: ServedRoute,
+    unknown: Vec<(SourceLocation, String)>,
+}
+
 /// Routes and refusals, refusals deduplicated (many routes below one computed prefix share one).
 #[derive(Default)]
 struct Output {
     routes: Vec<ServedRoute>,
+    /// Django Ninja routes by the API (file, instance index) they belong to.
+    ninja: BTreeMap<(FileIdx, usize), Vec<NinjaRoute>>,
     refusals: BTreeSet<Refusal>,
     /// Computed prefixes whose routes are kept under an unknown segment: where, what, and how
     /// many routes (one per method) sit below.
@@ -146,6 +156,10 @@ enum FrameworkClass {
     RestApi,
     /// Flask-RESTX `Namespace`.
     RestNamespace,
+    /// Django Ninja `NinjaAPI`: placed by the Django URL conf that includes its `urls`.
+    NinjaApi,
+    /// Django Ninja `Router`.
+    NinjaRouter,
     DrfRouter {
         root_view: bool,
     },
@@ -163,8 +177,11 @@ impl FrameworkClass {
             "Blueprint" => Self::Blueprint,
             "Api" => Self::RestApi,
             "Namespace" => Self::RestNamespace,
+            "NinjaAPI" | "NinjaExtraAPI" => Self::NinjaApi,
             "DefaultRouter" => Self::DrfRouter { root_view: true },
-            "SimpleRouter" => Self::DrfRouter { root_view: false },
+            "SimpleRouter" | "NestedSimpleRouter" | "NestedDefaultRouter" => {
+                Self::DrfRouter { root_view: false }
+            }
             "BaseSettings" => Self::Settings,
             _ => return None,
         })
@@ -350,10 +367,28 @@ impl<'a> Names<'a> {
                     if lineage.framework.is_none() {
                         lineage.framework = FrameworkClass::from_name(last);
                     }
+                    // `Router` is a common name: Ninja's only when imported from `ninja`.
+                    if lineage.framework.is_none()
+                        && last == "Router"
+                        && self.from_ninja(file, name)
+                    {
+                        lineage.framework = Some(FrameworkClass::NinjaRouter);
+                    }
                 }
             }
         }
         lineage
+    }
+
+    /// True when `name` (`Router`, `ninja.Router`) written in `file` is imported from Django
+    /// Ninja.
+    fn from_ninja(&self, file: FileIdx, name: &str) -> bool {
+        let local = name.split('.').next().unwrap_or(name);
+        let binding = self.path(file).and_then(|p| self.input.binding(p, local));
+        matches!(
+            binding.map(|b| &b.target),
+            Some(BindingTarget::Package(p)) if p == "pypi:ninja" || p == "pypi:ninja_extra"
+        )
     }
 
     /// The framework class of an instance.

@@ -3,7 +3,8 @@
 //! One walk records, per file and unresolved: objects created by calling a class (`app =
 //! FastAPI()`, `router = APIRouter(prefix="/items")`, `bp = Blueprint(..., url_prefix="/p")`,
 //! `settings = Settings()`) and parameters annotated with a class (`def init_views(app:
-//! FastAPI)`), aliases (`api = app`, `app = create_app()`) and what functions return (app
+//! FastAPI)`), aliases (`api = app`, `app = create_app()`, `(sub := manager.get_app())`) and
+//! what functions return (app
 //! factories, `return Settings()`), classes with their bases and literal attributes (custom router
 //! subclasses, pydantic settings with `Field(default=...)`, DRF viewsets), module-level string
 //! constants, route
@@ -21,6 +22,7 @@ mod fastapi;
 mod flask;
 mod flask_restx;
 pub mod link;
+mod ninja;
 
 #[cfg(test)]
 mod tests;
@@ -49,7 +51,8 @@ pub const RECOGNISERS: &[Recogniser] = &[
         languages: &[Language::Python],
         edges: &[EdgeKind::Serves],
         summary: "Django path/re_path/include URL confs across modules and Django REST \
-                  Framework router.register conventional routes",
+                  Framework router.register conventional routes, drf-nested-routers nested \
+                  routers, format_suffix_patterns (suffix variants not listed)",
     },
     Recogniser {
         name: "fastapi",
@@ -57,14 +60,18 @@ pub const RECOGNISERS: &[Recogniser] = &[
         languages: &[Language::Python],
         edges: &[EdgeKind::Serves],
         summary: "FastAPI route decorators, APIRouter prefixes (custom subclasses too) and \
-                  include_router chains across modules, prefixes from settings constants",
+                  include_router chains across modules, prefixes from settings constants, \
+                  sub-apps from factories mounted (by method name when the receiver is unknown, \
+                  at most likely), Cadwyn versioned routers",
     },
     Recogniser {
         name: "flask",
         file: "py_routes/flask.rs",
         languages: &[Language::Python],
         edges: &[EdgeKind::Serves],
-        summary: "Flask route decorators, Blueprint url_prefix and register_blueprint chains",
+        summary: "Flask route decorators, Blueprint url_prefix and register_blueprint chains \
+                  (in create_app factories too), add_url_rule with View/MethodView.as_view \
+                  serving the methods the class defines, inherits or lists in methods",
     },
     Recogniser {
         name: "flask-restx",
@@ -73,6 +80,15 @@ pub const RECOGNISERS: &[Recogniser] = &[
         edges: &[EdgeKind::Serves],
         summary: "Flask-RESTX and Flask-RESTful Api, Namespace and add_namespace paths, \
                   Resource classes routed by @ns.route or add_resource, served by their methods",
+    },
+    Recogniser {
+        name: "django-ninja",
+        file: "py_routes/ninja.rs",
+        languages: &[Language::Python],
+        edges: &[EdgeKind::Serves],
+        summary: "Django Ninja NinjaAPI and Router operations (@api.get, api_operation), \
+                  add_router chains (routers named by dotted strings too) and the Django URL \
+                  conf entry path(\"api/\", api.urls) that places the API",
     },
 ];
 
@@ -97,6 +113,19 @@ pub struct PyRouteFacts {
     pub registrations: Vec<Registration>,
     /// Function views whose decorator restricts the methods they serve.
     pub views: Vec<ViewRestriction>,
+    /// drf-nested-routers `NestedSimpleRouter(parent, "prefix", lookup="x")`.
+    pub nested_routers: Vec<NestedRouter>,
+}
+
+/// `name = NestedSimpleRouter(parent, parent_prefix, lookup=...)`: the registrations of `name`
+/// sit below the detail route of `parent_prefix`'s registration on `parent`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NestedRouter {
+    pub name: String,
+    pub parent: String,
+    pub parent_prefix: PathExpr,
+    /// `lookup=` when literal; the parameter is `{lookup}_{parent lookup field}`.
+    pub lookup: Option<String>,
 }
 
 /// A path or prefix as written: literal text and references to names.
@@ -170,7 +199,8 @@ pub struct ClassDecl {
     pub name: String,
     /// Bases as written (dotted names only).
     pub bases: Vec<String>,
-    /// Names of the functions defined directly in the body.
+    /// Names of the functions defined directly in the body, and the lower-case names a literal
+    /// `methods = ["GET", ...]` attribute lists (Flask views).
     pub methods: Vec<String>,
     /// Attributes assigned a string in the body (`API_V1_STR: str = "/api/v1"`).
     pub attrs: Vec<Constant>,
@@ -234,6 +264,8 @@ pub enum MountKind {
     BindApi,
     /// Flask-RESTX `api.add_namespace(ns, path)`.
     AddNamespace,
+    /// Django Ninja `api.add_router(prefix, router)`; the child may be a dotted string.
+    AddRouter,
 }
 
 /// `parent.include_router(child, prefix=...)` and the like.
@@ -342,6 +374,7 @@ static MARKERS: super::Words = super::Words::new(&[
     "urlpatterns",
     "rest_framework",
     "ROOT_URLCONF",
+    "ninja",
 ]);
 
 impl Family for PyRoutes {
@@ -355,6 +388,7 @@ impl Family for PyRoutes {
             "typed_parameter",
             "typed_default_parameter",
             "return_statement",
+            "named_expression",
         ]
     }
 
@@ -375,6 +409,7 @@ impl Family for PyRoutes {
             "class_definition" => class(node, cx.source, out),
             "typed_parameter" | "typed_default_parameter" => parameter(node, cx.source, out),
             "return_statement" => function_return(node, cx, out),
+            "named_expression" => walrus(node, cx.source, out),
             _ => {}
         }
     }
@@ -419,12 +454,14 @@ fn decorated(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
         let Some(args) = expr.field("arguments") else { continue };
         let methods = match attr.as_str() {
             "api_route" | "route" => methods_keyword(args, source),
+            "api_operation" => ninja::operation_methods(args, source),
             other => match fixed_method(other) {
                 Some(m) => Methods::Fixed(m),
                 None => continue,
             },
         };
-        let path = find_argument_value(args, "path", 0, source)
+        let at = usize::from(attr == "api_operation");
+        let path = find_argument_value(args, "path", at, source)
             .map_or_else(|| PathExpr { parts: vec![PathPart::Computed] }, |p| path_expr(p, source));
         let (line, column) = position(decorator);
         out.routes.push(RouteDecl {
@@ -452,6 +489,7 @@ fn call(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFacts) {
         attr,
         Some(
             "include_router"
+                | "generate_and_include_versioned_routers"
                 | "mount"
                 | "add_api_route"
                 | "register_blueprint"
@@ -459,6 +497,7 @@ fn call(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFacts) {
                 | "add_namespace"
                 | "add_resource"
                 | "init_app"
+                | "add_router"
                 | "register"
                 | "append"
                 | "extend"
@@ -469,7 +508,7 @@ fn call(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFacts) {
     let Some((object, attr)) = callee_attribute(node, source) else { return };
     let Some(args) = node.field("arguments") else { return };
     match attr.as_str() {
-        "include_router" | "mount" | "add_api_route" => {
+        "include_router" | "generate_and_include_versioned_routers" | "mount" | "add_api_route" => {
             fastapi::call(node, &object, &attr, args, source, out);
         }
         "register_blueprint" | "add_url_rule" => {
@@ -478,6 +517,7 @@ fn call(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFacts) {
         "add_namespace" | "add_resource" | "init_app" => {
             flask_restx::call(node, &object, &attr, args, source, out);
         }
+        "add_router" => ninja::add_router(node, &object, args, source, out),
         "register" => django::register(node, &object, args, source, out),
         "append" | "extend" => django::append(&object, &attr, args, source, out),
         _ => {}
@@ -506,11 +546,18 @@ fn assignment(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFacts) {
         if in_class_body(node, cx) {
             return;
         }
+        if matches!(last, "format_suffix_patterns" | "i18n_patterns") {
+            django::url_list(name, right, source, out);
+            return;
+        }
         if !last.starts_with(|c: char| c.is_ascii_uppercase()) {
             out.aliases.push(Alias { name: name.to_owned(), target: class, call: true });
             return;
         }
         let args = right.field("arguments");
+        if let (Some(args), true) = (args, last.starts_with("Nested") && last.ends_with("Router")) {
+            out.nested_routers.extend(django::nested_router(name, args, source));
+        }
         let prefix = match (last, args) {
             ("Namespace", Some(args)) => Some(flask_restx::namespace_path(args, source)),
             // `Api(app)` and subclasses named after it (`ExternalApi(bp)`); the linker keeps the
@@ -541,6 +588,18 @@ fn assignment(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFacts) {
         return;
     }
     django::url_list(name, right, source, out);
+}
+
+/// `(sub := manager.get_app())`: a name bound to what a function or method returns.
+fn walrus(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
+    let name = node.field("name").filter(|n| n.kind_name() == "identifier");
+    let value = node.field("value").filter(|v| v.kind_name() == "call");
+    let target = value.and_then(|v| v.field("function")).and_then(|f| dotted(f, source));
+    let (Some(name), Some(target)) = (name, target) else { return };
+    let last = target.rsplit('.').next().unwrap_or(&target);
+    if last.starts_with(|c: char| c.is_ascii_lowercase() || c == '_') {
+        out.aliases.push(Alias { name: text(name, source).to_owned(), target, call: true });
+    }
 }
 
 /// `def f(app: FastAPI)`: a parameter annotated with a class is an instance of it.
@@ -649,6 +708,14 @@ fn class(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
                     };
                     if text(left, source) == "http_method_names" {
                         decl.http_method_names = method_list(right, source);
+                        continue;
+                    }
+                    // Flask `View` classes: `methods = ["GET", "POST"]` lists what they serve.
+                    if text(left, source) == "methods"
+                        && let Some(listed) = method_list(right, source)
+                    {
+                        let names = listed.iter().map(|m| m.as_str().to_ascii_lowercase());
+                        decl.methods.extend(names);
                         continue;
                     }
                     let value = if is_stringish(right) {

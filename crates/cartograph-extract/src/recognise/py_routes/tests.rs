@@ -102,6 +102,10 @@ fn described(source: &str) -> String {
     for v in &f.views {
         got.push(format!("view {} {:?}", v.function, v.methods));
     }
+    for n in &f.nested_routers {
+        let lookup = n.lookup.as_deref().unwrap_or("-");
+        got.push(format!("nested {} <- {} {} {lookup}", n.name, n.parent, show(&n.parent_prefix)));
+    }
     got.join("\n")
 }
 
@@ -339,4 +343,86 @@ total = count + offset
 #[test]
 fn other_files_are_not_wanted() {
     assert_eq!(facts("import os\nx = 1\n"), PyRouteFacts::default());
+}
+
+#[test]
+fn django_ninja_apis_routers_and_operations() {
+    check!(
+        r#"
+from ninja import NinjaAPI, Router
+
+api = NinjaAPI(urls_namespace="public", version="2")
+orders = Router(tags=["orders"])
+
+@api.get("/health")
+def health(request): ...
+
+@orders.post("/{int:order_id}/refund")
+def refund(request, order_id: int): ...
+
+@orders.api_operation(["GET", "PATCH"], "/summary")
+def summary(request): ...
+
+@orders.api_operation(methods=allowed, path="/dyn")
+def dyn(request): ...
+
+api.add_router("/orders/", orders)
+api.add_router("/catalog", "catalog.endpoints.router")
+orders.add_router(prefix=ORDERS_SUB, router=lines.router)
+"#
+    );
+}
+
+#[test]
+fn flask_method_views_cadwyn_routers_and_walrus_factories() {
+    check!(
+        r#"
+from flask.views import MethodView, View
+
+class BaseItems(MethodView):
+    def get(self): ...
+
+class Items(BaseItems):
+    def post(self): ...
+
+class Report(View):
+    methods = ["GET", "HEAD"]
+    def dispatch_request(self): ...
+
+bp.add_url_rule("/items", view_func=Items.as_view("items"))
+versioned.generate_and_include_versioned_routers(public_router, internal.router)
+if app and (sub := manager.get_web_app()):
+    app.mount("/auth", sub)
+"#
+    );
+}
+
+#[test]
+fn drf_format_suffix_patterns_keep_their_entries() {
+    check!(
+        r#"
+from rest_framework.urlpatterns import format_suffix_patterns
+
+urlpatterns = format_suffix_patterns([
+    path("snippets/", views.snippet_list),
+    path("snippets/<int:pk>/", views.snippet_detail),
+])
+urlpatterns = format_suffix_patterns(urlpatterns, allowed=["json", "html"])
+"#
+    );
+}
+
+#[test]
+fn drf_nested_routers() {
+    check!(
+        r#"
+from rest_framework_nested import routers
+
+shelves = routers.DefaultRouter()
+shelves.register(r"shelves", ShelfViewSet)
+books = routers.NestedSimpleRouter(shelves, r"shelves", lookup="shelf")
+books.register(r"books", BookViewSet)
+pages = NestedSimpleRouter(parent_router=books, parent_prefix="books")
+"#
+    );
 }

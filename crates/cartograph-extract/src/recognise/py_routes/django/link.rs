@@ -16,7 +16,7 @@ use cartograph_core::{
 };
 
 use super::drf::{Registrations, drf_registrations, drf_router, drf_routes};
-use super::{Def, FileIdx, Names, Output, UNKNOWN_PREFIX};
+use super::{Def, FileIdx, FrameworkClass, Names, Output, UNKNOWN_PREFIX};
 use crate::recognise::link::ServedRoute;
 
 /// The most include levels followed from one root.
@@ -129,6 +129,16 @@ pub(super) fn link(names: &Names<'_>, out: &mut Output) {
             out,
         );
     }
+    // Ninja APIs that no URL conf includes still serve their paths, relative to the site root.
+    let unplaced: Vec<(FileIdx, usize)> =
+        out.ninja.keys().copied().filter(|k| !reached.contains(k)).collect();
+    for (file, index) in unplaced {
+        let Some(instance) = names.facts(file).and_then(|f| f.instances.get(index)) else {
+            continue;
+        };
+        let frame = unincluded_frame(names, file, &instance.name);
+        ninja_routes(&frame, (file, index), out);
+    }
     // Routers whose `urls` no URL conf includes still serve their registrations' paths.
     let mut unreached: Vec<&(FileIdx, usize)> =
         registrations.keys().filter(|k| !reached.contains(k)).collect();
@@ -137,21 +147,88 @@ pub(super) fn link(names: &Names<'_>, out: &mut Output) {
         let Some(instance) = names.facts(file).and_then(|f| f.instances.get(index)) else {
             continue;
         };
-        let frame = Frame {
-            file,
-            list: List::Named(""),
-            prefix: String::new(),
-            chain: vec![format!(
-                "{} in {} is not included in any URL conf found, so the path may lack prefixes",
-                instance.name,
-                names.path_str(file)
-            )],
-            other_files: false,
-            confidence: Confidence::Possible,
-            visited: Vec::new(),
-            unknown: Vec::new(),
-        };
+        let frame = unincluded_frame(names, file, &instance.name);
         drf_routes(names, &frame, (file, index), instance, &registrations, out);
+    }
+}
+
+/// The frame of an object whose `urls` no URL conf includes: its paths relative to the root,
+/// `possible`.
+fn unincluded_frame<'a>(names: &Names<'a>, file: FileIdx, name: &str) -> Frame<'a> {
+    Frame {
+        file,
+        list: List::Named(""),
+        prefix: String::new(),
+        chain: vec![format!(
+            "{name} in {} is not included in any URL conf found, so the path may lack prefixes",
+            names.path_str(file)
+        )],
+        other_files: false,
+        confidence: Confidence::Possible,
+        visited: Vec::new(),
+        unknown: Vec::new(),
+    }
+}
+
+/// The Django Ninja API a name (`api` of `api.urls`) in `file` refers to.
+fn ninja_api(names: &Names<'_>, file: FileIdx, name: &str) -> Option<(FileIdx, usize)> {
+    let (def, rest) = names.resolve(file, name)?;
+    let Def::Instance(f, instance) = def else { return None };
+    if !rest.is_empty() || names.instance_class(f, instance) != Some(FrameworkClass::NinjaApi) {
+        return None;
+    }
+    let index = names.facts(f)?.instances.iter().position(|i| std::ptr::eq(i, instance))?;
+    Some((f, index))
+}
+
+/// The Django Ninja API whose `urls` a plain name stands for: `urls = api.urls` in `file` or in
+/// the module the name is imported from.
+fn ninja_urls_alias(names: &Names<'_>, file: FileIdx, name: &str) -> Option<(FileIdx, usize)> {
+    if name.contains('.') {
+        return None;
+    }
+    let (mut file, mut name) = (file, name.to_owned());
+    for _ in 0..super::MAX_HOPS {
+        let facts = names.facts(file)?;
+        if let Some(alias) = facts.aliases.iter().find(|a| a.name == name && !a.call) {
+            return ninja_api(names, file, alias.target.strip_suffix(".urls")?);
+        }
+        let binding = names.input.binding(names.path(file)?, &name)?;
+        file = names.file_of(&binding.target)?;
+        name.clone_from(binding.member.as_ref()?);
+    }
+    None
+}
+
+/// The routes of a Django Ninja API placed under a frame (a URL conf's prefix and chain).
+fn ninja_routes(frame: &Frame<'_>, api: (FileIdx, usize), out: &mut Output) {
+    let prefix = RouteTemplate::parse(&frame.prefix);
+    let placed: Vec<(ServedRoute, Vec<(SourceLocation, String)>)> = out
+        .ninja
+        .get(&api)
+        .map(|routes| routes.iter().map(|r| (r.route.clone(), r.unknown.clone())).collect())
+        .unwrap_or_default();
+    for (mut route, unknown) in placed {
+        route.template = route.template.prefixed(&prefix);
+        let mut evidence = format!(
+            "Django Ninja route {} {}{}",
+            route.method,
+            route.template.display(),
+            route.evidence
+        );
+        for step in frame.chain.iter().rev() {
+            evidence.push_str(", ");
+            evidence.push_str(step);
+        }
+        route.evidence = evidence;
+        route.confidence = route.confidence.max(frame.confidence);
+        if frame.other_files {
+            route.provenance = Provenance::Resolver;
+        }
+        for key in unknown.iter().chain(&frame.unknown) {
+            *out.unknown_prefixes.entry(key.clone()).or_default() += 1;
+        }
+        out.routes.push(route);
     }
 }
 
@@ -279,6 +356,14 @@ fn step<'a>(
     };
     match &entry.target {
         UrlTarget::View { handler, class_based } => {
+            // `path("v1/", v1_urls)` after `urls = api.urls` and `import urls as v1_urls`.
+            if let Some(api) = ninja_urls_alias(names, frame.file, handler) {
+                let api_frame =
+                    next_frame(api.0, List::Named(""), format!("{handler} (its urls) included"))?;
+                reached.insert(api);
+                ninja_routes(&api_frame, api, out);
+                return None;
+            }
             let before = out.routes.len();
             view_routes(names, frame, entry, &prefix, handler, *class_based, out);
             count_unknown(frame, out.routes.len() - before, out);
@@ -301,6 +386,12 @@ fn step<'a>(
         UrlTarget::Inline => next_frame(frame.file, List::Inline(index), "inline list".to_owned()),
         UrlTarget::IncludeList(name) | UrlTarget::IncludeObject(name) => {
             let object = name.strip_suffix(".urls");
+            if let Some(api) = object.and_then(|o| ninja_api(names, frame.file, o)) {
+                let api_frame = next_frame(api.0, List::Named(""), format!("{name} included"))?;
+                reached.insert(api);
+                ninja_routes(&api_frame, api, out);
+                return None;
+            }
             if let Some(router) = object.and_then(|o| drf_router(names, frame.file, o)) {
                 let instance = names.facts(router.0)?.instances.get(router.1)?;
                 let mut router_frame =

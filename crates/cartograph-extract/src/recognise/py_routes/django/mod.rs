@@ -6,12 +6,15 @@
 //! `urlpatterns += router.urls`, `[*router.urls]`, lists of other modules spread or added in
 //! (`urlpatterns = [*analytic_urls, *api_urls]` after `from .analytic import urlpatterns as
 //! analytic_urls`, `old_patterns + new_patterns`), `patterns.append(path(...))`, and
-//! `i18n_patterns(...)` under a language-code parameter), function views and class-based views
+//! `i18n_patterns(...)` under a language-code parameter, DRF `format_suffix_patterns(...)`
+//! whose `.{format}` suffix variants are not listed), function views and class-based views
 //! (`View.as_view()`; a viewset's `as_view({"get": "list"})` mapping gives its methods; a class
 //! view serves the methods its in-tree class and well-known generic bases define), the
 //! decorators that restrict a function view's methods (`@require_http_methods([...])`,
 //! `@require_GET`, `@require_POST`, `@require_safe`, DRF `@api_view([...])`), DRF
-//! `router.register(r"items", ItemViewSet)` and viewset `@action(detail=..., methods=[...])`.
+//! `router.register(r"items", ItemViewSet)` and viewset `@action(detail=..., methods=[...])`,
+//! drf-nested-routers `NestedSimpleRouter(parent, r"items", lookup="item")` whose registrations
+//! sit below `items/{item_pk}/`.
 //! The linker chains `include("dotted.module")` through the modules' Python names from every
 //! root URL conf (a `urls` module no other includes, or `ROOT_URLCONF`), and expands DRF
 //! registrations into the conventional list and detail routes (`likely`, `convention`).
@@ -32,7 +35,7 @@ use cartograph_core::HttpMethod;
 use tree_sitter::Node;
 
 use super::{
-    PathExpr, PathPart, PyRouteFacts, Registration, UrlEntry, UrlFunction, UrlTarget,
+    NestedRouter, PathExpr, PathPart, PyRouteFacts, Registration, UrlEntry, UrlFunction, UrlTarget,
     ViewSetAction, method_list, path_expr,
 };
 use crate::recognise::Context;
@@ -79,10 +82,18 @@ pub(super) fn url_list(name: &str, right: Node<'_>, source: &str, out: &mut PyRo
             "list" | "tuple" => lists.push((n, None)),
             // `i18n_patterns(path(...), ...)`: its entries under a language-code segment.
             "call" => {
-                let is_i18n = n
-                    .field("function")
-                    .and_then(|f| dotted(f, source))
-                    .is_some_and(|f| f.rsplit('.').next() == Some("i18n_patterns"));
+                let function = n.field("function").and_then(|f| dotted(f, source));
+                let last = function.as_deref().map(|f| f.rsplit('.').next().unwrap_or(f));
+                // DRF `format_suffix_patterns(patterns)`: the same entries, each also served with
+                // a `.json`-style suffix; the suffix variants are not listed as routes.
+                if last == Some("format_suffix_patterns") {
+                    let args = n.field("arguments");
+                    operands.extend(
+                        args.and_then(|a| find_argument_value(a, "urlpatterns", 0, source)),
+                    );
+                    continue;
+                }
+                let is_i18n = last == Some("i18n_patterns");
                 let Some(args) = n.field("arguments").filter(|_| is_i18n) else {
                     continue;
                 };
@@ -336,6 +347,20 @@ pub(super) fn register(
         line,
         column,
     });
+}
+
+/// drf-nested-routers `NestedSimpleRouter(parent_router, parent_prefix, lookup="x")`.
+pub(super) fn nested_router(name: &str, args: Node<'_>, source: &str) -> Option<NestedRouter> {
+    let parent =
+        find_argument_value(args, "parent_router", 0, source).and_then(|p| dotted(p, source))?;
+    let prefix = find_argument_value(args, "parent_prefix", 1, source)?;
+    let lookup = keyword_argument(args, "lookup", source).and_then(|l| literal_string(l, source));
+    Some(NestedRouter {
+        name: name.to_owned(),
+        parent,
+        parent_prefix: path_expr(prefix, source),
+        lookup,
+    })
 }
 
 /// The methods a view decorator restricts a function view to, if it is one.

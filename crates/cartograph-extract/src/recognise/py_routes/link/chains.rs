@@ -17,9 +17,11 @@ use cartograph_core::{
 };
 
 use super::{
-    Def, FileIdx, FrameworkClass, Names, Output, ResolvedPath, UNKNOWN_PREFIX, describe, join,
+    Def, FileIdx, FrameworkClass, Names, NinjaRoute, Output, ResolvedPath, UNKNOWN_PREFIX,
+    describe, join,
 };
 use crate::recognise::link::ServedRoute;
+use crate::recognise::py_routes::ninja::template_path as ninja_path;
 
 /// An object that routes can be declared on: (file, index into its instances).
 type ObjId = (FileIdx, usize);
@@ -34,6 +36,10 @@ struct Hop<'a> {
     parent: ObjId,
     file: FileIdx,
     decl: &'a MountDecl,
+    /// The child was found by the name of the method whose result is mounted
+    /// (`app.mount("/auth", manager.get_fastapi_app())` with the manager's class unknown): the
+    /// method and how many apps of the tree such methods return.
+    dispatched: Option<(&'a str, usize)>,
 }
 
 struct Graph<'a> {
@@ -53,7 +59,9 @@ pub(super) fn link(names: &Names<'_>, out: &mut Output) {
                 | FrameworkClass::FlaskApp
                 | FrameworkClass::Blueprint
                 | FrameworkClass::RestApi
-                | FrameworkClass::RestNamespace),
+                | FrameworkClass::RestNamespace
+                | FrameworkClass::NinjaApi
+                | FrameworkClass::NinjaRouter),
             ) = names.instance_class(file, instance)
             {
                 graph.objects.insert((file, i), (instance, class));
@@ -81,6 +89,26 @@ fn object(names: &Names<'_>, graph: &Graph<'_>, file: FileIdx, dotted: &str) -> 
     if !rest.is_empty() {
         return None;
     }
+    instance_id(names, graph, f, instance)
+}
+
+/// The routing object a Django Ninja `add_router` names as a string: `"shop.api.router"` is
+/// `router` of the module `shop.api`.
+fn object_by_module(names: &Names<'_>, graph: &Graph<'_>, dotted: &str) -> Option<ObjId> {
+    let (module, name) = dotted.rsplit_once('.')?;
+    let file = names.by_module.get(module).copied()?;
+    match names.lookup(file, name)? {
+        Def::Instance(f, instance) => instance_id(names, graph, f, instance),
+        _ => None,
+    }
+}
+
+fn instance_id(
+    names: &Names<'_>,
+    graph: &Graph<'_>,
+    f: FileIdx,
+    instance: &Instance,
+) -> Option<ObjId> {
     let facts = names.facts(f)?;
     let index = facts.instances.iter().position(|i| std::ptr::eq(i, instance))?;
     graph.objects.contains_key(&(f, index)).then_some((f, index))
@@ -95,17 +123,32 @@ fn mount<'a>(
 ) {
     let Some(location) = names.location(file, decl.line, decl.column) else { return };
     let parent = object(names, graph, file, &decl.parent);
-    let child = decl.child.as_deref().and_then(|c| object(names, graph, file, c));
+    let child = decl.child.as_deref().and_then(|c| {
+        object(names, graph, file, c).or_else(|| {
+            if decl.kind == MountKind::AddRouter { object_by_module(names, graph, c) } else { None }
+        })
+    });
     let call = match decl.kind {
         MountKind::IncludeRouter => "include_router",
         MountKind::RegisterBlueprint => "register_blueprint",
         MountKind::Mount => "mount",
         MountKind::BindApi => "Api",
         MountKind::AddNamespace => "add_namespace",
+        MountKind::AddRouter => "add_router",
     };
     match (parent, child) {
         (Some(parent), Some(child)) => {
-            graph.parents.entry(child).or_default().push(Hop { parent, file, decl });
+            let hop = Hop { parent, file, decl, dispatched: None };
+            graph.parents.entry(child).or_default().push(hop);
+        }
+        (Some(parent), None)
+            if decl.kind == MountKind::Mount
+                && let Some((method, apps)) = dispatched(names, graph, file, decl) =>
+        {
+            for &child in &apps {
+                let hop = Hop { parent, file, decl, dispatched: Some((method, apps.len())) };
+                graph.parents.entry(child).or_default().push(hop);
+            }
         }
         // `mount` also mounts static files and other ASGI apps (`StaticFiles(...)`, not
         // dotted): only a name that leads nowhere known hides an app's routes.
@@ -146,6 +189,36 @@ fn mount<'a>(
         ),
         (None, None) => {}
     }
+}
+
+/// The apps a mount of `manager.method()`'s result may mount when `manager`'s class is not
+/// known: those that functions named `method` in the tree return (outside tests).
+fn dispatched<'a>(
+    names: &Names<'a>,
+    graph: &Graph<'a>,
+    file: FileIdx,
+    decl: &'a MountDecl,
+) -> Option<(&'a str, Vec<ObjId>)> {
+    let child = decl.child.as_deref()?;
+    let facts = names.facts(file)?;
+    let alias = facts.aliases.iter().find(|a| a.name == child && a.call)?;
+    let (_, method) = alias.target.rsplit_once('.')?;
+    if names.resolve(file, &alias.target).is_some() {
+        return None;
+    }
+    let mut apps = Vec::new();
+    for f in names.python_files().filter(|f| !names.is_test_file(*f)) {
+        let Some(facts) = names.facts(f) else { continue };
+        for r in facts.returns.iter().filter(|r| r.function == method && !r.call) {
+            let Some(app) = object(names, graph, f, &r.value) else { continue };
+            let is_app =
+                graph.objects.get(&app).is_some_and(|(_, c)| *c == FrameworkClass::FastApiApp);
+            if is_app && !apps.contains(&app) {
+                apps.push(app);
+            }
+        }
+    }
+    (!apps.is_empty()).then_some((method, apps))
 }
 
 /// One composed chain for a route: the hops from its router up to the top object.
@@ -200,7 +273,14 @@ fn route(names: &Names<'_>, graph: &Graph<'_>, file: FileIdx, decl: &RouteDecl, 
             | FrameworkClass::RestApi
             | FrameworkClass::RestNamespace
     );
-    let (framework, label) = if flask { ("flask", "Flask") } else { ("fastapi", "FastAPI") };
+    let ninja = matches!(class, FrameworkClass::NinjaApi | FrameworkClass::NinjaRouter);
+    let (framework, label) = if flask {
+        ("flask", "Flask")
+    } else if ninja {
+        ("django-ninja", "Django Ninja")
+    } else {
+        ("fastapi", "FastAPI")
+    };
     let handler_name = decl.handler.as_deref().unwrap_or("an inline handler");
     let Some(methods) = methods(names, file, decl) else {
         out.refuse(
@@ -233,10 +313,14 @@ fn route(names: &Names<'_>, graph: &Graph<'_>, file: FileIdx, decl: &RouteDecl, 
     for chain in chains(names, graph, start, names.is_test_file(file)) {
         let Some(composed) = compose(names, graph, start, &chain, flask) else { continue };
         let mut pieces: Vec<&str> = composed.prefixes.iter().map(|p| p.value.as_str()).collect();
-        pieces.push(&path.value);
+        let own_path = if ninja { ninja_path(&path.value) } else { path.value.clone() };
+        pieces.push(&own_path);
         let template = RouteTemplate::parse(&join(&pieces));
         let mounted = graph.objects.get(&chain.top).is_some_and(|(_, c)| {
-            matches!(c, FrameworkClass::FastApiApp | FrameworkClass::FlaskApp)
+            matches!(
+                c,
+                FrameworkClass::FastApiApp | FrameworkClass::FlaskApp | FrameworkClass::NinjaApi
+            )
         });
         if !mounted {
             // Without the app, the full path is unknown: a partial path would be a wrong route
@@ -256,10 +340,15 @@ fn route(names: &Names<'_>, graph: &Graph<'_>, file: FileIdx, decl: &RouteDecl, 
             continue;
         }
         let from_settings = path.from_settings || composed.prefixes.iter().any(|p| p.from_settings);
-        let mut confidence = if from_settings { Confidence::Likely } else { Confidence::Certain };
+        let mut confidence = match composed.dispatched {
+            0 if !from_settings => Confidence::Certain,
+            0 | 1 => Confidence::Likely,
+            _ => Confidence::Possible,
+        };
         if !composed.unknown.is_empty() {
             confidence = Confidence::Possible;
-            for key in &composed.unknown {
+            // Ninja routes are counted where a URL conf places them.
+            for key in composed.unknown.iter().filter(|_| !ninja) {
                 *out.unknown_prefixes.entry(key.clone()).or_default() += methods.len();
             }
         }
@@ -273,11 +362,15 @@ fn route(names: &Names<'_>, graph: &Graph<'_>, file: FileIdx, decl: &RouteDecl, 
             } else {
                 format!(" ({})", path.names.join(", "))
             };
+            // A Ninja route's evidence starts where its API is placed (see `NinjaRoute`).
+            let head = if ninja {
+                String::new()
+            } else {
+                format!("{label} route {method} {}", template.display())
+            };
             let mut evidence = format!(
-                "{label} route {method} {} from {at}{}.{call}(\"{}\"){names_used} on {handler_name}",
-                template.display(),
-                decl.object,
-                path.value,
+                "{head} from {at}{}.{call}(\"{}\"){names_used} on {handler_name}",
+                decl.object, path.value,
             );
             for step in &composed.steps {
                 evidence.push_str(", ");
@@ -293,7 +386,7 @@ fn route(names: &Names<'_>, graph: &Graph<'_>, file: FileIdx, decl: &RouteDecl, 
                      segment and is at most possible",
                 );
             }
-            out.routes.push(ServedRoute {
+            let served = ServedRoute {
                 method: *method,
                 template: template.clone(),
                 module: module.clone(),
@@ -303,7 +396,13 @@ fn route(names: &Names<'_>, graph: &Graph<'_>, file: FileIdx, decl: &RouteDecl, 
                 provenance,
                 confidence,
                 evidence,
-            });
+            };
+            if ninja {
+                let unknown = composed.unknown.clone();
+                out.ninja.entry(chain.top).or_default().push(NinjaRoute { route: served, unknown });
+            } else {
+                out.routes.push(served);
+            }
         }
     }
 }
@@ -344,6 +443,8 @@ struct Composed {
     other_files: bool,
     /// The computed prefixes of the chain (where, and what they are), each an unknown segment.
     unknown: Vec<(SourceLocation, String)>,
+    /// The most candidate apps of a mount found by method name (0: none on the chain).
+    dispatched: usize,
 }
 
 /// The piece a computed prefix leaves in the path.
@@ -362,6 +463,7 @@ fn compose(
     let mut steps = Vec::new();
     let mut other_files = false;
     let mut unknown = Vec::new();
+    let mut dispatched = 0;
     let mut current = start;
     let own =
         |obj: ObjId, unknown: &mut Vec<(SourceLocation, String)>| -> Option<Option<ResolvedPath>> {
@@ -415,7 +517,7 @@ fn compose(
             MountKind::RegisterBlueprint => "registered under",
             MountKind::Mount => "mounted at",
             MountKind::BindApi => "bound under",
-            MountKind::AddNamespace => "added under",
+            MountKind::AddNamespace | MountKind::AddRouter => "added under",
         };
         let parent_name = graph.objects.get(&hop.parent).map_or("?", |(i, _)| i.name.as_str());
         let place = names.path_str(hop.file);
@@ -430,6 +532,18 @@ fn compose(
                 steps.push(format!("{verb} in {parent_name} in {place}"));
             }
         }
+        if let Some((method, apps)) = hop.dispatched {
+            let which = if apps == 1 {
+                "the only such app".to_owned()
+            } else {
+                format!("one of {apps} such apps")
+            };
+            steps.push(format!(
+                "as the result of a {method}() call on an object whose class is not known, \
+                 {which} in the tree"
+            ));
+            dispatched = dispatched.max(apps);
+        }
         other_files |= hop.file != start.0;
         current = hop.parent;
     }
@@ -440,5 +554,5 @@ fn compose(
         prefixes.push(p);
     }
     prefixes.reverse();
-    Some(Composed { prefixes, steps, other_files, unknown })
+    Some(Composed { prefixes, steps, other_files, unknown, dispatched })
 }

@@ -8,6 +8,9 @@
 //! found at all, is assumed to serve every standard action, with confidence `possible`. A
 //! literal `http_method_names` on the viewset or a base it inherits limits every route to the
 //! methods it lists.
+//! A drf-nested-routers router's registrations sit below its parent registration's detail
+//! route: `NestedSimpleRouter(router, r"tables", lookup="table")` puts them under
+//! `tables/{table_pk}/` (the parent viewset's lookup field, `pk` by default).
 
 use std::collections::HashMap;
 
@@ -90,6 +93,22 @@ pub(super) fn drf_routes(
             ),
         });
     }
+    let nest = match nested_base(names, router, &instance.name, registrations, 0) {
+        Ok(nest) => nest,
+        Err(why) => {
+            if let Some(location) = names.location(router.0, instance.line, instance.column) {
+                out.refuse(
+                    RefusalKind::ComputedRoute,
+                    location,
+                    format!(
+                        "nested router {} sits below {why}; its registrations are not placed",
+                        instance.name
+                    ),
+                );
+            }
+            return;
+        }
+    };
     for &(file, r) in registrations.get(&router).map(Vec::as_slice).unwrap_or_default() {
         let Some(registration) = names.facts(file).and_then(|f| f.registrations.get(r)) else {
             continue;
@@ -123,7 +142,7 @@ pub(super) fn drf_routes(
         let Some(module) = module else { continue };
         let confidence = if shape.known { confidence } else { Confidence::Possible };
         let lookup = shape.lookup.clone().unwrap_or_else(|| "pk".to_owned());
-        let base = format!("{}/{prefix}", frame.prefix);
+        let base = format!("{}{nest}/{prefix}", frame.prefix);
         let mut routes: Vec<(HttpMethod, String, String)> = Vec::new();
         for (action, method, detail) in &shape.actions {
             let path = if *detail { format!("{base}/{{{lookup}}}") } else { base.clone() };
@@ -178,6 +197,53 @@ pub(super) fn drf_routes(
             });
         }
     }
+}
+
+/// The path a drf-nested-routers router's registrations sit below (`/tables/{table_pk}`, its
+/// parents' first); empty for a router that is not nested. `Err` says what is not known.
+fn nested_base(
+    names: &Names<'_>,
+    router: (FileIdx, usize),
+    name: &str,
+    registrations: &Registrations<'_>,
+    depth: usize,
+) -> Result<String, String> {
+    let Some(nested) =
+        names.facts(router.0).and_then(|f| f.nested_routers.iter().find(|n| n.name == name))
+    else {
+        return Ok(String::new());
+    };
+    let what = || format!("a registration of {} that is not found", nested.parent);
+    let parent = drf_router(names, router.0, &nested.parent).ok_or_else(what)?;
+    if depth > 8 || parent == router {
+        return Err(what());
+    }
+    let parent_prefix = names
+        .resolve_path(router.0, &nested.parent_prefix)
+        .map_err(|why| format!("a prefix built from {why}"))?
+        .value;
+    let registration = registrations
+        .get(&parent)
+        .into_iter()
+        .flatten()
+        .filter_map(|&(f, r)| Some((f, names.facts(f)?.registrations.get(r)?)))
+        .find(|(f, reg)| {
+            names.resolve_path(*f, &reg.prefix).is_ok_and(|p| p.value == parent_prefix)
+        })
+        .ok_or_else(what)?;
+    let field = registration
+        .1
+        .viewset
+        .as_deref()
+        .and_then(|v| viewset_shape(names, registration.0, v).lookup)
+        .unwrap_or_else(|| "pk".to_owned());
+    let lookup = nested.lookup.clone().unwrap_or_else(|| format!("nested_{}", depth + 1));
+    let parent_name = names
+        .facts(parent.0)
+        .and_then(|f| f.instances.get(parent.1))
+        .map_or("", |i| i.name.as_str());
+    let above = nested_base(names, parent, parent_name, registrations, depth + 1)?;
+    Ok(format!("{above}/{parent_prefix}/{{{lookup}_{field}}}"))
 }
 
 /// What a viewset serves: standard actions, extra `@action`s and its lookup parameter.
