@@ -28,6 +28,7 @@ pub use language::{
     component_for, grammar_for,
 };
 pub use recognise::tables::prisma::{PrismaModel, extract_prisma};
+pub use recognise::tables::sql_schema::{SqlTable, extract_sql_schema, is_schema_file};
 pub use tree::TreeIndex;
 
 use cartograph_core::RepoPath;

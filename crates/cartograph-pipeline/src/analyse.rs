@@ -416,6 +416,7 @@ fn analyse_inventory(
     if !options.imports_only {
         let mut link_input = LinkInput::new(views, &inventory.index);
         link_input.prisma = read_prisma_schemas(source, &inventory.prisma_schemas, &mut builder);
+        link_input.sql_schemas = read_sql_schemas(source, &inventory.sql_schemas, &mut builder);
         tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "merged");
         builder.add_linked(link_all(&link_input));
         tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "linked");
@@ -447,6 +448,29 @@ fn read_prisma_schemas(
                     builder.add_refusal(refusal);
                 }
                 read.push((path.clone(), models));
+            }
+            Err(error) => builder.add_refusal(Refusal::new(
+                RefusalKind::UnreadableFile,
+                SourceLocation::file(path.clone()),
+                format!("cannot be read ({})", error.kind()),
+            )),
+        }
+    }
+    read
+}
+
+/// Reads the SQL schema files (read in turn, like Prisma's), recording the unreadable ones.
+fn read_sql_schemas(
+    source: &dyn FileSource,
+    schemas: &[RepoPath],
+    builder: &mut AnalysisBuilder,
+) -> Vec<(RepoPath, Vec<cartograph_extract::SqlTable>)> {
+    let mut read = Vec::new();
+    for path in schemas {
+        match source.read(path, 0) {
+            Ok(bytes) => {
+                let text = String::from_utf8_lossy(&bytes);
+                read.push((path.clone(), cartograph_extract::extract_sql_schema(&text)));
             }
             Err(error) => builder.add_refusal(Refusal::new(
                 RefusalKind::UnreadableFile,

@@ -88,6 +88,8 @@ pub struct Inventory {
     pub sources: Vec<SourceCandidate>,
     /// Prisma schema files (`*.prisma`), read by a line-oriented reader rather than a grammar.
     pub prisma_schemas: Vec<RepoPath>,
+    /// SQL schema files (`*.sql` outside migrations and tests), read for `CREATE TABLE`.
+    pub sql_schemas: Vec<RepoPath>,
     /// Every file kept (source or not): what import resolution may link to.
     pub index: TreeIndex,
     /// Files and links skipped during the walk.
@@ -249,6 +251,9 @@ impl<'a> InventoryBuilder<'a> {
         }
         if path.extension() == Some("prisma") {
             inventory.prisma_schemas.push(path.clone());
+        }
+        if cartograph_extract::is_schema_file(&path) {
+            inventory.sql_schemas.push(path.clone());
         }
         if let Some(grammar) = grammar {
             if is_minified_name(path.file_name()) {

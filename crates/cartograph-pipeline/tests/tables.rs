@@ -210,3 +210,117 @@ export async function recent() {
     let i18n = "export const t = (key: string) => key;\n";
     check!(&[("bff/src/db.ts", db), ("bff/src/audit.ts", audit), ("bff/src/i18n.ts", i18n)]);
 }
+
+/// Sequelize models default-exported one per module and re-exported by a barrel: a static
+/// method on the imported name reaches the model's table (by the only model so named, since the
+/// barrel's re-exports are not followed); a TypeORM entity of the same name elsewhere takes no
+/// Sequelize use, and a name that is not imported takes none.
+#[test]
+fn sequelize_models_behind_a_barrel() {
+    let team = r#"
+import { Table, Model } from "sequelize-typescript";
+
+@Table({ tableName: "teams", modelName: "team" })
+class Team extends Model {}
+
+export default Team;
+"#;
+    let entity = r#"
+import { Entity } from "typeorm";
+
+@Entity("legacy_accounts")
+export class Account {}
+"#;
+    let barrel = "export { default as Team } from \"./Team\";\n";
+    let route = r#"
+import { Team } from "../models";
+import { Account } from "../entities/Account";
+
+export async function info(id: string) {
+  const team = await Team.findByPk(id);
+  await Team.update({ seen: true }, { where: { id } });
+  await Account.findAll();
+  await Local.findAll();
+  return team;
+}
+"#;
+    check!(&[
+        ("server/models/Team.ts", team),
+        ("server/models/index.ts", barrel),
+        ("server/entities/Account.ts", entity),
+        ("server/routes/teams.ts", route),
+    ]);
+}
+
+/// A Peewee model imported into a view module; its `select` reads and `create` writes.
+#[test]
+fn peewee_model_imported_into_a_view() {
+    let models = r#"
+from peewee import Model, CharField, SqliteDatabase
+
+db = SqliteDatabase("app.db")
+
+class BaseModel(Model):
+    class Meta:
+        database = db
+
+class Note(BaseModel):
+    text = CharField()
+"#;
+    let views = r#"
+from app.models import Note
+
+def index():
+    return list(Note.select())
+
+def add(text):
+    Note.create(text=text)
+"#;
+    check!(&[("app/models.py", models), ("app/views.py", views)]);
+}
+
+/// Tables created in the application's SQL schema files are defined there; a migration's and a
+/// test's are not read.
+#[test]
+fn sql_schema_files_define_tables() {
+    check!(&[
+        (
+            "packages/schema/tables/users.sql",
+            "create table users (\n  id varchar(21) not null\n);\n"
+        ),
+        (
+            "packages/schema/tables/audit.sql",
+            "/* order 3 */\nCREATE TABLE audit.events (id int);\n"
+        ),
+        ("db/migrations/0001_init.sql", "create table legacy_users (id int);\n"),
+        ("server/tests/setup.sql", "create table scratch (id int);\n"),
+    ]);
+}
+
+/// A `ManyToManyField` without `through=` declares Django's join table; one with `through=`
+/// declares none; `User.objects` on Django's own user model reads `auth_user`.
+#[test]
+fn django_join_tables_and_contrib_models() {
+    let models = r#"
+from django.db import models
+
+class Tag(models.Model):
+    name = models.CharField(max_length=10)
+
+class Recipe(models.Model):
+    tags = models.ManyToManyField(Tag, blank=True)
+    cooks = models.ManyToManyField("auth.User", through="Cook")
+
+class Cook(models.Model):
+    recipe = models.ForeignKey(Recipe, on_delete=models.CASCADE)
+"#;
+    let views = r#"
+from django.contrib.auth.models import User
+from kitchen.models import Recipe
+
+def index(request):
+    User.objects.filter(is_active=True)
+    return Recipe.objects.all()
+"#;
+    check!(&[("kitchen/models.py", models), ("kitchen/views.py", views)]);
+}

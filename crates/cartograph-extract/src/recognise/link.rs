@@ -57,13 +57,15 @@ pub struct LinkInput<'a> {
     pub index: &'a TreeIndex,
     /// Prisma schema files and their models.
     pub prisma: Vec<(RepoPath, Vec<crate::PrismaModel>)>,
+    /// SQL schema files and the tables they create.
+    pub sql_schemas: Vec<(RepoPath, Vec<crate::SqlTable>)>,
     by_path: HashMap<&'a str, usize>,
 }
 
 impl<'a> LinkInput<'a> {
     pub fn new(files: Vec<FileView<'a>>, index: &'a TreeIndex) -> Self {
         let by_path = files.iter().enumerate().map(|(i, f)| (f.path.as_str(), i)).collect();
-        Self { files, index, prisma: Vec::new(), by_path }
+        Self { files, index, prisma: Vec::new(), sql_schemas: Vec::new(), by_path }
     }
 
     /// The analysed file at `path`.
@@ -121,6 +123,7 @@ pub fn link_all(input: &LinkInput<'_>) -> Linked {
     add_routes(&routes, &mut linked);
     super::calls::link::link(input, &routes, &mut linked);
     super::tables::prisma::link::link(&input.prisma, &mut linked);
+    super::tables::sql_schema::link(&input.sql_schemas, &mut linked);
     super::tables::link::link(input, &mut linked);
     super::env::link::link(input, &mut linked);
     linked

@@ -8,7 +8,15 @@
 //! `Meta.app_label` when given, else the name of the folder holding `models.py` or the `models/`
 //! package. That folder name is an approximation: an `AppConfig.label` that differs from the folder
 //! is not read (and a model outside `models.py` / `models/` takes its own folder, `possible`).
-//! Abstract models (`Meta.abstract = True`) and proxy models declare no table.
+//! Abstract models (`Meta.abstract = True`) and proxy models declare no table. A
+//! `ManyToManyField` without `through=` on a concrete model declares Django's join table
+//! `<model table>_<field>` (`convention`, at most `likely`; a name over the database's identifier
+//! limit (63 characters), which Django shortens with a hash, is left out). A base imported from
+//! django-treebeard (`MP_Node`, `NS_Node`, `AL_Node`), django-mptt (`MPTTModel`) or
+//! django-polymorphic (`PolymorphicModel`) makes a model like `models.Model`. A use of a model that
+//! Django or a common app defines, imported from it (`User` from `django.contrib.auth.models`,
+//! DRF's `Token`, django-oauth-toolkit's `AccessToken`, allauth's `SocialApp`), reaches that
+//! model's known table (`auth_user`, …; resolver, at most `likely`).
 //! Uses: `M.objects.filter/get/all/...` read and `M.objects.create/update/delete/bulk_create/
 //! get_or_create/update_or_create/bulk_update` (also later in the chain:
 //! `M.objects.filter(...).update(...)`; also `create_user`) write, `certain` once `M` resolves
@@ -130,6 +138,7 @@ pub(super) fn class(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
         folder_label_exact: false,
         is_abstract: false,
         proxy: false,
+        many_to_many: many_to_many(body, cx.source),
     };
     if let Some(meta) = meta_body(body, cx.source) {
         let mut cursor = meta.walk();
@@ -166,6 +175,34 @@ pub(super) fn class(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
         framework: "django-models",
         table: ModelTable::Django(class),
     });
+}
+
+/// The fields `name = models.ManyToManyField(...)` of a class body that have no `through=`.
+fn many_to_many(body: Node<'_>, source: &str) -> Vec<String> {
+    let mut fields = Vec::new();
+    let mut cursor = body.walk();
+    for statement in body.named_children(&mut cursor) {
+        let Some((left, right)) = super::assignment_sides(statement) else { continue };
+        if left.kind_name() != "identifier"
+            || right.kind_name() != "call"
+            || !right.field("function").is_some_and(|f| {
+                let callee = text(f, source);
+                callee == "ManyToManyField" || callee.ends_with(".ManyToManyField")
+            })
+        {
+            continue;
+        }
+        let Some(args) = right.field("arguments") else { continue };
+        let mut inner = args.walk();
+        let through = args.named_children(&mut inner).any(|a| {
+            a.kind_name() == "keyword_argument"
+                && a.field("name").is_some_and(|n| text(n, source) == "through")
+        });
+        if !through {
+            fields.push(text(left, source).to_owned());
+        }
+    }
+    fields
 }
 
 /// The body of the nested `class Meta:`.

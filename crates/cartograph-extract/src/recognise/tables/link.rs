@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 
-use crate::recognise::tables::{Access, DjangoClass, ModelFact, ModelTable};
+use crate::recognise::tables::{Access, DjangoClass, ModelFact, ModelTable, ModelUse};
 use cartograph_core::{
     Confidence, Edge, EdgeKind, Evidence, Node, NodeKey, Provenance, RepoPath, SourceLocation,
 };
@@ -114,6 +114,31 @@ impl<'a> Models<'a> {
         None
     }
 
+    /// The one model of `framework` whose name is the last part of `name`, when `name`'s first
+    /// part is bound by an import of `file` to a module of the repository; `None` when no model
+    /// or several have that name.
+    fn unique(
+        &self,
+        input: &LinkInput<'_>,
+        file: &RepoPath,
+        name: &str,
+        framework: &str,
+    ) -> Option<usize> {
+        let first = name.split('.').next().unwrap_or(name);
+        let binding = input.binding(file, first)?;
+        if !matches!(binding.target, BindingTarget::Module(_)) {
+            return None;
+        }
+        let last = name.rsplit('.').next().unwrap_or(name);
+        let mut found = self
+            .all
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.fact.framework == framework && m.fact.name == last);
+        let (i, _) = found.next()?;
+        found.next().is_none().then_some(i)
+    }
+
     /// Decides which Django candidates are models: those whose bases lead to `models.Model`,
     /// across modules. Iterates to a fixed point (bounded by the inheritance depth).
     fn settle_django(&mut self, input: &LinkInput<'_>) {
@@ -165,7 +190,8 @@ impl<'a> Models<'a> {
 }
 
 /// A base imported from Django itself that makes a model: `Model`, `AbstractUser`,
-/// `AbstractBaseUser` (`from django.contrib.auth.models import AbstractUser`).
+/// `AbstractBaseUser` (`from django.contrib.auth.models import AbstractUser`), or an abstract
+/// model of a common Django app (`treebeard`'s `MP_Node`).
 fn django_base(input: &LinkInput<'_>, path: &RepoPath, base: &str) -> bool {
     let (local, last) = match base.split_once('.') {
         Some((first, _)) => (first, base.rsplit('.').next().unwrap_or(base)),
@@ -174,7 +200,15 @@ fn django_base(input: &LinkInput<'_>, path: &RepoPath, base: &str) -> bool {
     let Some(binding) = input.binding(path, local) else { return false };
     let BindingTarget::Package(package) = &binding.target else { return false };
     let name = binding.member.as_deref().filter(|_| local == base).unwrap_or(last);
-    package == "pypi:django" && (name == "Model" || name.starts_with("Abstract"))
+    match package.as_str() {
+        "pypi:django" => name == "Model" || name.starts_with("Abstract"),
+        // Abstract models of common Django apps: django-treebeard's trees, django-mptt's,
+        // django-polymorphic's.
+        "pypi:treebeard" => matches!(name, "MP_Node" | "NS_Node" | "AL_Node"),
+        "pypi:mptt" => name == "MPTTModel",
+        "pypi:polymorphic" => name == "PolymorphicModel",
+        _ => false,
+    }
 }
 
 /// The table of a non-Django model.
@@ -190,6 +224,12 @@ fn declared(fact: &ModelFact) -> Option<Declared> {
             key: NodeKey::table(schema.as_deref(), name),
             provenance: Provenance::Convention,
             confidence: Confidence::Likely,
+            how: format!("by {rule}"),
+        }),
+        ModelTable::Possible { name, schema, rule } => Some(Declared {
+            key: NodeKey::table(schema.as_deref(), name),
+            provenance: Provenance::Convention,
+            confidence: Confidence::Possible,
             how: format!("by {rule}"),
         }),
         ModelTable::Django(_) => None,
@@ -249,6 +289,8 @@ fn framework_label(framework: &str) -> &str {
         "django-models" => "Django",
         "typeorm" => "TypeORM",
         "drizzle" => "Drizzle",
+        "sequelize" => "Sequelize",
+        "peewee" => "Peewee",
         other => other,
     }
 }
@@ -317,15 +359,133 @@ fn defines(models: &Models<'_>, linked: &mut Linked) {
             },
             table_node(&table.key, model.fact.framework),
         );
+        if let ModelTable::Django(class) = &model.fact.table {
+            join_tables(model, class, table, linked);
+        }
     }
+}
+
+/// The join table of each `ManyToManyField` without `through=` of a concrete Django model:
+/// `<model table>_<field>`, as Django names it.
+fn join_tables(model: &Model<'_>, class: &DjangoClass, table: &Declared, linked: &mut Linked) {
+    for field in &class.many_to_many {
+        let name = format!("{}_{field}", table.key.name());
+        // Django shortens a longer name with a hash of it (PostgreSQL allows 63 characters).
+        if name.len() > 63 {
+            continue;
+        }
+        let key = NodeKey::table(None, &name);
+        linked.edge(
+            Edge {
+                kind: EdgeKind::Defines,
+                from: NodeKey::module(model.path),
+                to: key.clone(),
+                evidence: Evidence::new(format!(
+                    "Django ManyToManyField {}.{field} declares join table {} by Django's \
+                     default <model table>_<field> name",
+                    model.fact.name,
+                    key.name()
+                )),
+                provenance: Provenance::Convention,
+                confidence: table.confidence.max(Confidence::Likely),
+                location: SourceLocation::new(
+                    model.path.clone(),
+                    model.fact.line,
+                    model.fact.column,
+                ),
+                type_only: false,
+                occurrences: 1,
+            },
+            table_node(&key, model.fact.framework),
+        );
+    }
+}
+
+/// The table of a model that Django or a common Django app defines (`django.contrib.auth`'s
+/// `User` → `auth_user`, Django REST framework's `Token` → `authtoken_token`), when `name` is
+/// imported from that package under the model's name.
+fn django_contrib_table(input: &LinkInput<'_>, file: &RepoPath, name: &str) -> Option<NodeKey> {
+    const TABLES: &[(&str, &str, &str)] = &[
+        ("pypi:django", "User", "auth_user"),
+        ("pypi:django", "Group", "auth_group"),
+        ("pypi:django", "Permission", "auth_permission"),
+        ("pypi:django", "ContentType", "django_content_type"),
+        ("pypi:django", "Session", "django_session"),
+        ("pypi:django", "Site", "django_site"),
+        ("pypi:django", "LogEntry", "django_admin_log"),
+        ("pypi:rest_framework", "Token", "authtoken_token"),
+        ("pypi:oauth2_provider", "AccessToken", "oauth2_provider_accesstoken"),
+        ("pypi:oauth2_provider", "RefreshToken", "oauth2_provider_refreshtoken"),
+        ("pypi:oauth2_provider", "Application", "oauth2_provider_application"),
+        ("pypi:allauth", "SocialApp", "socialaccount_socialapp"),
+        ("pypi:allauth", "SocialAccount", "socialaccount_socialaccount"),
+        ("pypi:allauth", "SocialToken", "socialaccount_socialtoken"),
+        ("pypi:allauth", "EmailAddress", "account_emailaddress"),
+    ];
+    if name.contains('.') {
+        return None;
+    }
+    let binding = input.binding(file, name)?;
+    let BindingTarget::Package(package) = &binding.target else { return None };
+    let member = binding.member.as_deref()?;
+    TABLES
+        .iter()
+        .find(|(p, model, _)| p == package && *model == member)
+        .map(|(_, _, table)| NodeKey::table(None, table))
+}
+
+/// A use of a model Django itself defines: `User.objects.filter(...)` with `User` imported from
+/// `django.contrib.auth.models`.
+fn contrib_use(input: &LinkInput<'_>, file: &RepoPath, model_use: &ModelUse, linked: &mut Linked) {
+    let Some(key) = django_contrib_table(input, file, &model_use.model) else { return };
+    linked.edge(
+        Edge {
+            kind: edge_kind(model_use.access),
+            from: NodeKey::module(file),
+            to: key.clone(),
+            evidence: Evidence::new(format!(
+                "{} on {} {} table {} of Django's own model {}",
+                model_use.via,
+                model_use.model,
+                model_use.access.verb(),
+                key.name(),
+                model_use.model
+            )),
+            provenance: Provenance::Resolver,
+            confidence: model_use.confidence.max(Confidence::Likely),
+            location: SourceLocation::new(file.clone(), model_use.line, model_use.column),
+            type_only: false,
+            occurrences: 1,
+        },
+        table_node(&key, "django-models"),
+    );
 }
 
 /// `reads` / `writes` edges for queries and mutations through a model's name.
 fn uses(input: &LinkInput<'_>, models: &Models<'_>, linked: &mut Linked) {
     for file in &input.files {
         for model_use in &file.facts.tables.uses {
-            let Some(i) = models.resolve(input, file.path, &model_use.model) else { continue };
+            let resolved = models.resolve(input, file.path, &model_use.model);
+            // A use only one framework's models can take (`M.findAll()`: Sequelize) may name,
+            // through a barrel whose re-exports are not followed, the one model of that
+            // framework with the name, when the file imports the name.
+            let (i, by_name) = match (resolved, &model_use.framework) {
+                (Some(i), _) => (i, false),
+                (None, Some(framework)) => {
+                    match models.unique(input, file.path, &model_use.model, framework) {
+                        Some(i) => (i, true),
+                        None => continue,
+                    }
+                }
+                (None, None) => {
+                    contrib_use(input, file.path, model_use, linked);
+                    continue;
+                }
+            };
             let Some(model) = models.all.get(i) else { continue };
+            if model_use.framework.as_deref().is_some_and(|f| f != model.fact.framework) {
+                continue;
+            }
             let Some(table) = &model.table else { continue };
             if let Some(attribute) = &model_use.attribute
                 && !maps(input, model, attribute)
@@ -333,7 +493,9 @@ fn uses(input: &LinkInput<'_>, models: &Models<'_>, linked: &mut Linked) {
                 continue;
             }
             let same_file = model.path == file.path;
-            let provenance = if same_file && table.provenance == Provenance::Syntax {
+            let provenance = if by_name {
+                Provenance::Heuristic
+            } else if same_file && table.provenance == Provenance::Syntax {
                 Provenance::Syntax
             } else if table.provenance == Provenance::Convention {
                 Provenance::Convention
@@ -354,6 +516,12 @@ fn uses(input: &LinkInput<'_>, models: &Models<'_>, linked: &mut Linked) {
             );
             if let Some(reason) = &model_use.reason {
                 evidence.push_str(&format!(" ({reason})"));
+            }
+            if by_name {
+                evidence.push_str(&format!(
+                    " (the imported name matched the only {} model so named)",
+                    framework_label(model.fact.framework)
+                ));
             }
             linked.edge(
                 Edge {

@@ -11,9 +11,13 @@
 mod django;
 mod drizzle;
 mod knex;
+mod kysely;
 pub mod link;
+mod peewee;
 pub mod prisma;
 mod raw_sql;
+mod sequelize;
+pub mod sql_schema;
 mod sqlalchemy;
 mod sqlmodel;
 mod typeorm;
@@ -34,6 +38,14 @@ use crate::{FileFacts, Syntax};
 /// This family's recognisers, one per file of this folder.
 pub const RECOGNISERS: &[Recogniser] = &[
     Recogniser {
+        name: "peewee",
+        file: "tables/peewee.rs",
+        languages: &[Language::Python],
+        edges: &[EdgeKind::Defines, EdgeKind::Reads, EdgeKind::Writes],
+        summary: "Peewee models with fields (Meta.table_name, else the class name lower-cased); \
+                  M.select/get/create/insert/update/delete on them",
+    },
+    Recogniser {
         name: "prisma",
         file: "tables/prisma/",
         languages: &[Language::TypeScript, Language::JavaScript],
@@ -46,8 +58,9 @@ pub const RECOGNISERS: &[Recogniser] = &[
         file: "tables/django.rs",
         languages: &[Language::Python],
         edges: &[EdgeKind::Defines, EdgeKind::Reads, EdgeKind::Writes],
-        summary: "Django models (Meta.db_table, else <app_label>_<model>), Model.objects queries \
-                  and writes, instance save/delete",
+        summary: "Django models (Meta.db_table, else <app_label>_<model>), ManyToManyField join \
+                  tables, Model.objects queries and writes, instance save/delete; contrib models \
+                  (User → auth_user)",
     },
     Recogniser {
         name: "drizzle",
@@ -66,12 +79,38 @@ pub const RECOGNISERS: &[Recogniser] = &[
                   and delete in the chain make a write",
     },
     Recogniser {
+        name: "kysely",
+        file: "tables/kysely.rs",
+        languages: &[Language::TypeScript, Language::JavaScript],
+        edges: &[EdgeKind::Reads, EdgeKind::Writes],
+        summary: "Kysely selectFrom / insertInto / updateTable / deleteFrom(\"t\") and joins on \
+                  such a chain",
+    },
+    Recogniser {
         name: "raw-sql",
         file: "tables/raw_sql.rs",
         languages: &[Language::Python, Language::TypeScript, Language::JavaScript],
         edges: &[EdgeKind::Reads, EdgeKind::Writes],
-        summary: "SQL statements in string literals: SELECT/JOIN read, INSERT/UPDATE/DELETE write \
-                  (heuristic)",
+        summary: "SQL statements in string literals that reach an execution sink (execute, query, \
+                  sql`…` tags, text(), or a name the file executes): SELECT/JOIN read, \
+                  INSERT/UPDATE/DELETE write; catalogs skipped (heuristic)",
+    },
+    Recogniser {
+        name: "sequelize",
+        file: "tables/sequelize.rs",
+        languages: &[Language::TypeScript, Language::JavaScript],
+        edges: &[EdgeKind::Defines, EdgeKind::Reads, EdgeKind::Writes],
+        summary: "Sequelize models: sequelize-typescript @Table({ tableName }), sequelize.define, \
+                  Model.init(attrs, { sequelize, tableName }) (default: the model name \
+                  pluralised, possible); static findAll/findOne/create/update/destroy on them",
+    },
+    Recogniser {
+        name: "sql-schema",
+        file: "tables/sql_schema.rs",
+        languages: &[Language::Python, Language::TypeScript, Language::JavaScript],
+        edges: &[EdgeKind::Defines],
+        summary: "CREATE TABLE statements in .sql schema files (read without tree-sitter; \
+                  migrations, seeds, fixtures and tests skipped)",
     },
     Recogniser {
         name: "sqlalchemy",
@@ -154,6 +193,14 @@ pub enum ModelTable {
         #[serde(with = "crate::interned")]
         rule: crate::interned::Name,
     },
+    /// Derived by a default naming rule that settings the analysis does not read may change, or
+    /// that is reproduced only in part (Sequelize's English plural): `possible`.
+    Possible {
+        name: String,
+        schema: Option<String>,
+        #[serde(with = "crate::interned")]
+        rule: crate::interned::Name,
+    },
     /// A Django model class; whether it is concrete depends on its bases, resolved at link time.
     Django(DjangoClass),
 }
@@ -174,6 +221,10 @@ pub struct DjangoClass {
     pub folder_label_exact: bool,
     pub is_abstract: bool,
     pub proxy: bool,
+    /// The `ManyToManyField`s the class body declares without `through=`: Django creates a join
+    /// table for each.
+    #[serde(default)]
+    pub many_to_many: Vec<String>,
 }
 
 /// Whether a use reads or writes.
@@ -209,6 +260,10 @@ pub struct ModelUse {
     /// linker keeps the use only when the model's class maps that attribute.
     #[serde(default)]
     pub attribute: Option<String>,
+    /// The recogniser whose models alone this use can name (`sequelize` for `M.findAll()`);
+    /// `None` for a model of any.
+    #[serde(default)]
+    pub framework: Option<String>,
 }
 
 /// A table named directly.
@@ -328,10 +383,16 @@ pub(crate) struct Tables {
     scopes: Scopes,
     /// True when the file mentions Django, so its classes are Django model candidates.
     django: bool,
+    /// True when the file mentions peewee, so its classes are Peewee model candidates.
+    peewee: bool,
     /// Local names that hold a knex instance.
     knex_names: Vec<String>,
     /// True when the file mentions knex (read once at the root, not at every call).
     knex_word: bool,
+    /// True when the file mentions Sequelize.
+    sequelize_word: bool,
+    /// SQL literals held by names until the file says whether they run.
+    sql: raw_sql::Pending,
 }
 
 impl Family for Tables {
@@ -351,6 +412,7 @@ impl Family for Tables {
             "decorator",
             "variable_declarator",
             "call_expression",
+            "new_expression",
             "template_string",
         ]
     }
@@ -385,6 +447,14 @@ impl Family for Tables {
             "Entity",
             "knex",
             "sqlmodel",
+            "equelize",
+            "@Table",
+            ".findAll(",
+            ".findOne(",
+            ".findByPk(",
+            ".create(",
+            ".destroy(",
+            "peewee",
         ]);
         HINTS.any_in(cx.source)
     }
@@ -396,7 +466,9 @@ impl Family for Tables {
         }
     }
 
-    fn finish(&mut self, _cx: &Context<'_>, _facts: &mut FileFacts) {}
+    fn finish(&mut self, _cx: &Context<'_>, facts: &mut FileFacts) {
+        raw_sql::finish(&mut self.sql, facts);
+    }
 }
 
 impl Tables {
@@ -411,6 +483,8 @@ impl Tables {
         match kind {
             "module" => {
                 self.django = cx.source.contains("django");
+                self.peewee = cx.source.contains("peewee");
+                self.sql = raw_sql::Pending::for_file(cx.source);
             }
             "function_definition" => {
                 self.scopes.enter(node);
@@ -420,7 +494,10 @@ impl Tables {
                 if let Some(name) = node.field("name") {
                     facts.tables.classes.push(text(name, cx.source).to_owned());
                 }
-                if sqlmodel::class(node, cx, facts) || sqlalchemy::class(node, cx, facts) {
+                if (self.peewee && peewee::class(node, cx, facts))
+                    || sqlmodel::class(node, cx, facts)
+                    || sqlalchemy::class(node, cx, facts)
+                {
                     return;
                 }
                 if self.django {
@@ -437,6 +514,8 @@ impl Tables {
             "for_statement" => remember_loop(node, cx.source, &mut self.scopes),
             "named_expression" => remember_walrus(node, cx.source, &mut self.scopes),
             "call" => {
+                raw_sql::call(node, cx, &mut self.sql);
+                peewee::call(node, cx, facts);
                 if !may_touch_tables(node, cx) {
                     return;
                 }
@@ -446,23 +525,36 @@ impl Tables {
                 sqlalchemy::call(node, cx, &self.scopes, facts);
                 django::call(node, cx, &self.scopes, facts);
             }
-            "string" | "concatenated_string" => raw_sql::literal(node, cx, facts),
+            "string" | "concatenated_string" => raw_sql::literal(node, cx, &mut self.sql, facts),
             _ => {}
         }
     }
 
     fn visit_js(&mut self, node: Node<'_>, kind: &str, cx: &Context<'_>, facts: &mut FileFacts) {
         match kind {
-            "program" => self.knex_word = cx.source.contains("knex"),
-            "decorator" => typeorm::decorator(node, cx, facts),
+            "program" => {
+                self.knex_word = cx.source.contains("knex");
+                self.sequelize_word = sequelize::mentioned(cx.source);
+                self.sql = raw_sql::Pending::for_file(cx.source);
+            }
+            "decorator" => {
+                typeorm::decorator(node, cx, facts);
+                sequelize::decorator(node, cx, self.sequelize_word, facts);
+            }
             "variable_declarator" => {
                 knex::remember_instance(node, cx, &mut self.knex_names, facts);
             }
-            "call_expression" => {
+            "call_expression" | "new_expression" => {
+                raw_sql::call(node, cx, &mut self.sql);
+                if kind == "new_expression" {
+                    return;
+                }
                 drizzle::call(node, cx, facts);
+                sequelize::call(node, cx, self.sequelize_word, facts);
+                kysely::call(node, cx, facts);
                 knex::call(node, cx, self.knex_word, &self.knex_names, facts);
             }
-            "string" | "template_string" => raw_sql::literal(node, cx, facts),
+            "string" | "template_string" => raw_sql::literal(node, cx, &mut self.sql, facts),
             _ => {}
         }
     }
@@ -578,7 +670,17 @@ pub(super) fn model_use(
     reason: Option<String>,
 ) -> ModelUse {
     let (line, column) = position(node);
-    ModelUse { model, access, via: via.into(), confidence, reason, line, column, attribute: None }
+    ModelUse {
+        model,
+        access,
+        via: via.into(),
+        confidence,
+        reason,
+        line,
+        column,
+        attribute: None,
+        framework: None,
+    }
 }
 
 /// The names of the parameters of a Python function annotated with a plain class name

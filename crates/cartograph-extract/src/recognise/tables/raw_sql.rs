@@ -44,16 +44,67 @@ use tree_sitter::Node;
 use super::{Access, TableAccess};
 use crate::FileFacts;
 use crate::recognise::Context;
+use crate::syntax::FieldExt;
 use crate::syntax::KindExt;
 use crate::syntax::{position, text};
 
 /// The character that stands for an interpolation in the reassembled text.
 const HOLE: char = '\u{1}';
 
-/// A string literal node: reassemble it, and record what its SQL names.
-pub(super) fn literal(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
+/// What one file's SQL literals name before it is known whether they run, and the names handed
+/// to an execution sink, so that a literal assigned to a variable counts once the variable is
+/// executed somewhere in the file ([`finish`]).
+#[derive(Debug, Default)]
+pub(super) struct Pending {
+    /// True when the file's text holds a statement keyword: only then are the arguments of
+    /// execution sinks worth recording (a fast path for speed).
+    sql_text: bool,
+    /// `(name, accesses, refusals)` of each SQL literal assigned to a name.
+    held: Vec<(String, Vec<TableAccess>, Vec<Refusal>)>,
+    /// Names found in the arguments of execution sinks.
+    executed: Vec<String>,
+    /// Names the file's literals define as common table expressions, fragments included
+    /// (`` `model AS (SELECT …)` `` composed into another query through `${…}`).
+    ctes: Vec<String>,
+}
+
+impl Pending {
+    /// A fresh state for a file.
+    pub(super) fn for_file(source: &str) -> Self {
+        static KEYWORDS: crate::recognise::Words = crate::recognise::Words::new(&[
+            "SELECT", "INSERT", "UPDATE", "DELETE", "REPLACE", "select ", "insert ", "update ",
+            "delete ", "replace ",
+        ]);
+        Self { sql_text: KEYWORDS.any_in(source), ..Self::default() }
+    }
+}
+
+/// Where a SQL literal's value goes, as far as the syntax of its file says.
+#[derive(Debug, PartialEq, Eq)]
+enum Reach {
+    /// Into an execution sink: `cursor.execute("…")`, `db.query(`…`)`, `sql`…``, `text("…")`.
+    Executed,
+    /// Into a name (`QUERY = "…"`, `const sql = `…``): executed only when the name is.
+    Held(String),
+    /// Anywhere else: a message, an example in a prompt, a dictionary of test data, a
+    /// connector's text for another database handed to a function that is not a sink.
+    Elsewhere,
+}
+
+/// A string literal node: reassemble it, and record what its SQL names when the literal reaches
+/// an execution sink, directly or through a name the file executes.
+pub(super) fn literal(
+    node: Node<'_>,
+    cx: &Context<'_>,
+    pending: &mut Pending,
+    facts: &mut FileFacts,
+) {
+    let raw = text(node, cx.source);
+    if pending.sql_text && has_as_paren(raw) {
+        fragment_ctes(&content(node, cx.source), &mut pending.ctes);
+    }
     // The cheap test first, on the raw text: most literals are not SQL.
-    if !starts_like_sql(text(node, cx.source)) {
+    if !starts_like_sql(raw) {
         return;
     }
     let parent = cx.parent(node);
@@ -64,6 +115,10 @@ pub(super) fn literal(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
     }
     let Some(sql) = reassemble(node, cx.source) else { return };
     let Some(found) = scan(&sql) else { return };
+    let reach = reach(node, cx);
+    if reach == Reach::Elsewhere {
+        return;
+    }
     let (line, column) = position(node);
     let concatenated = matches!(parent_kind, "binary_operator" | "binary_expression");
     let reason = if found.computed || (found.open_end && concatenated) {
@@ -73,21 +128,20 @@ pub(super) fn literal(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
     } else {
         None
     };
-    if let Some(reason) = reason {
-        facts.refusals.push(Refusal::new(
-            RefusalKind::ComputedTable,
-            SourceLocation::new(cx.path.clone(), line, column),
-            reason,
-        ));
-    }
-    for (schema, table, access, via) in found.tables {
-        let duplicate = facts.tables.accesses.iter().any(|a| {
-            a.line == line && a.column == column && a.table == table && a.access == access
-        });
-        if duplicate {
-            continue;
-        }
-        facts.tables.accesses.push(TableAccess {
+    let refusals: Vec<Refusal> = reason
+        .map(|reason| {
+            Refusal::new(
+                RefusalKind::ComputedTable,
+                SourceLocation::new(cx.path.clone(), line, column),
+                reason,
+            )
+        })
+        .into_iter()
+        .collect();
+    let accesses: Vec<TableAccess> = found
+        .tables
+        .into_iter()
+        .map(|(schema, table, access, via)| TableAccess {
             table,
             schema,
             access,
@@ -98,13 +152,308 @@ pub(super) fn literal(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
             line,
             column,
             instance: None,
+        })
+        .collect();
+    match reach {
+        Reach::Held(name) => pending.held.push((name, accesses, refusals)),
+        _ => commit(accesses, refusals, facts),
+    }
+}
+
+/// Records a literal's accesses and refusals.
+fn commit(accesses: Vec<TableAccess>, refusals: Vec<Refusal>, facts: &mut FileFacts) {
+    facts.refusals.extend(refusals);
+    for access in accesses {
+        let duplicate = facts.tables.accesses.iter().any(|a| {
+            a.line == access.line
+                && a.column == access.column
+                && a.table == access.table
+                && a.access == access.access
+        });
+        if !duplicate {
+            facts.tables.accesses.push(access);
+        }
+    }
+}
+
+/// After the walk: the SQL held by names the file executes counts, and a name some literal of
+/// the file defines as a common table expression is not a table.
+pub(super) fn finish(pending: &mut Pending, facts: &mut FileFacts) {
+    for (name, accesses, refusals) in std::mem::take(&mut pending.held) {
+        if pending.executed.contains(&name) {
+            commit(accesses, refusals, facts);
+        }
+    }
+    if !pending.ctes.is_empty() {
+        let ctes = &pending.ctes;
+        facts.tables.accesses.retain(|a| {
+            a.framework != "raw-sql"
+                || a.schema.is_some()
+                || !ctes.iter().any(|c| c.eq_ignore_ascii_case(&a.table))
         });
     }
+}
+
+/// True when the text holds `AS (` or `as (` (whitespace between or not): a cheap test before
+/// looking for common table expressions.
+fn has_as_paren(raw: &str) -> bool {
+    let bytes = raw.as_bytes();
+    memchr::memchr_iter(b'(', bytes).any(|at| {
+        let before = bytes.get(..at).unwrap_or_default();
+        let trimmed = before.trim_ascii_end();
+        trimmed.len() >= 3
+            && trimmed.get(trimmed.len() - 2..).is_some_and(|w| w.eq_ignore_ascii_case(b"as"))
+            && trimmed.get(trimmed.len() - 3).is_some_and(|c| c.is_ascii_whitespace())
+    })
+}
+
+/// Every `name AS (SELECT …` (or `WITH`, `VALUES`, `INSERT`, `UPDATE`, `DELETE`) in a text: the
+/// common table expressions it defines, whether or not the text is a whole statement.
+fn fragment_ctes(text: &str, out: &mut Vec<String>) {
+    let tokens = tokenize(text);
+    for window in tokens.windows(4) {
+        let [Token::Word(name), as_, Token::Punct('('), body] = window else { continue };
+        if is_keyword(name) || !word_is(Some(as_), "AS") {
+            continue;
+        }
+        if ["SELECT", "WITH", "VALUES", "INSERT", "UPDATE", "DELETE"]
+            .iter()
+            .any(|k| word_is(Some(body), k))
+            && !out.iter().any(|c| c == name)
+        {
+            out.push(name.clone());
+        }
+    }
+}
+
+/// A call (Python `call`, JS `call_expression` or `new_expression`): when it is an execution
+/// sink, remember the names its arguments hand over (`cursor.execute(QUERY)`,
+/// `session.execute(text(SQL.format(t)))`, `db.query(self.sql, params)`).
+pub(super) fn call(node: Node<'_>, cx: &Context<'_>, pending: &mut Pending) {
+    if !pending.sql_text {
+        return;
+    }
+    let Some(callee) = cx.field(node, "function").or_else(|| node.field("constructor")) else {
+        return;
+    };
+    if !is_sink(last_name(callee, cx.source)) {
+        return;
+    }
+    let Some(args) = node.field("arguments") else { return };
+    let mut cursor = args.walk();
+    for arg in args.named_children(&mut cursor) {
+        names_in(arg, cx.source, 0, &mut pending.executed);
+    }
+}
+
+/// The names an argument expression is built from: `q`, `self.q` (`q`), `q.format(…)`,
+/// `text(q)`, `q % args`, `"…" + q`.
+fn names_in(node: Node<'_>, source: &str, depth: usize, names: &mut Vec<String>) {
+    if depth > 4 {
+        return;
+    }
+    let mut push = |name: &str| {
+        if !names.iter().any(|n| n == name) {
+            names.push(name.to_owned());
+        }
+    };
+    match node.kind_name() {
+        "identifier" => push(text(node, source)),
+        "attribute" => {
+            if let Some(name) = node.field("attribute") {
+                push(text(name, source));
+            }
+        }
+        "member_expression" => {
+            if let Some(name) = node.field("property") {
+                push(text(name, source));
+            }
+        }
+        "call" | "call_expression" => {
+            if let Some(function) = node.field("function") {
+                // `q.format(…)`, `q.replace(…)`: the receiver.
+                if let Some(object) = function.field("object") {
+                    names_in(object, source, depth + 1, names);
+                }
+            }
+            if let Some(args) = node.field("arguments") {
+                let mut cursor = args.walk();
+                for arg in args.named_children(&mut cursor) {
+                    names_in(arg, source, depth + 1, names);
+                }
+            }
+        }
+        _ => {
+            let mut cursor = node.walk();
+            for child in node.named_children(&mut cursor) {
+                names_in(child, source, depth + 1, names);
+            }
+        }
+    }
+}
+
+/// The last name of a callee or tag: `execute` for `cursor.execute`, `sql` for `sql`,
+/// `type` for `sql.type(X)` read as its own callee's last name (`sql`).
+fn last_name<'s>(callee: Node<'_>, source: &'s str) -> &'s str {
+    match callee.kind_name() {
+        "attribute" => callee.field("attribute").map_or("", |n| text(n, source)),
+        "member_expression" => callee.field("property").map_or("", |n| text(n, source)),
+        "identifier" => text(callee, source),
+        _ => "",
+    }
+}
+
+/// A function or method that runs the SQL text it is given, by its name: any name holding
+/// `query`, `exec` or `sql` (`execute`, `executemany`, `exec_driver_sql`, `$queryRaw`,
+/// `$executeRaw`, `rawQuery`, `RunSQL`, `RawSQL`, `sql` tags), and the query methods of common
+/// clients (`raw`, `prepare`, `run`, `all`, `get`, pg-promise's and slonik's `one`, `many`,
+/// `any`, `none`, asyncpg's `fetch`, `fetchrow`, `fetchval`, SQLAlchemy's `text`).
+fn is_sink(name: &str) -> bool {
+    const EXACT: &[&str] = &[
+        "raw",
+        "prepare",
+        "run",
+        "all",
+        "get",
+        "one",
+        "many",
+        "any",
+        "none",
+        "oneOrNone",
+        "manyOrNone",
+        "maybeOne",
+        "oneFirst",
+        "manyFirst",
+        "anyFirst",
+        "result",
+        "unsafe",
+        "fetch",
+        "fetchrow",
+        "fetchval",
+        "mogrify",
+        "text",
+        "each",
+        "iterate",
+        "stream",
+    ];
+    let name = name.trim_start_matches('$');
+    let lower = name.to_ascii_lowercase();
+    ["query", "exec", "sql"].iter().any(|w| lower.contains(w))
+        || EXACT.iter().any(|e| e.eq_ignore_ascii_case(name))
+}
+
+/// Follows a literal's value up through the expressions that keep it SQL (concatenation,
+/// formatting, `await`, lists of statements, keyword arguments) to where it goes.
+fn reach(node: Node<'_>, cx: &Context<'_>) -> Reach {
+    let mut current = node;
+    for _ in 0..12 {
+        let Some(parent) = cx.parent(current) else { return Reach::Elsewhere };
+        match parent.kind_name() {
+            "concatenated_string"
+            | "binary_operator"
+            | "binary_expression"
+            | "parenthesized_expression"
+            | "template_substitution"
+            | "template_string"
+            | "await"
+            | "await_expression"
+            | "as_expression"
+            | "satisfies_expression"
+            | "non_null_expression"
+            | "list"
+            | "tuple"
+            | "array"
+            | "keyword_argument"
+            | "conditional_expression"
+            | "ternary_expression" => current = parent,
+            // `"…".format(x)`, `"…".strip()`, `` `…`.trim() ``: the call's result is the text.
+            "attribute" | "member_expression"
+                if parent.field("object").map(|o| o.id()) == Some(current.id()) =>
+            {
+                let Some(call) = cx.parent(parent).filter(|c| {
+                    matches!(c.kind_name(), "call" | "call_expression")
+                        && c.field("function").map(|f| f.id()) == Some(parent.id())
+                }) else {
+                    return Reach::Elsewhere;
+                };
+                current = call;
+            }
+            "argument_list" | "arguments" => {
+                let Some(call) = cx.parent(parent) else { return Reach::Elsewhere };
+                let callee = call.field("function").or_else(|| call.field("constructor"));
+                return match callee {
+                    Some(callee) if is_sink(last_name(callee, cx.source)) => Reach::Executed,
+                    Some(callee) if is_transparent(last_name(callee, cx.source)) => {
+                        current = call;
+                        continue;
+                    }
+                    _ => Reach::Elsewhere,
+                };
+            }
+            // A tagged template: `` sql`…` ``, `` prisma.$queryRaw`…` ``, `` sql.type(T)`…` ``.
+            "call_expression"
+                if parent.field("arguments").map(|a| a.id()) == Some(current.id()) =>
+            {
+                let Some(tag) = parent.field("function") else { return Reach::Elsewhere };
+                let tag = match tag.kind_name() {
+                    "call_expression" => tag.field("function").and_then(|f| f.field("object")),
+                    _ => Some(tag),
+                };
+                return match tag {
+                    Some(tag) if is_sink(last_name(tag, cx.source)) => Reach::Executed,
+                    _ => Reach::Elsewhere,
+                };
+            }
+            "assignment" | "assignment_expression" | "augmented_assignment"
+                if parent.field("right").map(|r| r.id()) == Some(current.id()) =>
+            {
+                return held(parent.field("left"), cx.source);
+            }
+            "variable_declarator"
+                if parent.field("value").map(|v| v.id()) == Some(current.id()) =>
+            {
+                return held(parent.field("name"), cx.source);
+            }
+            "public_field_definition" | "field_definition"
+                if parent.field("value").map(|v| v.id()) == Some(current.id()) =>
+            {
+                return held(parent.field("name").or_else(|| parent.field("property")), cx.source);
+            }
+            _ => return Reach::Elsewhere,
+        }
+    }
+    Reach::Elsewhere
+}
+
+/// Functions whose result is their argument's text, reformatted: `dedent`, `cleandoc`, `trim`.
+fn is_transparent(name: &str) -> bool {
+    ["dedent", "cleandoc", "format", "strip", "trim", "str", "String"].contains(&name)
+}
+
+/// The name an assignment target gives: `q`, `self.q` and `this.q` (`q`).
+fn held(target: Option<Node<'_>>, source: &str) -> Reach {
+    let Some(target) = target else { return Reach::Elsewhere };
+    let name = match target.kind_name() {
+        "identifier" | "property_identifier" | "private_property_identifier" => {
+            text(target, source)
+        }
+        "attribute" | "member_expression" => last_name(target, source),
+        _ => "",
+    };
+    if name.is_empty() { Reach::Elsewhere } else { Reach::Held(name.to_owned()) }
 }
 
 /// The text of a literal with each interpolation replaced by [`HOLE`] and each escape sequence by
 /// a space. `None` for anything that cannot hold SQL.
 fn reassemble(node: Node<'_>, source: &str) -> Option<String> {
+    let out = content(node, source);
+    // The text itself must start with a statement keyword.
+    starts_like_sql(&out).then_some(out)
+}
+
+/// The text of a literal with each interpolation replaced by [`HOLE`] and each escape sequence by
+/// a space.
+fn content(node: Node<'_>, source: &str) -> String {
     let mut out = String::new();
     let parts: Vec<Node<'_>> = if node.kind_name() == "concatenated_string" {
         let mut cursor = node.walk();
@@ -123,8 +472,7 @@ fn reassemble(node: Node<'_>, source: &str) -> Option<String> {
             }
         }
     }
-    // The text itself must start with a statement keyword.
-    starts_like_sql(&out).then_some(out)
+    out
 }
 
 /// True when the text starts, after whitespace and any string prefix or quotes, with a
@@ -417,16 +765,49 @@ fn cte_names(tokens: &[Token]) -> Vec<String> {
 /// A database's own catalog rather than an application table: `information_schema.*`,
 /// `pg_catalog.*` and any `pg_*` schema, `pg_*` relations without a schema (`pg_class`,
 /// `pg_settings`), `sqlite_*` (`sqlite_master`, `sqlite_schema`, `sqlite_sequence`), `mysql.*`,
-/// `performance_schema.*`, `sys.*` and `dual`.
+/// `performance_schema.*`, `sys.*`, ClickHouse's `system.*`, SQL Server's `sys*` compatibility
+/// views (`sysobjects`, `syscolumns`), Oracle's dictionary views (`all_tables`, `user_tables`,
+/// `dba_tables`, …) and `dual`.
 fn is_system_catalog(schema: Option<&str>, table: &str) -> bool {
+    const VIEWS: &[&str] = &[
+        "sysobjects",
+        "syscolumns",
+        "sysindexes",
+        "systypes",
+        "sysusers",
+        "sysdatabases",
+        "syscomments",
+        "all_tables",
+        "all_tab_columns",
+        "all_objects",
+        "all_views",
+        "all_constraints",
+        "all_cons_columns",
+        "all_indexes",
+        "user_tables",
+        "user_tab_columns",
+        "user_objects",
+        "user_views",
+        "user_constraints",
+        "user_cons_columns",
+        "user_indexes",
+        "user_sequences",
+        "dba_tables",
+        "dba_objects",
+        "dual",
+    ];
     let lower = table.to_ascii_lowercase();
     match schema.map(str::to_ascii_lowercase) {
         Some(schema) => {
             schema.starts_with("pg_")
-                || ["information_schema", "mysql", "performance_schema", "sys"]
+                || ["information_schema", "mysql", "performance_schema", "sys", "system"]
                     .contains(&schema.as_str())
         }
-        None => lower.starts_with("pg_") || lower.starts_with("sqlite_") || lower == "dual",
+        None => {
+            lower.starts_with("pg_")
+                || lower.starts_with("sqlite_")
+                || VIEWS.contains(&lower.as_str())
+        }
     }
 }
 

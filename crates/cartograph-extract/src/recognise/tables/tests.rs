@@ -23,6 +23,9 @@ fn render(path: &str, grammar: Grammar, source: &str) -> Vec<String> {
             ModelTable::Default { name, schema, .. } => {
                 format!("~{}", schema.as_ref().map_or(name.clone(), |s| format!("{s}.{name}")))
             }
+            ModelTable::Possible { name, schema, .. } => {
+                format!("?{}", schema.as_ref().map_or(name.clone(), |s| format!("{s}.{name}")))
+            }
             ModelTable::Django(d) => format!(
                 "django bases={} direct={} db_table={} label={}/{} exact={} abstract={} proxy={}",
                 d.bases.join(","),
@@ -347,4 +350,215 @@ export async function record() {
 }
 "#;
     check!("bff/src/audit.ts", Grammar::TypeScript, source);
+}
+
+#[test]
+fn raw_sql_counts_only_where_it_runs_in_python() {
+    let source = r#"
+from sqlalchemy import text
+
+ARCHIVE = "INSERT INTO archived_orders SELECT * FROM orders WHERE closed"
+EXAMPLES = {"question": "top customers", "answer": "SELECT name FROM customers ORDER BY spend"}
+UNUSED = "DELETE FROM scratch"
+
+class Report:
+    TOTALS = "SELECT sum(amount) FROM ledger_entries WHERE day = %s"
+
+    def run(self, cursor, day):
+        cursor.execute(self.TOTALS, (day,))
+
+def archive(conn, session, table):
+    conn.execute(ARCHIVE)
+    session.execute(text("UPDATE invoices SET paid = true WHERE id = :id"), {"id": 1})
+    stmt = text("SELECT id FROM refunds WHERE id = :id")
+    sql = "SELECT * FROM {t} WHERE id = %s".format(t=table)
+    conn.execute(sql)
+    prompt = "SELECT * FROM revenue"
+    llm.ask(prompt)
+    logger.warning("DELETE FROM sessions failed: %s", table)
+    migrations.RunSQL(sql="DELETE FROM stale_tokens WHERE expires < now()")
+"#;
+    check!("shop/reports.py", Grammar::Python, source);
+}
+
+#[test]
+fn raw_sql_counts_only_where_it_runs_in_typescript() {
+    let source = r#"
+import { sql } from "slonik";
+
+const LIST = `SELECT id, name FROM projects WHERE owner = $1`;
+const HELP = { example: "SELECT * FROM customers", note: "an example for the agent" };
+
+export class Store {
+  static readonly COUNT = "SELECT count(*) FROM memberships";
+
+  async list(pool, owner: string) {
+    await pool.query(LIST, [owner]);
+    await pool.one(sql.type(Row)`SELECT * FROM api_keys WHERE id = ${owner}`);
+    await prisma.$queryRaw`UPDATE quotas SET used = used + 1`;
+    await this.db.query(Store.COUNT);
+    const agentTools = [{ sql_query: "SELECT * FROM sales" }];
+    await connector.describe("SELECT * FROM inventory");
+    console.log(`DELETE FROM jobs failed`);
+  }
+}
+"#;
+    check!("server/store.ts", Grammar::TypeScript, source);
+}
+
+#[test]
+fn raw_sql_skips_more_catalogs() {
+    let source = r#"
+def inspect(cursor):
+    cursor.execute("SELECT name FROM sysobjects WHERE xtype = 'U'")
+    cursor.execute("SELECT table_name FROM all_tables")
+    cursor.execute("SELECT name FROM system.tables WHERE database = %s")
+    cursor.execute("SELECT * FROM user_tab_columns JOIN accounts ON 1 = 1")
+"#;
+    check!("app/introspect.py", Grammar::Python, source);
+}
+
+#[test]
+fn sequelize_typescript_tables() {
+    let source = r#"
+import { Table, Column, Model } from "sequelize-typescript";
+
+@Table({ tableName: "team_members", modelName: "team_member" })
+class TeamMember extends Model {}
+
+@Table({ tableName: "audit_events", schema: "audit" })
+export class AuditEvent extends Model {}
+
+@Table
+export default class Category extends Model {}
+
+@Table({ modelName: "person", timestamps: false })
+class Person extends Model {}
+
+@Table({ freezeTableName: true })
+class Inventory extends Model {}
+
+@Table({ tableName: prefix + "logs" })
+class Log extends Model {}
+
+export async function load(id: string) {
+  await TeamMember.findAll({ where: { id } });
+  await TeamMember.scope("active").findOne({ where: { id } });
+  await AuditEvent.create({ id });
+  await Category.destroy({ where: { id } });
+  await this.Other.findAll();
+  await api.findAll();
+}
+"#;
+    check!("server/models/team.ts", Grammar::TypeScript, source);
+}
+
+#[test]
+fn sequelize_define_and_init() {
+    let source = r#"
+const { Sequelize, DataTypes, Model } = require("sequelize");
+const sequelize = new Sequelize(process.env.DATABASE_URL);
+
+const Tag = sequelize.define("Tag", { name: DataTypes.STRING });
+const Vote = sequelize.define("vote", { score: DataTypes.INTEGER }, { tableName: "poll_votes" });
+const Entry = sequelize.define("LedgerEntry", { amount: DataTypes.INTEGER }, { underscored: true });
+const Flag = sequelize.define("Flag", {}, { modelName: "ignored" });
+
+class Invoice extends Model {}
+Invoice.init({ total: DataTypes.INTEGER }, { sequelize, tableName: "invoices" });
+
+class Reminder extends Model {}
+Reminder.init({ at: DataTypes.DATE }, { sequelize, modelName: "reminder" });
+
+class Settings extends Model {}
+Settings.init({}, { sequelize: db, freezeTableName: true });
+
+i18n.init({ lng: "en" });
+
+async function seed() {
+  await Tag.bulkCreate([{ name: "a" }]);
+  await Invoice.count();
+  await Vote.upsert({ score: 1 });
+}
+"#;
+    check!("src/db/models.js", Grammar::JavaScript, source);
+}
+
+#[test]
+fn kysely_queries() {
+    let source = r#"
+import { kysely } from "@app/db";
+
+export async function stats(teamId: number, table: string) {
+  const rows = await kysely
+    .selectFrom("Team as t")
+    .innerJoin("Member as m", "m.teamId", "t.id")
+    .leftJoin((eb) => eb.selectFrom("Invite").select("id").as("i"), (j) => j.onTrue())
+    .where("t.id", "=", teamId)
+    .execute();
+  await kysely.insertInto("audit.Event").values({ teamId }).execute();
+  await kysely.updateTable("Team").set({ seen: true }).execute();
+  await kysely.deleteFrom("Session").where("teamId", "=", teamId).execute();
+  await kysely.selectFrom(table).selectAll().execute();
+  await other.innerJoin("user.photos", "photo");
+}
+"#;
+    check!("packages/lib/stats.ts", Grammar::TypeScript, source);
+}
+
+#[test]
+fn peewee_models_and_queries() {
+    let source = r#"
+import peewee
+from peewee import CharField, ForeignKeyField, Model
+
+db = peewee.SqliteDatabase("app.db")
+
+class BaseModel(Model):
+    class Meta:
+        database = db
+
+class User(BaseModel):
+    username = CharField(unique=True)
+
+class Relationship(BaseModel):
+    from_user = ForeignKeyField(User, backref="relationships")
+
+    class Meta:
+        table_name = "user_relationships"
+
+class Helper:
+    pass
+
+def follow(me, other):
+    Relationship.create(from_user=me, to_user=other)
+    return User.select().where(User.username == "x")
+
+def forget(me):
+    User.delete().where(User.id == me.id).execute()
+"#;
+    check!("app/models.py", Grammar::Python, source);
+}
+
+#[test]
+fn raw_sql_common_table_expressions_from_fragments_are_not_tables() {
+    let source = r#"
+function cteQuery(first: boolean) {
+  return first
+    ? `
+    ranked AS (select visit_id, min(created_at) created_at from page_view group by 1)`
+    : `
+    ranked AS (select visit_id, max(created_at) created_at from page_view group by 1)`;
+}
+
+export async function report(filters) {
+  const recent = `WITH recent AS (select id from visit where day > {{start}}) select * from recent`;
+  await rawQuery(recent, filters);
+  return rawQuery(
+    `select count(*) from ranked r join visitor v on v.id = r.visit_id ${cteQuery(true)}`,
+    filters,
+  );
+}
+"#;
+    check!("src/queries/report.ts", Grammar::TypeScript, source);
 }
