@@ -188,7 +188,22 @@ impl Family for Env {
             "env.",
             "Env(",
         ]);
-        static JS: super::Words = super::Words::new(&["env", "Env", "ConfigService"]);
+        // Code names its environment (`process.env`, `env.X`, `env("X")`, `getEnv(`,
+        // `environment.X`) or NestJS's config service (`configService.get(`, injected as
+        // `ConfigService)`); a bare `env` or `ConfigService` is too common a word (comments,
+        // generated API clients, bundled code) to walk a file for.
+        static JS: super::Words = super::Words::new(&[
+            ".env",
+            "env.",
+            "env(",
+            "Env(",
+            "Env.",
+            "environment.",
+            "configService",
+            "ConfigService)",
+            "ConfigService,",
+            "@nestjs/config",
+        ]);
         match cx.syntax {
             Syntax::Python => PY.any_in(cx.source),
             Syntax::JavaScript => JS.any_in(cx.source),

@@ -63,16 +63,16 @@ pub(super) fn enclosing_function(cx: &Context<'_>) -> Option<Function> {
     for i in (0..last).rev() {
         let node = ancestry[i];
         let parent = i.checked_sub(1).map(|p| ancestry[p]);
-        let (name, params) = match (cx.syntax, node.kind_name()) {
+        let (name, params) = match (cx.syntax, cx.kind(node)) {
             (Syntax::Python, "function_definition") => {
                 // A method is called through an instance, never by its bare name.
                 let mut j = i;
-                if parent.is_some_and(|p| p.kind_name() == "decorated_definition") {
+                if parent.is_some_and(|p| cx.kind(p) == "decorated_definition") {
                     j -= 1;
                 }
                 let in_class = j >= 2
-                    && ancestry[j - 1].kind_name() == "block"
-                    && ancestry[j - 2].kind_name() == "class_definition";
+                    && cx.kind(ancestry[j - 1]) == "block"
+                    && cx.kind(ancestry[j - 2]) == "class_definition";
                 if in_class {
                     return None;
                 }

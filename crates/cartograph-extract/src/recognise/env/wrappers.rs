@@ -135,13 +135,13 @@ pub(super) fn invocation(node: Node<'_>, callee: &str, cx: &Context<'_>, facts: 
     if callee.split('.').count() > 2 || callee.starts_with("this.") || callee.starts_with("self.") {
         return;
     }
-    let Some(arguments) = node.field("arguments") else { return };
+    let Some(arguments) = cx.field(node, "arguments") else { return };
     let mut args = Vec::new();
     let mut function: Option<Option<names::Function>> = None;
     let mut next_slot = 0u8;
     let mut cursor = arguments.walk();
     for arg in arguments.named_children(&mut cursor) {
-        let (slot, keyword, value) = match arg.kind_name() {
+        let (slot, keyword, value) = match cx.kind(arg) {
             "comment" => continue,
             "keyword_argument" => {
                 let (Some(n), Some(v)) = (arg.field("name"), arg.field("value")) else {
@@ -163,7 +163,7 @@ pub(super) fn invocation(node: Node<'_>, callee: &str, cx: &Context<'_>, facts: 
             Some(name) if names::env_like(&name) => vec![NamePart::Lit(name)],
             Some(_) => continue,
             None if matches!(
-                value.kind_name(),
+                cx.kind(value),
                 "identifier"
                     | "string"
                     | "template_string"

@@ -336,10 +336,11 @@ fn is_sink(name: &str) -> bool {
         "iterate",
         "stream",
     ];
-    let name = name.trim_start_matches('$');
-    let lower = name.to_ascii_lowercase();
-    ["query", "exec", "sql"].iter().any(|w| lower.contains(w))
-        || EXACT.iter().any(|e| e.eq_ignore_ascii_case(name))
+    let name = name.trim_start_matches('$').as_bytes();
+    let holds =
+        |word: &str| name.windows(word.len()).any(|w| w.eq_ignore_ascii_case(word.as_bytes()));
+    ["query", "exec", "sql"].iter().any(|w| holds(w))
+        || EXACT.iter().any(|e| e.as_bytes().eq_ignore_ascii_case(name))
 }
 
 /// Follows a literal's value up through the expressions that keep it SQL (concatenation,

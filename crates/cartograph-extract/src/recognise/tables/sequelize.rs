@@ -105,7 +105,8 @@ pub(super) fn decorator(node: Node<'_>, cx: &Context<'_>, mentioned: bool, facts
 
 /// A call: `sequelize.define(...)`, `M.init(..., { sequelize })`, or a static model method.
 pub(super) fn call(node: Node<'_>, cx: &Context<'_>, mentioned: bool, facts: &mut FileFacts) {
-    let Some(function) = node.field("function").filter(|f| f.kind_name() == "member_expression")
+    let Some(function) =
+        cx.field(node, "function").filter(|f| f.kind_name() == "member_expression")
     else {
         return;
     };
