@@ -219,22 +219,12 @@ fn module_placements<'a>(
     class: &str,
 ) -> Vec<Placement<'a>> {
     let mut out: Vec<Placement<'a>> = Vec::new();
+    let files = || input.files.iter().map(|f| &f.facts.js_routes);
     let controllers_named = |name: &str| {
-        input
-            .files
-            .iter()
-            .flat_map(|f| &f.facts.js_routes.nest_controllers)
-            .filter(|c| c.class == name)
-            .count()
+        files().flat_map(|js| &js.nest_controllers).filter(|c| c.class == name).count()
     };
-    let modules_named = |name: &str| {
-        input
-            .files
-            .iter()
-            .flat_map(|f| &f.facts.js_routes.nest_modules)
-            .filter(|m| m.class == name)
-            .count()
-    };
+    let modules_named =
+        |name: &str| files().flat_map(|js| &js.nest_modules).filter(|m| m.class == name).count();
     let unique_controller = controllers_named(class) == 1;
     for module_file in &input.files {
         for module in &module_file.facts.js_routes.nest_modules {
@@ -271,21 +261,13 @@ fn module_placements<'a>(
                         }
                     }
                     let template = RouteTemplate::from_segments(segments);
-                    let note = if computed {
-                        format!(
-                            ", under the RouterModule path {} given to {} in {} (partly computed at run time)",
-                            template.display(),
-                            module.class,
-                            routes_file.path
-                        )
-                    } else {
-                        format!(
-                            ", under the RouterModule path {} given to {} in {}",
-                            template.display(),
-                            module.class,
-                            routes_file.path
-                        )
-                    };
+                    let note = format!(
+                        ", under the RouterModule path {} given to {} in {}{}",
+                        template.display(),
+                        module.class,
+                        routes_file.path,
+                        if computed { " (partly computed at run time)" } else { "" }
+                    );
                     out.push(Placement {
                         template,
                         confidence: if computed {
@@ -300,7 +282,7 @@ fn module_placements<'a>(
             }
         }
     }
-    out.sort_by(|a, b| a.template.display().cmp(&b.template.display()));
+    out.sort_by_key(|a| a.template.display());
     out.dedup_by(|a, b| a.template == b.template);
     if out.is_empty() {
         out.push(Placement {
