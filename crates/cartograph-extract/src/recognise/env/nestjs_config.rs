@@ -35,14 +35,13 @@ pub(super) fn typed_names(source: &str) -> Vec<String> {
         let before = source.get(..at).unwrap_or("").trim_end();
         let Some(before) = before.strip_suffix(':') else { continue };
         let before = before.trim_end().trim_end_matches('?');
-        let name: String = before
-            .chars()
+        let start = before
+            .char_indices()
             .rev()
-            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
+            .take_while(|(_, c)| c.is_alphanumeric() || *c == '_' || *c == '$')
+            .last()
+            .map_or(before.len(), |(i, _)| i);
+        let name = before.get(start..).unwrap_or("").to_owned();
         if !name.is_empty() && !names.contains(&name) {
             names.push(name);
         }

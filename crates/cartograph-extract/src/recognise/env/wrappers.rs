@@ -185,8 +185,8 @@ pub(super) fn invocation(node: Node<'_>, callee: &str, cx: &Context<'_>, facts: 
     if args.is_empty() {
         return;
     }
-    let within =
-        args.iter().any(|a| names::has_param(&a.parts)).then(|| function.flatten()).flatten();
+    let forwards = args.iter().any(|a| names::has_param(&a.parts));
+    let within = if forwards { function.flatten() } else { None };
     let (line, column) = position(node);
     facts.env.invocations.push(EnvInvocation {
         line,
