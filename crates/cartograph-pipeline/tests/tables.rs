@@ -298,11 +298,13 @@ fn sql_schema_files_define_tables() {
 }
 
 /// A `ManyToManyField` without `through=` declares Django's join table; one with `through=`
-/// declares none; `User.objects` on Django's own user model reads `auth_user`.
+/// declares none; `User.objects` on Django's own user model reads `auth_user`, also through a
+/// module that imports it (`Group`).
 #[test]
 fn django_join_tables_and_contrib_models() {
     let models = r#"
 from django.db import models
+from django.contrib.auth.models import Group
 
 class Tag(models.Model):
     name = models.CharField(max_length=10)
@@ -316,10 +318,11 @@ class Cook(models.Model):
 "#;
     let views = r#"
 from django.contrib.auth.models import User
-from kitchen.models import Recipe
+from kitchen.models import Group, Recipe
 
 def index(request):
     User.objects.filter(is_active=True)
+    Group.objects.create(name="cooks")
     return Recipe.objects.all()
 "#;
     check!(&[("kitchen/models.py", models), ("kitchen/views.py", views)]);

@@ -425,7 +425,14 @@ fn django_contrib_table(input: &LinkInput<'_>, file: &RepoPath, name: &str) -> O
     if name.contains('.') {
         return None;
     }
-    let binding = input.binding(file, name)?;
+    // Followed through modules that import the model and are imported in turn
+    // (`from .models import User` where `models.py` imports Django's `User`).
+    let mut binding = input.binding(file, name)?;
+    for _ in 0..MAX_HOPS {
+        let BindingTarget::Module(path) = &binding.target else { break };
+        let member = binding.member.as_deref()?;
+        binding = input.binding(path, member)?;
+    }
     let BindingTarget::Package(package) = &binding.target else { return None };
     let member = binding.member.as_deref()?;
     TABLES

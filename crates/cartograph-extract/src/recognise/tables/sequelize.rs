@@ -90,7 +90,7 @@ pub(super) fn decorator(node: Node<'_>, cx: &Context<'_>, mentioned: bool, facts
         }
         _ => return,
     };
-    let Some(class_name) = decorated_class(node, cx) else { return };
+    let Some(class_name) = super::typeorm::decorated_class(node, cx.source) else { return };
     let options = match options {
         Some(o) if o.kind_name() == "object" => Some(o),
         Some(_) => {
@@ -254,7 +254,7 @@ fn model_method(
 /// The value of `key` in an object literal (`{ key: v }`, or `{ key }` shorthand: the key).
 fn option<'t>(object: Node<'t>, key: &str, source: &str) -> Option<Node<'t>> {
     let mut cursor = object.walk();
-    let found = object.named_children(&mut cursor).find_map(|child| match child.kind_name() {
+    object.named_children(&mut cursor).find_map(|child| match child.kind_name() {
         "pair" => {
             let k = child.field("key")?;
             let name = literal(k, source).unwrap_or_else(|| text(k, source).to_owned());
@@ -262,19 +262,7 @@ fn option<'t>(object: Node<'t>, key: &str, source: &str) -> Option<Node<'t>> {
         }
         "shorthand_property_identifier" => (text(child, source) == key).then_some(child),
         _ => None,
-    });
-    found
-}
-
-/// The name of the class a decorator is attached to.
-fn decorated_class(decorator: Node<'_>, cx: &Context<'_>) -> Option<String> {
-    let parent = cx.parent(decorator)?;
-    let class = match parent.kind_name() {
-        "class_declaration" | "abstract_class_declaration" | "class" => parent,
-        "export_statement" => parent.field("declaration")?,
-        _ => return None,
-    };
-    class.field("name").map(|n| text(n, cx.source).to_owned())
+    })
 }
 
 /// The English plural of a model name, as the `inflection` library Sequelize uses forms it for

@@ -92,7 +92,7 @@ pub(super) fn decorator(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts)
 }
 
 /// The name of the class a decorator is attached to.
-fn decorated_class(decorator: Node<'_>, source: &str) -> Option<String> {
+pub(super) fn decorated_class(decorator: Node<'_>, source: &str) -> Option<String> {
     let parent = decorator.parent()?;
     let class = match parent.kind_name() {
         "class_declaration" | "abstract_class_declaration" | "class" => parent,
