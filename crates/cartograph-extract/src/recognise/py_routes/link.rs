@@ -370,7 +370,7 @@ impl<'a> Names<'a> {
                     // `Router` is a common name: Ninja's only when imported from `ninja`.
                     if lineage.framework.is_none()
                         && last == "Router"
-                        && self.from_ninja(file, name)
+                        && self.imported_from_ninja(file, name)
                     {
                         lineage.framework = Some(FrameworkClass::NinjaRouter);
                     }
@@ -382,7 +382,7 @@ impl<'a> Names<'a> {
 
     /// True when `name` (`Router`, `ninja.Router`) written in `file` is imported from Django
     /// Ninja.
-    fn from_ninja(&self, file: FileIdx, name: &str) -> bool {
+    fn imported_from_ninja(&self, file: FileIdx, name: &str) -> bool {
         let local = name.split('.').next().unwrap_or(name);
         let binding = self.path(file).and_then(|p| self.input.binding(p, local));
         matches!(
