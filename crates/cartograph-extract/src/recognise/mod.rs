@@ -538,21 +538,33 @@ mod tests {
         }
     }
 
-    /// The fields the walk reads for a visited node are the fields tree-sitter gives, for every
-    /// field name of the grammar, on every node of every fixture source (sound and broken), and
-    /// a look-up on any other node is tree-sitter's.
-    #[test]
-    fn fields_read_by_the_walk_match_tree_sitter() {
+    /// Every source file of the repository's fixtures that a grammar reads: its path, grammar
+    /// and text. Fixtures that are not UTF-8 on purpose are left out (they are refused before
+    /// any walk).
+    fn fixture_sources() -> Vec<(RepoPath, Grammar, String)> {
         let fixtures =
             std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
-        let mut parsers = crate::language::Parsers::new();
-        let mut checked = 0;
+        let mut sources = Vec::new();
         for entry in ignore::WalkBuilder::new(&fixtures).standard_filters(false).build() {
             let entry = entry.unwrap();
             let relative = entry.path().strip_prefix(&fixtures).unwrap().to_string_lossy();
             let Some(path) = RepoPath::new(&relative.replace('\\', "/")).ok() else { continue };
             let Some(grammar) = crate::grammar_for(&path) else { continue };
             let Ok(source) = std::fs::read_to_string(entry.path()) else { continue };
+            sources.push((path, grammar, source));
+        }
+        sources
+    }
+
+    /// The fields the walk reads for a visited node are the fields tree-sitter gives, for every
+    /// field name of the grammar, on every node of every fixture source (sound and broken), and
+    /// a look-up on any other node is tree-sitter's.
+    #[test]
+    fn fields_read_by_the_walk_match_tree_sitter() {
+        let mut parsers = crate::language::Parsers::new();
+        let mut checked = 0;
+        for (path, grammar, source) in fixture_sources() {
+            let relative = path.as_str();
             let tree = parsers.get(grammar).parse(&source, None).unwrap();
             let cx = Context::new(&path, grammar, &source);
             let language = grammar.tree_sitter_language();
@@ -604,17 +616,10 @@ mod tests {
     /// family handles.
     #[test]
     fn no_family_handles_a_leaf() {
-        let fixtures =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
         let mut parsers = crate::language::Parsers::new();
         let mut leaves = 0;
-        for entry in ignore::WalkBuilder::new(&fixtures).standard_filters(false).build() {
-            let entry = entry.unwrap();
-            let relative = entry.path().strip_prefix(&fixtures).unwrap().to_string_lossy();
-            let Some(path) = RepoPath::new(&relative.replace('\\', "/")).ok() else { continue };
-            let Some(grammar) = crate::grammar_for(&path) else { continue };
-            // Fixtures that are not UTF-8 on purpose are refused before any walk.
-            let Ok(source) = std::fs::read_to_string(entry.path()) else { continue };
+        for (path, grammar, source) in fixture_sources() {
+            let relative = path.as_str();
             let tree = parsers.get(grammar).parse(&source, None).unwrap();
             let table = KindTable::of(grammar);
             let mut cursor = tree.root_node().walk();
