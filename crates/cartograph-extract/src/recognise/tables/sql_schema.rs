@@ -6,9 +6,10 @@
 //! application's database is not visible, though a schema folder says so). Read without
 //! tree-sitter, by a small tokenizer that skips comments and string literals.
 //!
-//! Not read: files in a folder of migrations, seeds, fixtures or tests (`migrations/`,
-//! `migrate/`, `alterations/`, `seeds/`, `fixtures/`, `test/`, `tests/`, `__tests__/`), since a migration may
-//! create a table a later one drops or renames, and a test creates its own; temporary tables
+//! Not read: files in a folder of migrations, seeds, fixtures, tests, examples or docs
+//! (`migrations/`, `migrate/`, `alterations/`, `seeds/`, `fixtures/`, `test/`, `tests/`,
+//! `__tests__/`, `example_dags/`, `samples/`, `demo/`, `docs/`), since a migration may create a
+//! table a later one drops or renames, and a test or an example creates its own; temporary tables
 //! (`CREATE TEMP TABLE`); a name that is a template slot (`${table}`, `{{ table }}`); the
 //! database's own catalogs.
 //!
@@ -45,6 +46,9 @@ pub fn is_schema_file(path: &RepoPath) -> bool {
     !folders.iter().any(|f| {
         let f = f.to_ascii_lowercase();
         f.contains("migration")
+            || f.contains("example")
+            || f.contains("sample")
+            || f.contains("demo")
             || matches!(
                 f.as_str(),
                 "migrate"
@@ -55,6 +59,7 @@ pub fn is_schema_file(path: &RepoPath) -> bool {
                     | "test"
                     | "tests"
                     | "__tests__"
+                    | "docs"
             )
     })
 }
@@ -267,6 +272,8 @@ mod tests {
             ("packages/schemas/alterations/next.sql", false),
             ("server/tests/fixture.sql", false),
             ("db/seeds/demo.sql", false),
+            ("src/app/example_dags/sql/sample.sql", false),
+            ("docs/howto/schema.sql", false),
             ("src/app.ts", false),
         ] {
             assert_eq!(is_schema_file(&RepoPath::new(path).unwrap()), expected, "{path}");
