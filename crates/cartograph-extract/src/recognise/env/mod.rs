@@ -261,16 +261,7 @@ fn read(
     evidence: String,
     facts: &mut FileFacts,
 ) {
-    let (line, column) = position(node);
-    facts.env.reads.push(EnvRead {
-        name,
-        line,
-        column,
-        recogniser,
-        evidence,
-        provenance: Provenance::Syntax,
-        confidence: Confidence::Certain,
-    });
+    push_read(node, name, recogniser, evidence, (Provenance::Syntax, Confidence::Certain), facts);
 }
 
 /// Records a `computed-env-key` refusal at `node`.
@@ -323,6 +314,18 @@ fn read_as(
     provenance: Provenance,
     facts: &mut FileFacts,
 ) {
+    push_read(node, name, recogniser, evidence, (provenance, Confidence::Likely), facts);
+}
+
+/// One read of `name` at `node`, with how it was derived and how sure it is.
+fn push_read(
+    node: Node<'_>,
+    name: String,
+    recogniser: &'static str,
+    evidence: String,
+    (provenance, confidence): (Provenance, Confidence),
+    facts: &mut FileFacts,
+) {
     let (line, column) = position(node);
     facts.env.reads.push(EnvRead {
         name,
@@ -331,7 +334,7 @@ fn read_as(
         recogniser,
         evidence,
         provenance,
-        confidence: Confidence::Likely,
+        confidence,
     });
 }
 
