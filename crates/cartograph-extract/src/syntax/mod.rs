@@ -69,6 +69,38 @@ pub(crate) fn text<'s>(node: Node<'_>, source: &'s str) -> &'s str {
     source.get(node.byte_range()).unwrap_or("")
 }
 
+/// The text of the name a member access ends with: `b` of Python's `a.b` (field `attribute`)
+/// and of JavaScript's `a.b`, `a?.b`, `a.#b` (`#b`; field `property`); `None` for any other
+/// node.
+///
+/// This is a fast path for speed: the recognisers ask every call's callee for its method name,
+/// and a field look-up costs about 360 instructions where the name is the end of the node's
+/// own text. The text is trusted only when a `.` (or `?.`) stands right before the name,
+/// whitespace aside; anything else (a comment between) asks the tree.
+pub(crate) fn member_name<'s>(node: Node<'_>, source: &'s str) -> Option<&'s str> {
+    let field = match node.kind_name() {
+        "attribute" => "attribute",
+        "member_expression" => "property",
+        _ => return None,
+    };
+    let whole = text(node, source).as_bytes();
+    let name_chars = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'$' || *b >= 0x80;
+    let tail = whole.iter().rev().take_while(|b| name_chars(b)).count();
+    let mut start = whole.len() - tail;
+    if start > 0 && whole[start - 1] == b'#' {
+        start -= 1;
+    }
+    let before = whole[..start].trim_ascii_end();
+    if tail > 0
+        && before.last() == Some(&b'.')
+        && !whole[start..].first().is_some_and(u8::is_ascii_digit)
+    {
+        let from = node.start_byte() + start;
+        return source.get(from..node.end_byte());
+    }
+    node.field(field).map(|n| text(n, source))
+}
+
 /// Moves a pre-order walk's cursor to the next node: into the current node's first child when
 /// `descend`, else to the next sibling of it or of its nearest ancestor that has one. False
 /// when the walk is over (back at the root).

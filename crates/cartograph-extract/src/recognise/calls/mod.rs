@@ -328,6 +328,40 @@ pub(crate) struct Calls {
     rpc: Vec<hono_rpc::RpcCall>,
 }
 
+// In order of how often a file holds the word, so a file that wants the family is told
+// so early (the order changes no answer, only how much text is read). Imported
+// constants, wrappers and generated clients may be used anywhere, and a module of URL
+// constants exports them: `import`, `export` and `require(` come first.
+/// The family's gate words for JavaScript ([`super::Gate`]).
+pub(crate) static JS_WORDS: super::Words = super::Words::new(&[
+    "import",
+    "export",
+    "require(",
+    "request",
+    ".get",
+    "fetch",
+    ".delete",
+    "url:",
+    ".post",
+    ".patch",
+    ".put",
+    "axios",
+    "ky",
+    "swr",
+    "HttpClient",
+    ".GET",
+    ".POST",
+    ".PUT",
+    ".PATCH",
+    ".DELETE",
+    ".ajax(",
+    ".getJSON(",
+]);
+/// The family's gate words for Python: helpers taking a path may be imported anywhere.
+pub(crate) static PY_WORDS: super::Words = super::Words::new(&[
+    "import", ".get", "requests", ".post", ".patch", ".put", "httpx", "aiohttp",
+]);
+
 impl Family for Calls {
     fn kinds(&self) -> &'static [&'static str] {
         &[
@@ -351,41 +385,9 @@ impl Family for Calls {
     }
 
     fn wants(&self, cx: &Context<'_>) -> bool {
-        // In order of how often a file holds the word, so a file that wants the family is told
-        // so early (the order changes no answer, only how much text is read). Imported
-        // constants, wrappers and generated clients may be used anywhere, and a module of URL
-        // constants exports them: `import`, `export` and `require(` come first.
-        static JS: super::Words = super::Words::new(&[
-            "import",
-            "export",
-            "require(",
-            "request",
-            ".get",
-            "fetch",
-            ".delete",
-            "url:",
-            ".post",
-            ".patch",
-            ".put",
-            "axios",
-            "ky",
-            "swr",
-            "HttpClient",
-            ".GET",
-            ".POST",
-            ".PUT",
-            ".PATCH",
-            ".DELETE",
-            ".ajax(",
-            ".getJSON(",
-        ]);
-        // Helpers taking a path may be imported anywhere.
-        static PY: super::Words = super::Words::new(&[
-            "import", ".get", "requests", ".post", ".patch", ".put", "httpx", "aiohttp",
-        ]);
         match cx.syntax {
-            Syntax::Python => PY.any_in(cx.source),
-            Syntax::JavaScript => JS.any_in(cx.source),
+            Syntax::Python => PY_WORDS.any_in(cx),
+            Syntax::JavaScript => JS_WORDS.any_in(cx),
         }
     }
 

@@ -20,12 +20,12 @@
 
 use tree_sitter::Node;
 
-use super::{is_written, nestjs_config, read, refuse, schemas, wrappers};
+use super::{is_written, names, nestjs_config, read, refuse, schemas, wrappers};
 use crate::FileFacts;
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
 use crate::syntax::KindExt;
-use crate::syntax::{literal_string, text};
+use crate::syntax::{literal_string, member_name, text};
 
 const RECOGNISER: &str = "js-env";
 const VITE_BUILTINS: &[&str] = &["MODE", "DEV", "PROD", "SSR", "BASE_URL"];
@@ -48,6 +48,29 @@ fn env_object(node: Node<'_>, source: &str) -> Option<&'static str> {
     }
 }
 
+/// Whether a member access may be one [`member`] reads: `X.env.Y` (its object ends with `env`),
+/// `process.env` (its property is `env`) or `name.Y` on a name holding `env` in any case.
+///
+/// This is a fast path for speed: most member accesses name no environment, and reading their
+/// fields costs more than looking at their text. Anything the text cannot tell (a comment
+/// before the property) is read from the tree.
+fn may_name_env(node: Node<'_>, source: &str) -> bool {
+    let Some(property) = member_name(node, source) else { return true };
+    let whole = text(node, source);
+    let object = whole[..whole.len() - property.len()]
+        .trim_end()
+        .trim_end_matches('.')
+        .trim_end_matches('?')
+        .trim_end();
+    let name_like =
+        object.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80);
+    property == "env"
+        || object.ends_with("env")
+        // A comment may stand between the object and the property.
+        || object.contains('/')
+        || (name_like && object.as_bytes().windows(3).any(|w| w.eq_ignore_ascii_case(b"env")))
+}
+
 fn skipped(object: &str, name: &str) -> bool {
     object == "import.meta.env" && VITE_BUILTINS.contains(&name)
 }
@@ -55,6 +78,9 @@ fn skipped(object: &str, name: &str) -> bool {
 /// `process.env.X`; `process.env` itself bound at module level (an environment object); and
 /// `environment.X` on another name, which may be an environment object of another module.
 pub(super) fn member(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
+    if !may_name_env(node, cx.source) {
+        return;
+    }
     let (Some(object_node), Some(property)) = (node.field("object"), node.field("property")) else {
         return;
     };
@@ -163,9 +189,10 @@ pub(super) fn call(
     node: Node<'_>,
     cx: &Context<'_>,
     nest: &mut Option<Vec<String>>,
+    functions: &mut names::FunctionCache,
     facts: &mut FileFacts,
 ) {
-    let Some(function) = node.field("function") else { return };
+    let Some(function) = cx.field(node, "function") else { return };
     let callee = match function.kind_name() {
         "identifier" => text(function, cx.source),
         "member_expression"
@@ -201,7 +228,7 @@ pub(super) fn call(
     }
     if text(function, cx.source) != "Deno.env.get" {
         if !callee.is_empty() {
-            wrappers::invocation(node, callee, cx, facts);
+            wrappers::invocation(node, callee, cx, functions, facts);
         }
         return;
     }

@@ -159,7 +159,29 @@ pub(crate) struct Env {
     /// Python's imports on its way (`recognise::Imports::Inside`), after which they are read
     /// again.
     imports_read: usize,
+    /// The enclosing function of the last call read as a possible wrapper invocation.
+    functions: names::FunctionCache,
 }
+
+// A wrapper's callers name it: `get_bool_from_env(`, `env.bool(`, `getEnv(`.
+pub(crate) static PY_WORDS: super::Words =
+    super::Words::new(&["environ", "getenv", "BaseSettings", "decouple", "env(", "env.", "Env("]);
+// Code names its environment (`process.env`, `env.X`, `env("X")`, `getEnv(`,
+// `environment.X`) or NestJS's config service (`configService.get(`, injected as
+// `ConfigService)`); a bare `env` or `ConfigService` is too common a word (comments,
+// generated API clients, bundled code) to walk a file for.
+pub(crate) static JS_WORDS: super::Words = super::Words::new(&[
+    ".env",
+    "env.",
+    "env(",
+    "Env(",
+    "Env.",
+    "environment.",
+    "configService",
+    "ConfigService)",
+    "ConfigService,",
+    "@nestjs/config",
+]);
 
 impl Family for Env {
     fn kinds(&self) -> &'static [&'static str] {
@@ -178,35 +200,9 @@ impl Family for Env {
     }
 
     fn wants(&self, cx: &Context<'_>) -> bool {
-        // A wrapper's callers name it: `get_bool_from_env(`, `env.bool(`, `getEnv(`.
-        static PY: super::Words = super::Words::new(&[
-            "environ",
-            "getenv",
-            "BaseSettings",
-            "decouple",
-            "env(",
-            "env.",
-            "Env(",
-        ]);
-        // Code names its environment (`process.env`, `env.X`, `env("X")`, `getEnv(`,
-        // `environment.X`) or NestJS's config service (`configService.get(`, injected as
-        // `ConfigService)`); a bare `env` or `ConfigService` is too common a word (comments,
-        // generated API clients, bundled code) to walk a file for.
-        static JS: super::Words = super::Words::new(&[
-            ".env",
-            "env.",
-            "env(",
-            "Env(",
-            "Env.",
-            "environment.",
-            "configService",
-            "ConfigService)",
-            "ConfigService,",
-            "@nestjs/config",
-        ]);
         match cx.syntax {
-            Syntax::Python => PY.any_in(cx.source),
-            Syntax::JavaScript => JS.any_in(cx.source),
+            Syntax::Python => PY_WORDS.any_in(cx),
+            Syntax::JavaScript => JS_WORDS.any_in(cx),
         }
     }
 
@@ -231,7 +227,7 @@ impl Family for Env {
                 "subscript" => python::subscript(node, cx, &self.python, facts),
                 "call" => {
                     let libraries = (&mut self.environ, &mut self.decouple);
-                    python::call(node, cx, &self.python, libraries, facts);
+                    python::call(node, cx, &self.python, libraries, &mut self.functions, facts);
                 }
                 "comparison_operator" => python::membership(node, cx, &self.python, facts),
                 "class_definition" => self.settings.class(node, cx, facts),
@@ -241,7 +237,9 @@ impl Family for Env {
                 "member_expression" => javascript::member(node, cx, facts),
                 "subscript_expression" => javascript::subscript(node, cx, facts),
                 "variable_declarator" => javascript::destructuring(node, cx, facts),
-                "call_expression" => javascript::call(node, cx, &mut self.nest, facts),
+                "call_expression" => {
+                    javascript::call(node, cx, &mut self.nest, &mut self.functions, facts);
+                }
                 "binary_expression" => javascript::membership(node, cx, facts),
                 _ => {}
             },

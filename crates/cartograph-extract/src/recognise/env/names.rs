@@ -56,6 +56,53 @@ pub(super) struct Function {
     pub params: Vec<String>,
 }
 
+/// The enclosing function of the last node asked about, by the node that ends the search (see
+/// [`scope_of`]): a fast path for speed, since reading a function's name and parameters costs
+/// more than most calls' own recognisers, and a function's calls come one after another.
+#[derive(Default)]
+pub(super) struct FunctionCache {
+    last: Option<(usize, Option<Function>)>,
+}
+
+impl FunctionCache {
+    /// [`enclosing_function`] of the visited node.
+    pub(super) fn get(&mut self, cx: &Context<'_>) -> Option<&Function> {
+        let key = scope_of(cx);
+        if self.last.as_ref().is_none_or(|(k, _)| *k != key) {
+            self.last = Some((key, enclosing_function(cx)));
+        }
+        self.last.as_ref().and_then(|(_, f)| f.as_ref())
+    }
+}
+
+/// The id of the nearest ancestor of the visited node at which [`enclosing_function`] stops
+/// (a function, lambda or class), `usize::MAX` for none: its answer depends on that node alone.
+fn scope_of(cx: &Context<'_>) -> usize {
+    let ancestry = cx.ancestry();
+    let last = ancestry.len().saturating_sub(1);
+    ancestry[..last]
+        .iter()
+        .rev()
+        .find(|n| match cx.syntax {
+            Syntax::Python => {
+                matches!(cx.kind(**n), "function_definition" | "lambda" | "class_definition")
+            }
+            Syntax::JavaScript => matches!(
+                cx.kind(**n),
+                "function_declaration"
+                    | "generator_function_declaration"
+                    | "arrow_function"
+                    | "function_expression"
+                    | "function"
+                    | "method_definition"
+                    | "class_declaration"
+                    | "class"
+                    | "class_body"
+            ),
+        })
+        .map_or(usize::MAX, |n| n.id())
+}
+
 /// The nearest function around the visited node, when it is a plain named function.
 pub(super) fn enclosing_function(cx: &Context<'_>) -> Option<Function> {
     let ancestry = cx.ancestry();

@@ -20,7 +20,7 @@ use tree_sitter::Node;
 
 use super::decouple::Decouple;
 use super::django_environ::DjangoEnviron;
-use super::{is_written, read, refuse, wrappers};
+use super::{is_written, names, read, refuse, wrappers};
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
 use crate::syntax::KindExt;
@@ -111,6 +111,7 @@ pub(super) fn call(
     cx: &Context<'_>,
     names: &OsNames,
     libraries: (&mut DjangoEnviron, &mut Decouple),
+    functions: &mut names::FunctionCache,
     facts: &mut FileFacts,
 ) {
     let Some(callee) = cx.field(node, "function").and_then(|f| dotted(f, cx.source)) else {
@@ -123,7 +124,7 @@ pub(super) fn call(
     if !is_read {
         let (environ, decouple) = libraries;
         if !environ.call(node, &callee, cx, facts) && !decouple.call(node, &callee, cx, facts) {
-            wrappers::invocation(node, &callee, cx, facts);
+            wrappers::invocation(node, &callee, cx, functions, facts);
         }
         return;
     }

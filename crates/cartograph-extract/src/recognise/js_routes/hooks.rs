@@ -33,7 +33,7 @@ use crate::syntax::{literal_string, position, text};
 use crate::{FileFacts, Syntax};
 
 /// The texts one of which a file that registers an object literal contains.
-static REGISTERING: super::super::Words =
+pub(crate) static REGISTERING: super::super::Words =
     super::super::Words::new(&[".add({", ".add([", ".register({", ".register(["]);
 
 /// The text of a static getter, which may return a registry query.
@@ -59,7 +59,7 @@ impl Family for JsHooks {
 
     fn wants(&self, cx: &Context<'_>) -> bool {
         matches!(cx.syntax, Syntax::JavaScript)
-            && (REGISTERING.any_in(cx.source) || cx.source.contains(GETTER))
+            && (REGISTERING.any_in(cx) || cx.source.contains(GETTER))
     }
 
     fn visit(&mut self, node: Node<'_>, kind: &str, cx: &Context<'_>, facts: &mut FileFacts) {

@@ -15,7 +15,7 @@ mod express;
 mod facts;
 mod fastify;
 mod hono;
-mod hooks;
+pub(crate) mod hooks;
 pub mod link;
 mod nest;
 mod nextjs;
@@ -205,7 +205,7 @@ pub(crate) struct JsRoutes {
 /// "either express or implied", and `next` is a common word and a common variable.
 // In order of how often a file holds the word, so a file that wants the family is told so
 // early (the order changes no answer, only how much text is read).
-static WANTED: super::Words = super::Words::new(&[
+pub(crate) static WANTED: super::Words = super::Words::new(&[
     ".get(",
     "Router",
     // Barrel files that re-export routers.
@@ -267,7 +267,7 @@ impl Family for JsRoutes {
         file.starts_with("route.")
             || file.starts_with("next.config.")
             || path.contains("pages/api/")
-            || WANTED.any_in(cx.source)
+            || WANTED.any_in(cx)
     }
 
     fn visit(&mut self, node: Node<'_>, kind: &str, cx: &Context<'_>, facts: &mut FileFacts) {

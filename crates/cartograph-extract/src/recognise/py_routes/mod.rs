@@ -357,7 +357,7 @@ pub(crate) struct PyRoutes {}
 /// route refers to).
 // In order of how often a file holds the word, so a file that wants the family is told so
 // early (the order changes no answer, only how much text is read).
-static MARKERS: super::Words = super::Words::new(&[
+pub(crate) static MARKERS: super::Words = super::Words::new(&[
     "route",
     "prefix",
     "Router",
@@ -394,7 +394,7 @@ impl Family for PyRoutes {
 
     fn wants(&self, cx: &Context<'_>) -> bool {
         match cx.syntax {
-            Syntax::Python => MARKERS.any_in(cx.source),
+            Syntax::Python => MARKERS.any_in(cx),
             Syntax::JavaScript => false,
         }
     }

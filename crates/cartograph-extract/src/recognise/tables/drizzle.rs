@@ -25,7 +25,7 @@ use crate::FileFacts;
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
 use crate::syntax::KindExt;
-use crate::syntax::{position, text};
+use crate::syntax::{member_name, position, text};
 
 /// A table builder call or a query naming a table object.
 pub(super) fn call(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
@@ -65,7 +65,7 @@ fn builder(node: Node<'_>, callee: &str, cx: &Context<'_>, facts: &mut FileFacts
 }
 
 fn query(node: Node<'_>, function: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
-    let Some(method) = function.field("property").map(|p| text(p, cx.source)) else {
+    let Some(method) = member_name(function, cx.source) else {
         return;
     };
     let on_query = function.field("object").is_some_and(|o| o.kind_name() == "call_expression");

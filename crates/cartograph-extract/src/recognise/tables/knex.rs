@@ -25,7 +25,7 @@ use super::{Access, TableAccess, chained_methods, literal, positional_args};
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
 use crate::syntax::KindExt;
-use crate::syntax::{position, text};
+use crate::syntax::{member_name, position, text};
 use crate::{FileFacts, ImportTarget};
 
 const WRITES: &[&str] = &["insert", "update", "del", "delete", "truncate", "upsert", "merge"];
@@ -77,7 +77,7 @@ pub(super) fn call(
     let root = match function.kind_name() {
         "identifier" => text(function, cx.source),
         "member_expression" => {
-            let Some(method) = function.field("property").map(|p| text(p, cx.source)) else {
+            let Some(method) = member_name(function, cx.source) else {
                 return;
             };
             if !matches!(method, "from" | "into" | "table") && !method.ends_with("oin") {

@@ -26,7 +26,7 @@ use crate::FileFacts;
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
 use crate::syntax::KindExt;
-use crate::syntax::{position, text};
+use crate::syntax::{member_name, position, text};
 
 /// Methods that start a query on a table, and what they do to it.
 fn starts(method: &str) -> Option<Access> {
@@ -54,11 +54,12 @@ fn is_join(method: &str) -> bool {
 
 /// A call: records the table a query method names.
 pub(super) fn call(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
-    let Some(function) = node.field("function").filter(|f| f.kind_name() == "member_expression")
+    let Some(function) =
+        cx.field(node, "function").filter(|f| f.kind_name() == "member_expression")
     else {
         return;
     };
-    let Some(method) = function.field("property").map(|p| text(p, cx.source)) else { return };
+    let Some(method) = member_name(function, cx.source) else { return };
     let access = match starts(method) {
         Some(access) => access,
         None if is_join(method) && function.field("object").is_some_and(|o| on_query(o, cx)) => {

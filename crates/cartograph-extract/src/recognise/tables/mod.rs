@@ -16,6 +16,7 @@ pub mod link;
 mod peewee;
 pub mod prisma;
 mod raw_sql;
+pub(crate) use raw_sql::SQL_WORDS;
 mod sequelize;
 pub mod sql_schema;
 mod sqlalchemy;
@@ -377,6 +378,44 @@ impl Scopes {
     }
 }
 
+/// The family's gate words ([`super::Gate`]), in order of how often a file holds the word.
+pub(crate) static HINTS: super::Words = super::Words::new(&[
+    "select",
+    "session",
+    "update",
+    "delete",
+    "insert",
+    "sqlalchemy",
+    "django",
+    "Select",
+    "Update",
+    "Delete",
+    "Insert",
+    "SELECT",
+    "UPDATE",
+    "DELETE",
+    "INSERT",
+    ".objects",
+    ".save(",
+    "Table(",
+    ".query(",
+    ".query.",
+    ".from(",
+    "db(",
+    "trx(",
+    "Entity",
+    "knex",
+    "sqlmodel",
+    "equelize",
+    "@Table",
+    ".findAll(",
+    ".findOne(",
+    ".findByPk(",
+    ".create(",
+    ".destroy(",
+    "peewee",
+]);
+
 /// The family's state during one walk.
 #[derive(Default)]
 pub(crate) struct Tables {
@@ -418,45 +457,7 @@ impl Family for Tables {
     }
 
     fn wants(&self, cx: &Context<'_>) -> bool {
-        // In order of how often a file holds the word, so a file that wants the family is
-        // told so early (the order changes no answer, only how much text is read).
-        static HINTS: super::Words = super::Words::new(&[
-            "select",
-            "session",
-            "update",
-            "delete",
-            "insert",
-            "sqlalchemy",
-            "django",
-            "Select",
-            "Update",
-            "Delete",
-            "Insert",
-            "SELECT",
-            "UPDATE",
-            "DELETE",
-            "INSERT",
-            ".objects",
-            ".save(",
-            "Table(",
-            ".query(",
-            ".query.",
-            ".from(",
-            "db(",
-            "trx(",
-            "Entity",
-            "knex",
-            "sqlmodel",
-            "equelize",
-            "@Table",
-            ".findAll(",
-            ".findOne(",
-            ".findByPk(",
-            ".create(",
-            ".destroy(",
-            "peewee",
-        ]);
-        HINTS.any_in(cx.source)
+        HINTS.any_in(cx)
     }
 
     fn visit(&mut self, node: Node<'_>, kind: &str, cx: &Context<'_>, facts: &mut FileFacts) {
@@ -484,7 +485,7 @@ impl Tables {
             "module" => {
                 self.django = cx.source.contains("django");
                 self.peewee = cx.source.contains("peewee");
-                self.sql = raw_sql::Pending::for_file(cx.source);
+                self.sql = raw_sql::Pending::for_file(cx);
             }
             "function_definition" => {
                 self.scopes.enter(node);
@@ -535,7 +536,7 @@ impl Tables {
             "program" => {
                 self.knex_word = cx.source.contains("knex");
                 self.sequelize_word = sequelize::mentioned(cx.source);
-                self.sql = raw_sql::Pending::for_file(cx.source);
+                self.sql = raw_sql::Pending::for_file(cx);
             }
             "decorator" => {
                 typeorm::decorator(node, cx, facts);

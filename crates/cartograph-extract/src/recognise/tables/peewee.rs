@@ -32,7 +32,7 @@ use crate::FileFacts;
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
 use crate::syntax::KindExt;
-use crate::syntax::{position, text};
+use crate::syntax::{member_name, position, text};
 
 /// The recogniser's name, also the framework of its models and uses.
 const NAME: &str = "peewee";
@@ -118,7 +118,7 @@ pub(super) fn call(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
     let Some(function) = cx.field(node, "function").filter(|f| f.kind_name() == "attribute") else {
         return;
     };
-    let Some(method) = function.field("attribute").map(|a| text(a, cx.source)) else { return };
+    let Some(method) = member_name(function, cx.source) else { return };
     let access = match method {
         "select" | "get" | "get_or_none" | "get_by_id" => super::Access::Read,
         "create" | "insert" | "insert_many" | "insert_from" | "replace" | "replace_many"

@@ -46,7 +46,7 @@ use crate::FileFacts;
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
 use crate::syntax::KindExt;
-use crate::syntax::{position, text};
+use crate::syntax::{member_name, position, text};
 
 /// The character that stands for an interpolation in the reassembled text.
 const HOLE: char = '\u{1}';
@@ -70,14 +70,16 @@ pub(super) struct Pending {
 
 impl Pending {
     /// A fresh state for a file.
-    pub(super) fn for_file(source: &str) -> Self {
-        static KEYWORDS: crate::recognise::Words = crate::recognise::Words::new(&[
-            "SELECT", "INSERT", "UPDATE", "DELETE", "REPLACE", "select ", "insert ", "update ",
-            "delete ", "replace ",
-        ]);
-        Self { sql_text: KEYWORDS.any_in(source), ..Self::default() }
+    pub(super) fn for_file(cx: &Context<'_>) -> Self {
+        Self { sql_text: SQL_WORDS.any_in(cx), ..Self::default() }
     }
 }
+
+/// Words one of which a file holding SQL text holds.
+pub(crate) static SQL_WORDS: crate::recognise::Words = crate::recognise::Words::new(&[
+    "SELECT", "INSERT", "UPDATE", "DELETE", "REPLACE", "select ", "insert ", "update ", "delete ",
+    "replace ",
+]);
 
 /// Where a SQL literal's value goes, as far as the syntax of its file says.
 #[derive(Debug, PartialEq, Eq)]
@@ -296,8 +298,7 @@ fn names_in(node: Node<'_>, source: &str, depth: usize, names: &mut Vec<String>)
 /// `type` for `sql.type(X)` read as its own callee's last name (`sql`).
 fn last_name<'s>(callee: Node<'_>, source: &'s str) -> &'s str {
     match callee.kind_name() {
-        "attribute" => callee.field("attribute").map_or("", |n| text(n, source)),
-        "member_expression" => callee.field("property").map_or("", |n| text(n, source)),
+        "attribute" | "member_expression" => member_name(callee, source).unwrap_or(""),
         "identifier" => text(callee, source),
         _ => "",
     }

@@ -38,7 +38,7 @@ use crate::FileFacts;
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
 use crate::syntax::KindExt;
-use crate::syntax::{position, text};
+use crate::syntax::{member_name, position, text};
 
 /// The recogniser's name, also the framework of its models and uses.
 pub(super) const NAME: &str = "sequelize";
@@ -110,7 +110,14 @@ pub(super) fn call(node: Node<'_>, cx: &Context<'_>, mentioned: bool, facts: &mu
     else {
         return;
     };
-    let Some(method) = function.field("property").map(|p| text(p, cx.source)) else { return };
+    let Some(method) = member_name(function, cx.source) else { return };
+    // The receiver is read only for a method some branch below takes.
+    let known = (mentioned && matches!(method, "define" | "init"))
+        || READS.contains(&method)
+        || WRITES.contains(&method);
+    if !known {
+        return;
+    }
     let Some(object) = function.field("object") else { return };
     match method {
         "define" if mentioned => define(node, cx, facts),
