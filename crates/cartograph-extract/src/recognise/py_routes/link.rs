@@ -194,6 +194,9 @@ struct Lineage<'a> {
     classes: Vec<(FileIdx, &'a ClassDecl)>,
     /// Last segments of the bases that are not classes of the tree (`ModelViewSet`).
     external_bases: Vec<&'a str>,
+    /// Those of them imported from a third-party package (`AccessViewSetMixin` of
+    /// `rest_access_policy`), not merely unresolved.
+    package_bases: Vec<&'a str>,
     framework: Option<FrameworkClass>,
 }
 
@@ -286,7 +289,9 @@ impl<'a> Names<'a> {
             if let Some(r) = facts.returns.iter().find(|r| r.function == name) {
                 return Some(Def::Function(file, &r.value, r.call));
             }
-            let binding = self.input.binding(self.path(file)?, &name)?;
+            let Some(binding) = self.input.binding(self.path(file)?, &name) else {
+                return self.star_lookup(file, &name);
+            };
             let Some(target) = self.file_of(&binding.target) else {
                 return Some(Def::External);
             };
@@ -299,6 +304,27 @@ impl<'a> Names<'a> {
             }
         }
         None
+    }
+
+    /// What `name` means in `file` through the file's star imports (`from .users import *` in
+    /// a package's `__init__`), the last one first as Python binds them. Names with a leading
+    /// underscore are not star-imported.
+    fn star_lookup(&self, file: FileIdx, name: &str) -> Option<Def<'a>> {
+        if name.starts_with('_') {
+            return None;
+        }
+        let bindings = self.input.files.get(file)?.bindings;
+        let depth = self.depth.get();
+        if depth > 24 {
+            return None;
+        }
+        self.depth.set(depth + 1);
+        let found = bindings.iter().rev().filter(|b| b.local == "*").find_map(|b| {
+            let target = self.file_of(&b.target).filter(|t| *t != file)?;
+            self.lookup(target, name)
+        });
+        self.depth.set(depth);
+        found
     }
 
     /// What a dotted name means in `file`, and the attribute names left after the last
@@ -344,8 +370,12 @@ impl<'a> Names<'a> {
 
     /// The in-tree ancestry of a class written as `class` in `file`.
     fn lineage(&self, file: FileIdx, class: &'a str) -> Lineage<'a> {
-        let mut lineage =
-            Lineage { classes: Vec::new(), external_bases: Vec::new(), framework: None };
+        let mut lineage = Lineage {
+            classes: Vec::new(),
+            external_bases: Vec::new(),
+            package_bases: Vec::new(),
+            framework: None,
+        };
         let mut pending: Vec<(FileIdx, &'a str)> = vec![(file, class)];
         let mut steps = 0;
         while let Some((file, name)) = pending.pop() {
@@ -362,7 +392,10 @@ impl<'a> Names<'a> {
                     lineage.classes.push((f, decl));
                     pending.extend(decl.bases.iter().rev().map(|b| (f, b.as_str())));
                 }
-                _ => {
+                resolved => {
+                    if matches!(resolved, Some((Def::External, _))) {
+                        lineage.package_bases.push(last);
+                    }
                     lineage.external_bases.push(last);
                     if lineage.framework.is_none() {
                         lineage.framework = FrameworkClass::from_name(last);

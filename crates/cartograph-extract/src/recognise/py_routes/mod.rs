@@ -52,7 +52,9 @@ pub const RECOGNISERS: &[Recogniser] = &[
         edges: &[EdgeKind::Serves],
         summary: "Django path/re_path/include URL confs across modules and Django REST \
                   Framework router.register conventional routes, drf-nested-routers nested \
-                  routers, format_suffix_patterns (suffix variants not listed)",
+                  routers, format_suffix_patterns (suffix variants not listed); viewset actions \
+                  from DRF's mixins and in-tree classes (through star imports), less methods that \
+                  only raise MethodNotAllowed",
     },
     Recogniser {
         name: "fastapi",
@@ -209,6 +211,9 @@ pub struct ClassDecl {
     /// `http_method_names = ["get", "patch"]`: the only methods a view dispatches, when the
     /// body assigns a literal list.
     pub http_method_names: Option<Vec<HttpMethod>>,
+    /// Methods whose body only raises DRF's `MethodNotAllowed`: defined, yet answered with 405.
+    #[serde(default)]
+    pub not_allowed: Vec<String>,
     pub line: u32,
     pub column: u32,
 }
@@ -674,6 +679,7 @@ fn class(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
         attrs: Vec::new(),
         actions: Vec::new(),
         http_method_names: None,
+        not_allowed: Vec::new(),
         line,
         column,
     };
@@ -684,6 +690,9 @@ fn class(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
                 "function_definition" => {
                     if let Some(n) = item.field("name") {
                         decl.methods.push(text(n, source).to_owned());
+                        if django::only_refuses(item, source) {
+                            decl.not_allowed.push(text(n, source).to_owned());
+                        }
                     }
                 }
                 "decorated_definition" => {
@@ -691,6 +700,9 @@ fn class(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
                     if let Some(n) = def.field("name") {
                         let method = text(n, source);
                         decl.methods.push(method.to_owned());
+                        if django::only_refuses(def, source) {
+                            decl.not_allowed.push(method.to_owned());
+                        }
                         if let Some(action) = django::action(item, method, source) {
                             decl.actions.push(action);
                         }

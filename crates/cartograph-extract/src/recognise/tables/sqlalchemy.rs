@@ -5,7 +5,11 @@
 //! `__table_args__ = {"schema": "x"}`, or a tuple ending in such a dict); a Flask-SQLAlchemy
 //! `db.Model` subclass without `__tablename__` (its default snake_case name, `likely`);
 //! `name = Table("literal", metadata, ..., schema="x")` (also `sa.Table`, `db.Table`), whose
-//! variable then stands for the table. Uses: `select(M, M.col, ...)` and `.select_from(M)` read
+//! variable then stands for the table. Inheritance, settled by the linker once it knows which
+//! bases are models of the tree: a subclass with no primary key column of its own maps onto its
+//! parent's table (single-table inheritance; Flask-SQLAlchemy drops a `__tablename__` such a
+//! class sets), and declares no table; a Flask-SQLAlchemy subclass with its own primary key and
+//! no `__tablename__` gets its own default snake_case table (joined-table inheritance). Uses: `select(M, M.col, ...)` and `.select_from(M)` read
 //! (`certain` once `M` resolves to a model); `insert(M)`, `update(M)`, `delete(M)` write
 //! (`certain`); `x.query(M)` and `x.get(M, id)` read, `x.query(M)....delete()/update()` writes,
 //! `.join(M)` reads (`likely`: the receiver is taken to be a session or query); Flask-SQLAlchemy's
@@ -47,8 +51,8 @@ use cartograph_core::{Confidence, Refusal, RefusalKind, SourceLocation};
 use tree_sitter::Node;
 
 use super::{
-    Access, MappedAttributes, ModelFact, ModelTable, Origin, Scopes, chained_methods, dotted_name,
-    literal, model_use, positional_args,
+    Access, MappedAttributes, ModelFact, ModelTable, Origin, Scopes, SqlaSubclass, chained_methods,
+    dotted_name, literal, model_use, positional_args,
 };
 use crate::FileFacts;
 use crate::recognise::Context;
@@ -67,17 +71,25 @@ pub(super) fn class(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) -> 
     let class_name = text(name, cx.source);
     let attrs = ClassAttrs::read(body, cx.source);
     let (line, column) = position(name);
-    match attrs.tablename {
+    let bases = superclasses(node, cx.source);
+    let flask_base = bases.iter().any(|b| b == "db.Model");
+    let table = match attrs.tablename {
         Some(Some(table)) => {
-            push_mapped(class_name, mapped_attributes(body, cx.source, false), facts);
-            facts.tables.models.push(ModelFact {
-                name: class_name.to_owned(),
-                line,
-                column,
-                framework: FRAMEWORK,
-                table: ModelTable::Declared { name: table, schema: attrs.schema },
-            });
-            true
+            // Flask-SQLAlchemy maps a subclass that declares no primary key column onto its
+            // parent's table and drops its `__tablename__`; whether a base is a model is known
+            // at link time.
+            let flask = flask_rules(cx.source, body);
+            if flask && !flask_base && !bases.is_empty() && !declares_primary_key(body, cx.source) {
+                ModelTable::SqlaSubclass(SqlaSubclass {
+                    bases,
+                    tablename: Some(table),
+                    schema: attrs.schema,
+                    primary_key: false,
+                    flask,
+                })
+            } else {
+                ModelTable::Declared { name: table, schema: attrs.schema }
+            }
         }
         Some(None) => {
             refuse_computed(
@@ -86,29 +98,73 @@ pub(super) fn class(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) -> 
                 &format!("the table name of class {class_name} is computed"),
                 facts,
             );
-            true
+            return true;
         }
+        None if flask_base && cx.source.contains("flask_sqlalchemy") => ModelTable::Default {
+            name: snake_case(class_name),
+            schema: attrs.schema,
+            rule: "Flask-SQLAlchemy's default snake_case table name",
+        },
         None => {
-            let flask_model = cx.source.contains("flask_sqlalchemy")
-                && superclasses(node, cx.source).iter().any(|b| b == "db.Model");
-            if !flask_model {
+            // A subclass with mapper arguments or a primary key column of its own: a model when
+            // its bases are (single- or joined-table inheritance, settled at link time).
+            let body_text = text(body, cx.source);
+            let mapper_args = body_text.contains("__mapper_args__");
+            if bases.is_empty() || flask_base || !(mapper_args || body_text.contains("primary_key"))
+            {
                 return false;
             }
-            push_mapped(class_name, mapped_attributes(body, cx.source, false), facts);
-            facts.tables.models.push(ModelFact {
-                name: class_name.to_owned(),
-                line,
-                column,
-                framework: FRAMEWORK,
-                table: ModelTable::Default {
-                    name: snake_case(class_name),
-                    schema: attrs.schema,
-                    rule: "Flask-SQLAlchemy's default snake_case table name",
-                },
-            });
-            true
+            let primary_key = declares_primary_key(body, cx.source);
+            if !(mapper_args || primary_key) {
+                return false;
+            }
+            ModelTable::SqlaSubclass(SqlaSubclass {
+                bases,
+                tablename: None,
+                schema: attrs.schema,
+                primary_key,
+                flask: flask_rules(cx.source, body),
+            })
         }
-    }
+    };
+    push_mapped(class_name, mapped_attributes(body, cx.source, false), facts);
+    facts.tables.models.push(ModelFact {
+        name: class_name.to_owned(),
+        line,
+        column,
+        framework: FRAMEWORK,
+        table,
+    });
+    true
+}
+
+/// True when Flask-SQLAlchemy's naming rules apply to a class: the file imports it, or the
+/// class body builds its columns on the extension object (`db.Column`).
+fn flask_rules(source: &str, body: Node<'_>) -> bool {
+    source.contains("flask_sqlalchemy") || text(body, source).contains("db.Column")
+}
+
+/// True when a class body declares a primary key: a `Column(..., primary_key=True)` or
+/// `mapped_column(..., primary_key=True)` (also `db.Column`, `sa.Column`), or a
+/// `PrimaryKeyConstraint` in `__table_args__`.
+fn declares_primary_key(body: Node<'_>, source: &str) -> bool {
+    let mut cursor = body.walk();
+    body.named_children(&mut cursor).any(|statement| {
+        let Some((left, right)) = super::assignment_sides(statement) else { return false };
+        if text(left, source) == "__table_args__" {
+            return text(right, source).contains("PrimaryKeyConstraint");
+        }
+        let is_column = right.kind_name() == "call"
+            && right
+                .field("function")
+                .and_then(|f| dotted_name(f, source))
+                .is_some_and(|n| matches!(n.rsplit('.').next(), Some("Column" | "mapped_column")));
+        is_column
+            && right
+                .field("arguments")
+                .and_then(|a| keyword_argument(a, "primary_key", source))
+                .is_some_and(|v| text(v, source) == "True")
+    })
 }
 
 /// `__tablename__` and the schema of `__table_args__`, read from a class body.
