@@ -23,7 +23,7 @@ mod django;
 #[path = "django/link/drf.rs"]
 mod drf;
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::recognise::py_routes::{
@@ -131,6 +131,9 @@ struct Names<'a> {
     by_module: HashMap<&'a str, FileIdx>,
     /// Nesting of [`Names::resolve`] (aliases and factories resolve through it): bounds cycles.
     depth: Cell<usize>,
+    /// The star-imported module a name of a module comes from, by (module, name), once
+    /// searched (`None`: none has it).
+    stars: RefCell<HashMap<(FileIdx, String), Option<FileIdx>>>,
 }
 
 /// A path expression resolved to text.
@@ -213,7 +216,7 @@ impl<'a> Names<'a> {
                 by_module.insert(m, i);
             }
         }
-        Self { input, by_path, by_module, depth: Cell::new(0) }
+        Self { input, by_path, by_module, depth: Cell::new(0), stars: RefCell::default() }
     }
 
     fn facts(&self, file: FileIdx) -> Option<&'a PyRouteFacts> {
@@ -309,22 +312,29 @@ impl<'a> Names<'a> {
     /// What `name` means in `file` through the file's star imports (`from .users import *` in
     /// a package's `__init__`), the last one first as Python binds them. Names with a leading
     /// underscore are not star-imported.
+    ///
+    /// Answers are kept, so each (module, name) is searched once however many lookups fall
+    /// through to it; a star-import cycle finds nothing on its second visit.
     fn star_lookup(&self, file: FileIdx, name: &str) -> Option<Def<'a>> {
         if name.starts_with('_') {
             return None;
         }
         let bindings = self.input.files.get(file)?.bindings;
-        let depth = self.depth.get();
-        if depth > 24 {
+        if !bindings.iter().any(|b| b.local == "*") {
             return None;
         }
-        self.depth.set(depth + 1);
+        let key = (file, name.to_owned());
+        let known = self.stars.borrow().get(&key).copied();
+        if let Some(known) = known {
+            return self.lookup(known?, name);
+        }
+        self.stars.borrow_mut().insert(key.clone(), None);
         let found = bindings.iter().rev().filter(|b| b.local == "*").find_map(|b| {
             let target = self.file_of(&b.target).filter(|t| *t != file)?;
-            self.lookup(target, name)
+            Some((target, self.lookup(target, name)?))
         });
-        self.depth.set(depth);
-        found
+        self.stars.borrow_mut().insert(key, found.map(|(target, _)| target));
+        found.map(|(_, def)| def)
     }
 
     /// What a dotted name means in `file`, and the attribute names left after the last

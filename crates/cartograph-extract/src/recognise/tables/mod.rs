@@ -406,6 +406,8 @@ pub(crate) struct Tables {
     django: bool,
     /// True when the file mentions peewee, so its classes are Peewee model candidates.
     peewee: bool,
+    /// True when the file mentions Flask-SQLAlchemy, whose naming rules its classes follow.
+    flask_sqlalchemy: bool,
     /// Local names that hold a knex instance.
     knex_names: Vec<String>,
     /// True when the file mentions knex (read once at the root, not at every call).
@@ -505,6 +507,7 @@ impl Tables {
             "module" => {
                 self.django = cx.source.contains("django");
                 self.peewee = cx.source.contains("peewee");
+                self.flask_sqlalchemy = cx.source.contains("flask_sqlalchemy");
                 self.sql = raw_sql::Pending::for_file(cx.source);
             }
             "function_definition" => {
@@ -517,7 +520,7 @@ impl Tables {
                 }
                 if (self.peewee && peewee::class(node, cx, facts))
                     || sqlmodel::class(node, cx, facts)
-                    || sqlalchemy::class(node, cx, facts)
+                    || sqlalchemy::class(node, cx, self.flask_sqlalchemy, facts)
                 {
                     return;
                 }

@@ -64,31 +64,45 @@ use crate::syntax::{position, text};
 const FRAMEWORK: &str = "sqlalchemy";
 
 /// A declarative model class. Returns true when the class was handled (a model or a refusal).
-pub(super) fn class(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) -> bool {
+/// `flask_file`: the file imports Flask-SQLAlchemy.
+pub(super) fn class(
+    node: Node<'_>,
+    cx: &Context<'_>,
+    flask_file: bool,
+    facts: &mut FileFacts,
+) -> bool {
     let (Some(name), Some(body)) = (node.field("name"), node.field("body")) else {
         return false;
     };
     let class_name = text(name, cx.source);
     let attrs = ClassAttrs::read(body, cx.source);
     let (line, column) = position(name);
-    let bases = superclasses(node, cx.source);
-    let flask_base = bases.iter().any(|b| b == "db.Model");
+    // Flask-SQLAlchemy's rules: the file imports it, or the class builds its columns on the
+    // extension object.
+    let flask = || flask_file || text(body, cx.source).contains("db.Column");
     let table = match attrs.tablename {
         Some(Some(table)) => {
             // Flask-SQLAlchemy maps a subclass that declares no primary key column onto its
             // parent's table and drops its `__tablename__`; whether a base is a model is known
             // at link time.
-            let flask = flask_rules(cx.source, body);
-            if flask && !flask_base && !bases.is_empty() && !declares_primary_key(body, cx.source) {
+            let bases = if node.field("superclasses").is_some() && flask() {
+                superclasses(node, cx.source)
+            } else {
+                Vec::new()
+            };
+            if bases.is_empty()
+                || bases.iter().any(|b| b == "db.Model")
+                || declares_primary_key(body, cx.source)
+            {
+                ModelTable::Declared { name: table, schema: attrs.schema }
+            } else {
                 ModelTable::SqlaSubclass(SqlaSubclass {
                     bases,
                     tablename: Some(table),
                     schema: attrs.schema,
                     primary_key: false,
-                    flask,
+                    flask: true,
                 })
-            } else {
-                ModelTable::Declared { name: table, schema: attrs.schema }
             }
         }
         Some(None) => {
@@ -100,31 +114,36 @@ pub(super) fn class(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) -> 
             );
             return true;
         }
-        None if flask_base && cx.source.contains("flask_sqlalchemy") => ModelTable::Default {
-            name: snake_case(class_name),
-            schema: attrs.schema,
-            rule: "Flask-SQLAlchemy's default snake_case table name",
-        },
         None => {
-            // A subclass with mapper arguments or a primary key column of its own: a model when
-            // its bases are (single- or joined-table inheritance, settled at link time).
-            let body_text = text(body, cx.source);
-            let mapper_args = body_text.contains("__mapper_args__");
-            if bases.is_empty() || flask_base || !(mapper_args || body_text.contains("primary_key"))
-            {
+            // A subclass with mapper arguments or a primary key column of its own is a model
+            // when its bases are (single- or joined-table inheritance, settled at link time).
+            let may_inherit = attrs.mapper_args || text(body, cx.source).contains("primary_key");
+            if !(flask_file || may_inherit) {
                 return false;
             }
-            let primary_key = declares_primary_key(body, cx.source);
-            if !(mapper_args || primary_key) {
-                return false;
+            let bases = superclasses(node, cx.source);
+            if bases.iter().any(|b| b == "db.Model") {
+                if !flask_file {
+                    return false;
+                }
+                ModelTable::Default {
+                    name: snake_case(class_name),
+                    schema: attrs.schema,
+                    rule: "Flask-SQLAlchemy's default snake_case table name",
+                }
+            } else {
+                let primary_key = may_inherit && declares_primary_key(body, cx.source);
+                if bases.is_empty() || !(attrs.mapper_args || primary_key) {
+                    return false;
+                }
+                ModelTable::SqlaSubclass(SqlaSubclass {
+                    bases,
+                    tablename: None,
+                    schema: attrs.schema,
+                    primary_key,
+                    flask: flask(),
+                })
             }
-            ModelTable::SqlaSubclass(SqlaSubclass {
-                bases,
-                tablename: None,
-                schema: attrs.schema,
-                primary_key,
-                flask: flask_rules(cx.source, body),
-            })
         }
     };
     push_mapped(class_name, mapped_attributes(body, cx.source, false), facts);
@@ -136,12 +155,6 @@ pub(super) fn class(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) -> 
         table,
     });
     true
-}
-
-/// True when Flask-SQLAlchemy's naming rules apply to a class: the file imports it, or the
-/// class body builds its columns on the extension object (`db.Column`).
-fn flask_rules(source: &str, body: Node<'_>) -> bool {
-    source.contains("flask_sqlalchemy") || text(body, source).contains("db.Column")
 }
 
 /// True when a class body declares a primary key: a `Column(..., primary_key=True)` or
@@ -173,6 +186,8 @@ pub(super) struct ClassAttrs {
     /// `None`: not set; `Some(None)`: set but not a literal.
     pub tablename: Option<Option<String>>,
     pub schema: Option<String>,
+    /// The body sets `__mapper_args__` (polymorphic identity, inheritance).
+    pub mapper_args: bool,
 }
 
 impl ClassAttrs {
@@ -200,6 +215,7 @@ impl ClassAttrs {
             match text(left, source) {
                 "__tablename__" => attrs.tablename = Some(literal(right, source)),
                 "__table_args__" => attrs.schema = schema_of(right, source),
+                "__mapper_args__" => attrs.mapper_args = true,
                 _ => {}
             }
         }
