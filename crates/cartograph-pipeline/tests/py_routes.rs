@@ -1154,7 +1154,8 @@ fn drf_viewsets_behind_star_imports_with_third_party_mixins() {
     // Two packages each define a `ReviewViewSet`; the URL conf names each through its package,
     // whose `__init__` star-imports the module that defines it. A third-party mixin beside DRF's
     // bases adds no routed action; a viewset with only `partial_update` serves no PUT; an
-    // inherited method that only raises `MethodNotAllowed` answers 405.
+    // inherited method that only raises `MethodNotAllowed` answers 405. DRF's token view serves
+    // POST only.
     let analysis = check!(&[
         ("shop/__init__.py", ""),
         ("shop/settings.py", "ROOT_URLCONF = \"shop.urls\"\n"),
@@ -1164,6 +1165,7 @@ fn drf_viewsets_behind_star_imports_with_third_party_mixins() {
 from rest_framework.routers import DefaultRouter, SimpleRouter
 from shop.api import public as public_api
 from shop.api import staff as staff_api
+from shop.auth import TokenView
 
 public = SimpleRouter()
 public.register(r"reviews", public_api.ReviewViewSet, basename="review")
@@ -1174,7 +1176,16 @@ staff.register(r"reviews", staff_api.ReviewViewSet, basename="staff-review")
 urlpatterns = [
     path("api/", include(public.urls)),
     path("staff/", include(staff.urls)),
+    path("token/", TokenView.as_view()),
 ]
+"#,
+        ),
+        (
+            "shop/auth.py",
+            r#"from rest_framework.authtoken.views import ObtainAuthToken
+
+class TokenView(ObtainAuthToken):
+    throttle_scope = "token"
 "#,
         ),
         ("shop/api/__init__.py", ""),
