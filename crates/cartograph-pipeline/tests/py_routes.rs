@@ -1148,3 +1148,87 @@ def stats(request): ...
         ),
     ]);
 }
+
+#[test]
+fn drf_viewsets_behind_star_imports_with_third_party_mixins() {
+    // Two packages each define a `ReviewViewSet`; the URL conf names each through its package,
+    // whose `__init__` star-imports the module that defines it. A third-party mixin beside DRF's
+    // bases adds no routed action; a viewset with only `partial_update` serves no PUT; an
+    // inherited method that only raises `MethodNotAllowed` answers 405. DRF's token view serves
+    // POST only.
+    let analysis = check!(&[
+        ("shop/__init__.py", ""),
+        ("shop/settings.py", "ROOT_URLCONF = \"shop.urls\"\n"),
+        (
+            "shop/urls.py",
+            r#"from django.urls import include, path
+from rest_framework.routers import DefaultRouter, SimpleRouter
+from shop.api import public as public_api
+from shop.api import staff as staff_api
+from shop.auth import TokenView
+
+public = SimpleRouter()
+public.register(r"reviews", public_api.ReviewViewSet, basename="review")
+public.register(r"carts", public_api.CartViewSet, basename="cart")
+staff = SimpleRouter()
+staff.register(r"reviews", staff_api.ReviewViewSet, basename="staff-review")
+
+urlpatterns = [
+    path("api/", include(public.urls)),
+    path("staff/", include(staff.urls)),
+    path("token/", TokenView.as_view()),
+]
+"#,
+        ),
+        (
+            "shop/auth.py",
+            r#"from rest_framework.authtoken.views import ObtainAuthToken
+
+class TokenView(ObtainAuthToken):
+    throttle_scope = "token"
+"#,
+        ),
+        ("shop/api/__init__.py", ""),
+        (
+            "shop/api/public/__init__.py",
+            "from shop.api.public.reviews import *\nfrom shop.api.public.carts import *\n"
+        ),
+        (
+            "shop/api/public/reviews.py",
+            r#"from rest_framework import mixins, viewsets
+from rest_framework.exceptions import MethodNotAllowed
+from throttling_kit import ThrottleViewSetMixin
+
+class ReviewViewSet(ThrottleViewSetMixin, mixins.ListModelMixin, viewsets.GenericViewSet):
+    def partial_update(self, request, pk=None): ...
+"#,
+        ),
+        (
+            "shop/api/public/carts.py",
+            r#"from rest_framework import viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import MethodNotAllowed
+
+class CartViewSet(viewsets.ModelViewSet):
+    def update(self, request, pk=None):
+        raise MethodNotAllowed(request.method)
+
+    @action(detail=True, methods=["post"])
+    def checkout(self, request, pk=None): ...
+"#,
+        ),
+        ("shop/api/staff/__init__.py", "from .reviews import *\n"),
+        (
+            "shop/api/staff/reviews.py",
+            r#"from rest_framework import viewsets
+from rest_framework.decorators import action
+
+class ReviewViewSet(viewsets.ModelViewSet):
+    @action(detail=False, methods=["post"])
+    def moderate(self, request): ...
+"#,
+        ),
+    ]);
+    let evidence = evidence_of(&analysis, "GET /api/reviews");
+    assert!(evidence.contains("third-party base ThrottleViewSetMixin"), "{evidence}");
+}

@@ -327,3 +327,77 @@ def index(request):
 "#;
     check!(&[("kitchen/models.py", models), ("kitchen/views.py", views)]);
 }
+
+#[test]
+fn sqlalchemy_single_and_joined_table_inheritance_across_modules() {
+    // Flask-SQLAlchemy: a subclass with no primary key column maps onto its parent's table, even
+    // with a `__tablename__` of its own; one with a primary key and no `__tablename__` gets its
+    // own default snake_case table. Plain SQLAlchemy: a subclass without `__tablename__` maps
+    // onto its parent's table. A class whose other base is not a model keeps what it declares.
+    let zoo = r#"
+from flask_sqlalchemy import SQLAlchemy
+db = SQLAlchemy()
+
+class Animal(db.Model):
+    __tablename__ = "animals"
+    id = db.Column(db.Integer, primary_key=True)
+    species = db.Column(db.String(32))
+    __mapper_args__ = {"polymorphic_on": species}
+
+class Parrot(Animal):
+    __tablename__ = "parrots"
+    __mapper_args__ = {"polymorphic_identity": "parrot"}
+
+class Audited(object):
+    pass
+
+class Otter(Audited, Animal):
+    __tablename__ = "otters"
+    __mapper_args__ = {"polymorphic_identity": "otter"}
+"#;
+    let plugin = r#"
+from zoo.models import Animal, db
+
+class GiantTortoise(Animal):
+    __mapper_args__ = {"polymorphic_identity": "tortoise"}
+    id = db.Column(db.Integer, db.ForeignKey("animals.id"), primary_key=True)
+    shell_rings = db.Column(db.Integer)
+
+def hatch(rings):
+    db.session.add(GiantTortoise(shell_rings=rings))
+"#;
+    let views = r#"
+from zoo.models import Parrot, Otter, db
+
+def adopt(name):
+    db.session.add(Parrot(name=name))
+    return Otter.query.filter_by(name=name).first()
+"#;
+    let ledger = r#"
+from sqlalchemy import Column, Integer, String, select
+from sqlalchemy.orm import DeclarativeBase
+
+class Base(DeclarativeBase):
+    pass
+
+class Entry(Base):
+    __tablename__ = "entries"
+    id = Column(Integer, primary_key=True)
+    kind = Column(String)
+    __mapper_args__ = {"polymorphic_on": kind}
+
+class Refund(Entry):
+    __mapper_args__ = {"polymorphic_identity": "refund"}
+
+def refunds(session):
+    return session.scalars(select(Refund)).all()
+"#;
+    check!(&[
+        ("zoo/__init__.py", ""),
+        ("zoo/models.py", zoo),
+        ("zoo/plugins/__init__.py", ""),
+        ("zoo/plugins/tortoise.py", plugin),
+        ("zoo/views.py", views),
+        ("ledger.py", ledger),
+    ]);
+}

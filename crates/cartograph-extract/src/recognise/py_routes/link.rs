@@ -23,7 +23,7 @@ mod django;
 #[path = "django/link/drf.rs"]
 mod drf;
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::recognise::py_routes::{
@@ -131,6 +131,9 @@ struct Names<'a> {
     by_module: HashMap<&'a str, FileIdx>,
     /// Nesting of [`Names::resolve`] (aliases and factories resolve through it): bounds cycles.
     depth: Cell<usize>,
+    /// The star-imported module a name of a module comes from, by (module, name), once
+    /// searched (`None`: none has it).
+    stars: RefCell<HashMap<(FileIdx, String), Option<FileIdx>>>,
 }
 
 /// A path expression resolved to text.
@@ -194,6 +197,9 @@ struct Lineage<'a> {
     classes: Vec<(FileIdx, &'a ClassDecl)>,
     /// Last segments of the bases that are not classes of the tree (`ModelViewSet`).
     external_bases: Vec<&'a str>,
+    /// Those of them imported from a third-party package (`AccessViewSetMixin` of
+    /// `rest_access_policy`), not merely unresolved.
+    package_bases: Vec<&'a str>,
     framework: Option<FrameworkClass>,
 }
 
@@ -210,7 +216,7 @@ impl<'a> Names<'a> {
                 by_module.insert(m, i);
             }
         }
-        Self { input, by_path, by_module, depth: Cell::new(0) }
+        Self { input, by_path, by_module, depth: Cell::new(0), stars: RefCell::default() }
     }
 
     fn facts(&self, file: FileIdx) -> Option<&'a PyRouteFacts> {
@@ -286,7 +292,9 @@ impl<'a> Names<'a> {
             if let Some(r) = facts.returns.iter().find(|r| r.function == name) {
                 return Some(Def::Function(file, &r.value, r.call));
             }
-            let binding = self.input.binding(self.path(file)?, &name)?;
+            let Some(binding) = self.input.binding(self.path(file)?, &name) else {
+                return self.star_lookup(file, &name);
+            };
             let Some(target) = self.file_of(&binding.target) else {
                 return Some(Def::External);
             };
@@ -299,6 +307,34 @@ impl<'a> Names<'a> {
             }
         }
         None
+    }
+
+    /// What `name` means in `file` through the file's star imports (`from .users import *` in
+    /// a package's `__init__`), the last one first as Python binds them. Names with a leading
+    /// underscore are not star-imported.
+    ///
+    /// Answers are kept, so each (module, name) is searched once however many lookups fall
+    /// through to it; a star-import cycle finds nothing on its second visit.
+    fn star_lookup(&self, file: FileIdx, name: &str) -> Option<Def<'a>> {
+        if name.starts_with('_') {
+            return None;
+        }
+        let bindings = self.input.files.get(file)?.bindings;
+        if !bindings.iter().any(|b| b.local == "*") {
+            return None;
+        }
+        let key = (file, name.to_owned());
+        let known = self.stars.borrow().get(&key).copied();
+        if let Some(known) = known {
+            return self.lookup(known?, name);
+        }
+        self.stars.borrow_mut().insert(key.clone(), None);
+        let found = bindings.iter().rev().filter(|b| b.local == "*").find_map(|b| {
+            let target = self.file_of(&b.target).filter(|t| *t != file)?;
+            Some((target, self.lookup(target, name)?))
+        });
+        self.stars.borrow_mut().insert(key, found.map(|(target, _)| target));
+        found.map(|(_, def)| def)
     }
 
     /// What a dotted name means in `file`, and the attribute names left after the last
@@ -344,8 +380,12 @@ impl<'a> Names<'a> {
 
     /// The in-tree ancestry of a class written as `class` in `file`.
     fn lineage(&self, file: FileIdx, class: &'a str) -> Lineage<'a> {
-        let mut lineage =
-            Lineage { classes: Vec::new(), external_bases: Vec::new(), framework: None };
+        let mut lineage = Lineage {
+            classes: Vec::new(),
+            external_bases: Vec::new(),
+            package_bases: Vec::new(),
+            framework: None,
+        };
         let mut pending: Vec<(FileIdx, &'a str)> = vec![(file, class)];
         let mut steps = 0;
         while let Some((file, name)) = pending.pop() {
@@ -362,7 +402,10 @@ impl<'a> Names<'a> {
                     lineage.classes.push((f, decl));
                     pending.extend(decl.bases.iter().rev().map(|b| (f, b.as_str())));
                 }
-                _ => {
+                resolved => {
+                    if matches!(resolved, Some((Def::External, _))) {
+                        lineage.package_bases.push(last);
+                    }
                     lineage.external_bases.push(last);
                     if lineage.framework.is_none() {
                         lineage.framework = FrameworkClass::from_name(last);

@@ -52,7 +52,9 @@ pub const RECOGNISERS: &[Recogniser] = &[
         edges: &[EdgeKind::Serves],
         summary: "Django path/re_path/include URL confs across modules and Django REST \
                   Framework router.register conventional routes, drf-nested-routers nested \
-                  routers, format_suffix_patterns (suffix variants not listed)",
+                  routers, format_suffix_patterns (suffix variants not listed); viewset actions \
+                  from DRF's mixins and in-tree classes (through star imports), less methods that \
+                  only raise MethodNotAllowed",
     },
     Recogniser {
         name: "fastapi",
@@ -209,6 +211,9 @@ pub struct ClassDecl {
     /// `http_method_names = ["get", "patch"]`: the only methods a view dispatches, when the
     /// body assigns a literal list.
     pub http_method_names: Option<Vec<HttpMethod>>,
+    /// Methods whose body only raises DRF's `MethodNotAllowed`: defined, yet answered with 405.
+    #[serde(default)]
+    pub not_allowed: Vec<String>,
     pub line: u32,
     pub column: u32,
 }
@@ -351,7 +356,10 @@ pub struct ViewSetAction {
 
 /// The family's state during one walk.
 #[derive(Default)]
-pub(crate) struct PyRoutes {}
+pub(crate) struct PyRoutes {
+    /// Whether the file mentions DRF's `MethodNotAllowed`, read at its first class.
+    method_not_allowed: Option<bool>,
+}
 
 /// Words whose absence means a file holds nothing for this family (or only constants that no
 /// route refers to).
@@ -406,7 +414,12 @@ impl Family for PyRoutes {
             "call" => call(node, cx, out),
             "assignment" => assignment(node, cx, out),
             "augmented_assignment" => django::augmented(node, cx, out),
-            "class_definition" => class(node, cx.source, out),
+            "class_definition" => {
+                let refusing = *self
+                    .method_not_allowed
+                    .get_or_insert_with(|| cx.source.contains("MethodNotAllowed"));
+                class(node, cx.source, refusing, out);
+            }
             "typed_parameter" | "typed_default_parameter" => parameter(node, cx.source, out),
             "return_statement" => function_return(node, cx, out),
             "named_expression" => walrus(node, cx.source, out),
@@ -659,7 +672,8 @@ fn function_return(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFacts) {
 }
 
 /// A class: bases, methods, string attributes and DRF actions.
-fn class(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
+/// `refusing`: the file mentions `MethodNotAllowed`, so a method may only raise it.
+fn class(node: Node<'_>, source: &str, refusing: bool, out: &mut PyRouteFacts) {
     let Some(name) = node.field("name").map(|n| text(n, source)) else { return };
     let mut bases = Vec::new();
     if let Some(list) = node.field("superclasses") {
@@ -674,6 +688,7 @@ fn class(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
         attrs: Vec::new(),
         actions: Vec::new(),
         http_method_names: None,
+        not_allowed: Vec::new(),
         line,
         column,
     };
@@ -684,6 +699,9 @@ fn class(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
                 "function_definition" => {
                     if let Some(n) = item.field("name") {
                         decl.methods.push(text(n, source).to_owned());
+                        if refusing && django::only_refuses(item, source) {
+                            decl.not_allowed.push(text(n, source).to_owned());
+                        }
                     }
                 }
                 "decorated_definition" => {
@@ -691,6 +709,9 @@ fn class(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
                     if let Some(n) = def.field("name") {
                         let method = text(n, source);
                         decl.methods.push(method.to_owned());
+                        if refusing && django::only_refuses(def, source) {
+                            decl.not_allowed.push(method.to_owned());
+                        }
                         if let Some(action) = django::action(item, method, source) {
                             decl.actions.push(action);
                         }

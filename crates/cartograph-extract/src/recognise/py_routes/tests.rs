@@ -44,8 +44,13 @@ fn described(source: &str) -> String {
             .iter()
             .map(|a| format!("{}:{}:{:?}:{}", a.name, a.detail, a.methods, a.url_path))
             .collect();
+        let not_allowed = if c.not_allowed.is_empty() {
+            String::new()
+        } else {
+            format!(" not_allowed={}", c.not_allowed.join(","))
+        };
         got.push(format!(
-            "class {}({}) methods={} attrs={} actions={}",
+            "class {}({}) methods={} attrs={} actions={}{not_allowed}",
             c.name,
             c.bases.join(","),
             c.methods.join(","),
@@ -423,6 +428,33 @@ shelves.register(r"shelves", ShelfViewSet)
 books = routers.NestedSimpleRouter(shelves, r"shelves", lookup="shelf")
 books.register(r"books", BookViewSet)
 pages = NestedSimpleRouter(parent_router=books, parent_prefix="books")
+"#
+    );
+}
+
+#[test]
+fn drf_methods_that_only_refuse_are_marked() {
+    check!(
+        r#"
+from rest_framework import exceptions, viewsets
+from rest_framework.exceptions import MethodNotAllowed
+
+class BadgeViewSet(viewsets.ModelViewSet):
+    def update(self, request, pk=None):
+        """Badges are immutable."""
+        raise MethodNotAllowed(request.method)
+
+    @some_decorator
+    def partial_update(self, request, pk=None):
+        raise exceptions.MethodNotAllowed("PATCH")
+
+    def destroy(self, request, pk=None):
+        if request.user.is_staff:
+            return super().destroy(request, pk)
+        raise MethodNotAllowed(request.method)
+
+    def create(self, request):
+        raise ValueError("not refused by DRF")
 "#
     );
 }

@@ -11,7 +11,9 @@
 
 use std::collections::HashMap;
 
-use crate::recognise::tables::{Access, DjangoClass, ModelFact, ModelTable, ModelUse};
+use crate::recognise::tables::{
+    Access, DjangoClass, ModelFact, ModelTable, ModelUse, SqlaSubclass,
+};
 use cartograph_core::{
     Confidence, Edge, EdgeKind, Evidence, Node, NodeKey, Provenance, RepoPath, SourceLocation,
 };
@@ -39,6 +41,9 @@ struct Declared {
     confidence: Confidence,
     /// How the name was derived, for evidence (`by __tablename__`, `by SQLModel's default ...`).
     how: String,
+    /// True for a single-table inheritance subclass, mapped onto its parent's table: it declares
+    /// no table of its own, and `how` says whose table it uses.
+    inherited: bool,
 }
 
 /// Models of every file, indexed by (module path, name).
@@ -189,6 +194,107 @@ impl<'a> Models<'a> {
     }
 }
 
+impl Models<'_> {
+    /// Settles the table of each SQLAlchemy class that may inherit a model of the tree, parents
+    /// first.
+    fn settle_sqlalchemy(&mut self, input: &LinkInput<'_>) {
+        let mut pending: Vec<usize> = (0..self.all.len())
+            .filter(|&i| {
+                self.all.get(i).is_some_and(|m| matches!(m.fact.table, ModelTable::SqlaSubclass(_)))
+            })
+            .collect();
+        // A class waits while its parent is still pending; bounded by the inheritance depth.
+        for _ in 0..16 {
+            let mut settled = Vec::new();
+            for &i in &pending {
+                let Some(model) = self.all.get(i) else { continue };
+                let ModelTable::SqlaSubclass(class) = &model.fact.table else { continue };
+                let parents: Vec<Option<usize>> = class
+                    .bases
+                    .iter()
+                    .map(|b| self.resolve(input, model.path, b).filter(|&p| p != i))
+                    .collect();
+                if parents.iter().flatten().any(|p| pending.contains(p)) {
+                    continue;
+                }
+                // Every base must be a model with a table: a mixin beside the parent may
+                // declare the primary key that decides the inheritance.
+                let parent = match parents.as_slice() {
+                    [Some(p), rest @ ..]
+                        if rest.iter().all(|r| {
+                            r.and_then(|r| self.all.get(r)).is_some_and(|m| m.table.is_some())
+                        }) =>
+                    {
+                        self.all
+                            .get(*p)
+                            .filter(|m| matches!(m.fact.framework, "sqlalchemy" | "sqlmodel"))
+                            .and_then(|m| Some((m.fact.name.as_str(), m.table.as_ref()?)))
+                    }
+                    _ => None,
+                };
+                settled.push((i, subclass_table(&model.fact.name, class, parent)));
+            }
+            if settled.is_empty() {
+                break;
+            }
+            for (i, table) in settled {
+                pending.retain(|p| *p != i);
+                if let Some(model) = self.all.get_mut(i) {
+                    model.table = table;
+                }
+            }
+        }
+    }
+}
+
+/// The table of a SQLAlchemy class that may inherit `parent` (its name and table, when every
+/// base is a model of the tree).
+fn subclass_table(
+    name: &str,
+    class: &SqlaSubclass,
+    parent: Option<(&str, &Declared)>,
+) -> Option<Declared> {
+    let Some((parent_name, parent_table)) = parent else {
+        // No mapped parent: a literal `__tablename__` names the table, as for any model.
+        return class.tablename.as_ref().map(|table| Declared {
+            key: NodeKey::table(class.schema.as_deref(), table),
+            provenance: Provenance::Syntax,
+            confidence: Confidence::Certain,
+            how: "by name".to_owned(),
+            inherited: false,
+        });
+    };
+    let single = |why: &str| Declared {
+        key: parent_table.key.clone(),
+        provenance: Provenance::Convention,
+        confidence: parent_table.confidence.max(Confidence::Likely),
+        how: format!("mapped onto the table of {parent_name} by single-table inheritance: {why}"),
+        inherited: true,
+    };
+    match (&class.tablename, class.primary_key) {
+        (Some(_), _) => Some(single(
+            "Flask-SQLAlchemy maps a subclass that declares no primary key column onto its \
+             parent's table and drops its __tablename__",
+        )),
+        (None, false) => Some(single("no __tablename__ and no primary key column of its own")),
+        (None, true) if class.flask => {
+            let table = super::sqlalchemy::snake_case(name);
+            Some(Declared {
+                key: NodeKey::table(class.schema.as_deref(), &table),
+                provenance: Provenance::Convention,
+                confidence: Confidence::Likely,
+                how: format!(
+                    "by Flask-SQLAlchemy's default snake_case table name of a joined-table \
+                     inheritance subclass of {parent_name}"
+                ),
+                inherited: false,
+            })
+        }
+        // Plain SQLAlchemy names no table for a subclass without `__tablename__`.
+        (None, true) => None,
+    }
+}
+
 /// A base imported from Django itself that makes a model: `Model`, `AbstractUser`,
 /// `AbstractBaseUser` (`from django.contrib.auth.models import AbstractUser`), or an abstract
 /// model of a common Django app (`treebeard`'s `MP_Node`).
@@ -219,20 +325,23 @@ fn declared(fact: &ModelFact) -> Option<Declared> {
             provenance: Provenance::Syntax,
             confidence: Confidence::Certain,
             how: "by name".to_owned(),
+            inherited: false,
         }),
         ModelTable::Default { name, schema, rule } => Some(Declared {
             key: NodeKey::table(schema.as_deref(), name),
             provenance: Provenance::Convention,
             confidence: Confidence::Likely,
             how: format!("by {rule}"),
+            inherited: false,
         }),
         ModelTable::Possible { name, schema, rule } => Some(Declared {
             key: NodeKey::table(schema.as_deref(), name),
             provenance: Provenance::Convention,
             confidence: Confidence::Possible,
             how: format!("by {rule}"),
+            inherited: false,
         }),
-        ModelTable::Django(_) => None,
+        ModelTable::Django(_) | ModelTable::SqlaSubclass(_) => None,
     }
 }
 
@@ -247,6 +356,7 @@ fn django_table(class_name: &str, class: &DjangoClass) -> Option<Declared> {
             provenance: Provenance::Syntax,
             confidence: Confidence::Certain,
             how: "by Meta.db_table".to_owned(),
+            inherited: false,
         });
     }
     let model = class_name.to_lowercase();
@@ -279,6 +389,7 @@ fn django_table(class_name: &str, class: &DjangoClass) -> Option<Declared> {
         provenance: Provenance::Convention,
         confidence,
         how,
+        inherited: false,
     })
 }
 
@@ -318,6 +429,7 @@ fn edge_kind(access: Access) -> EdgeKind {
 pub fn link(input: &LinkInput<'_>, linked: &mut Linked) {
     let mut models = Models::collect(input);
     models.settle_django(input);
+    models.settle_sqlalchemy(input);
     defines(&models, linked);
     uses(input, &models, linked);
     accesses(input, linked);
@@ -326,7 +438,9 @@ pub fn link(input: &LinkInput<'_>, linked: &mut Linked) {
 /// A `defines` edge from each model's module to its table.
 fn defines(models: &Models<'_>, linked: &mut Linked) {
     for model in &models.all {
-        let Some(table) = &model.table else { continue };
+        let Some(table) = model.table.as_ref().filter(|t| !t.inherited) else {
+            continue;
+        };
         let what = if model.fact.name.is_empty() {
             format!("a {} table declaration", framework_label(model.fact.framework))
         } else {
@@ -521,6 +635,9 @@ fn uses(input: &LinkInput<'_>, models: &Models<'_>, linked: &mut Linked) {
                 model.fact.name,
                 model.path.as_str()
             );
+            if table.inherited {
+                evidence.push_str(&format!(" ({})", table.how));
+            }
             if let Some(reason) = &model_use.reason {
                 evidence.push_str(&format!(" ({reason})"));
             }

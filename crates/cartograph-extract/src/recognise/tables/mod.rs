@@ -120,7 +120,9 @@ pub const RECOGNISERS: &[Recogniser] = &[
         edges: &[EdgeKind::Defines, EdgeKind::Reads, EdgeKind::Writes],
         summary: "SQLAlchemy declarative __tablename__ and Table(\"name\", metadata); select, \
                   session.query/get/add/delete/merge, insert/update/delete statements; setting a \
-                  mapped attribute of a loaded instance, appending a new model to a relationship",
+                  mapped attribute of a loaded instance, appending a new model to a relationship; \
+                  single- and joined-table inheritance (a subclass with no primary key column of \
+                  its own maps onto its parent's table)",
     },
     Recogniser {
         name: "sqlmodel",
@@ -204,6 +206,25 @@ pub enum ModelTable {
     },
     /// A Django model class; whether it is concrete depends on its bases, resolved at link time.
     Django(DjangoClass),
+    /// A SQLAlchemy class that may inherit a model of the tree; its table (its parent's under
+    /// single-table inheritance, its own under joined-table inheritance) is settled at link time.
+    SqlaSubclass(SqlaSubclass),
+}
+
+/// A SQLAlchemy class whose bases may be mapped classes, with what decides its inheritance.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SqlaSubclass {
+    /// The bases as written (`Users`, `models.Challenges`).
+    pub bases: Vec<String>,
+    /// A literal `__tablename__`, if the body sets one.
+    pub tablename: Option<String>,
+    pub schema: Option<String>,
+    /// True when the body declares a primary-key column (`db.Column(..., primary_key=True)`).
+    pub primary_key: bool,
+    /// True when Flask-SQLAlchemy's rules apply (the file imports it or uses `db.Column`): a
+    /// subclass without a primary key column of its own maps onto its parent's table, and one
+    /// with a primary key but no `__tablename__` gets the default snake_case name.
+    pub flask: bool,
 }
 
 /// A class in a Django module, with what decides whether and how it maps to a table.
@@ -424,6 +445,8 @@ pub(crate) struct Tables {
     django: bool,
     /// True when the file mentions peewee, so its classes are Peewee model candidates.
     peewee: bool,
+    /// True when the file mentions Flask-SQLAlchemy, whose naming rules its classes follow.
+    flask_sqlalchemy: bool,
     /// Local names that hold a knex instance.
     knex_names: Vec<String>,
     /// True when the file mentions knex (read once at the root, not at every call).
@@ -485,6 +508,7 @@ impl Tables {
             "module" => {
                 self.django = cx.source.contains("django");
                 self.peewee = cx.source.contains("peewee");
+                self.flask_sqlalchemy = cx.source.contains("flask_sqlalchemy");
                 self.sql = raw_sql::Pending::for_file(cx);
             }
             "function_definition" => {
@@ -497,7 +521,7 @@ impl Tables {
                 }
                 if (self.peewee && peewee::class(node, cx, facts))
                     || sqlmodel::class(node, cx, facts)
-                    || sqlalchemy::class(node, cx, facts)
+                    || sqlalchemy::class(node, cx, self.flask_sqlalchemy, facts)
                 {
                     return;
                 }

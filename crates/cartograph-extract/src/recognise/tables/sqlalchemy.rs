@@ -5,7 +5,11 @@
 //! `__table_args__ = {"schema": "x"}`, or a tuple ending in such a dict); a Flask-SQLAlchemy
 //! `db.Model` subclass without `__tablename__` (its default snake_case name, `likely`);
 //! `name = Table("literal", metadata, ..., schema="x")` (also `sa.Table`, `db.Table`), whose
-//! variable then stands for the table. Uses: `select(M, M.col, ...)` and `.select_from(M)` read
+//! variable then stands for the table. Inheritance, settled by the linker once it knows which
+//! bases are models of the tree: a subclass with no primary key column of its own maps onto its
+//! parent's table (single-table inheritance; Flask-SQLAlchemy drops a `__tablename__` such a
+//! class sets), and declares no table; a Flask-SQLAlchemy subclass with its own primary key and
+//! no `__tablename__` gets its own default snake_case table (joined-table inheritance). Uses: `select(M, M.col, ...)` and `.select_from(M)` read
 //! (`certain` once `M` resolves to a model); `insert(M)`, `update(M)`, `delete(M)` write
 //! (`certain`); `x.query(M)` and `x.get(M, id)` read, `x.query(M)....delete()/update()` writes,
 //! `.join(M)` reads (`likely`: the receiver is taken to be a session or query); Flask-SQLAlchemy's
@@ -47,8 +51,8 @@ use cartograph_core::{Confidence, Refusal, RefusalKind, SourceLocation};
 use tree_sitter::Node;
 
 use super::{
-    Access, MappedAttributes, ModelFact, ModelTable, Origin, Scopes, chained_methods, dotted_name,
-    literal, model_use, positional_args,
+    Access, MappedAttributes, ModelFact, ModelTable, Origin, Scopes, SqlaSubclass, chained_methods,
+    dotted_name, literal, model_use, positional_args,
 };
 use crate::FileFacts;
 use crate::recognise::Context;
@@ -60,24 +64,46 @@ use crate::syntax::{position, text};
 const FRAMEWORK: &str = "sqlalchemy";
 
 /// A declarative model class. Returns true when the class was handled (a model or a refusal).
-pub(super) fn class(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) -> bool {
+/// `flask_file`: the file imports Flask-SQLAlchemy.
+pub(super) fn class(
+    node: Node<'_>,
+    cx: &Context<'_>,
+    flask_file: bool,
+    facts: &mut FileFacts,
+) -> bool {
     let (Some(name), Some(body)) = (node.field("name"), node.field("body")) else {
         return false;
     };
     let class_name = text(name, cx.source);
     let attrs = ClassAttrs::read(body, cx.source);
     let (line, column) = position(name);
-    match attrs.tablename {
+    // Flask-SQLAlchemy's rules: the file imports it, or the class builds its columns on the
+    // extension object.
+    let flask = || flask_file || text(body, cx.source).contains("db.Column");
+    let table = match attrs.tablename {
         Some(Some(table)) => {
-            push_mapped(class_name, mapped_attributes(body, cx.source, false), facts);
-            facts.tables.models.push(ModelFact {
-                name: class_name.to_owned(),
-                line,
-                column,
-                framework: FRAMEWORK,
-                table: ModelTable::Declared { name: table, schema: attrs.schema },
-            });
-            true
+            // Flask-SQLAlchemy maps a subclass that declares no primary key column onto its
+            // parent's table and drops its `__tablename__`; whether a base is a model is known
+            // at link time.
+            let bases = if node.field("superclasses").is_some() && flask() {
+                superclasses(node, cx.source)
+            } else {
+                Vec::new()
+            };
+            if bases.is_empty()
+                || bases.iter().any(|b| b == "db.Model")
+                || declares_primary_key(body, cx.source)
+            {
+                ModelTable::Declared { name: table, schema: attrs.schema }
+            } else {
+                ModelTable::SqlaSubclass(SqlaSubclass {
+                    bases,
+                    tablename: Some(table),
+                    schema: attrs.schema,
+                    primary_key: false,
+                    flask: true,
+                })
+            }
         }
         Some(None) => {
             refuse_computed(
@@ -86,29 +112,72 @@ pub(super) fn class(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) -> 
                 &format!("the table name of class {class_name} is computed"),
                 facts,
             );
-            true
+            return true;
         }
         None => {
-            let flask_model = cx.source.contains("flask_sqlalchemy")
-                && superclasses(node, cx.source).iter().any(|b| b == "db.Model");
-            if !flask_model {
+            // A subclass with mapper arguments or a primary key column of its own is a model
+            // when its bases are (single- or joined-table inheritance, settled at link time).
+            let may_inherit = attrs.mapper_args || text(body, cx.source).contains("primary_key");
+            if !(flask_file || may_inherit) {
                 return false;
             }
-            push_mapped(class_name, mapped_attributes(body, cx.source, false), facts);
-            facts.tables.models.push(ModelFact {
-                name: class_name.to_owned(),
-                line,
-                column,
-                framework: FRAMEWORK,
-                table: ModelTable::Default {
+            let bases = superclasses(node, cx.source);
+            if bases.iter().any(|b| b == "db.Model") {
+                if !flask_file {
+                    return false;
+                }
+                ModelTable::Default {
                     name: snake_case(class_name),
                     schema: attrs.schema,
                     rule: "Flask-SQLAlchemy's default snake_case table name",
-                },
-            });
-            true
+                }
+            } else {
+                let primary_key = may_inherit && declares_primary_key(body, cx.source);
+                if bases.is_empty() || !(attrs.mapper_args || primary_key) {
+                    return false;
+                }
+                ModelTable::SqlaSubclass(SqlaSubclass {
+                    bases,
+                    tablename: None,
+                    schema: attrs.schema,
+                    primary_key,
+                    flask: flask(),
+                })
+            }
         }
-    }
+    };
+    push_mapped(class_name, mapped_attributes(body, cx.source, false), facts);
+    facts.tables.models.push(ModelFact {
+        name: class_name.to_owned(),
+        line,
+        column,
+        framework: FRAMEWORK,
+        table,
+    });
+    true
+}
+
+/// True when a class body declares a primary key: a `Column(..., primary_key=True)` or
+/// `mapped_column(..., primary_key=True)` (also `db.Column`, `sa.Column`), or a
+/// `PrimaryKeyConstraint` in `__table_args__`.
+fn declares_primary_key(body: Node<'_>, source: &str) -> bool {
+    let mut cursor = body.walk();
+    body.named_children(&mut cursor).any(|statement| {
+        let Some((left, right)) = super::assignment_sides(statement) else { return false };
+        if text(left, source) == "__table_args__" {
+            return text(right, source).contains("PrimaryKeyConstraint");
+        }
+        let is_column = right.kind_name() == "call"
+            && right
+                .field("function")
+                .and_then(|f| dotted_name(f, source))
+                .is_some_and(|n| matches!(n.rsplit('.').next(), Some("Column" | "mapped_column")));
+        is_column
+            && right
+                .field("arguments")
+                .and_then(|a| keyword_argument(a, "primary_key", source))
+                .is_some_and(|v| text(v, source) == "True")
+    })
 }
 
 /// `__tablename__` and the schema of `__table_args__`, read from a class body.
@@ -117,6 +186,8 @@ pub(super) struct ClassAttrs {
     /// `None`: not set; `Some(None)`: set but not a literal.
     pub tablename: Option<Option<String>>,
     pub schema: Option<String>,
+    /// The body sets `__mapper_args__` (polymorphic identity, inheritance).
+    pub mapper_args: bool,
 }
 
 impl ClassAttrs {
@@ -144,6 +215,7 @@ impl ClassAttrs {
             match text(left, source) {
                 "__tablename__" => attrs.tablename = Some(literal(right, source)),
                 "__table_args__" => attrs.schema = schema_of(right, source),
+                "__mapper_args__" => attrs.mapper_args = true,
                 _ => {}
             }
         }

@@ -26,6 +26,13 @@ fn render(path: &str, grammar: Grammar, source: &str) -> Vec<String> {
             ModelTable::Possible { name, schema, .. } => {
                 format!("?{}", schema.as_ref().map_or(name.clone(), |s| format!("{s}.{name}")))
             }
+            ModelTable::SqlaSubclass(c) => format!(
+                "subclass bases={} tablename={} primary_key={} flask={}",
+                c.bases.join(","),
+                c.tablename.as_deref().unwrap_or("-"),
+                c.primary_key,
+                c.flask
+            ),
             ModelTable::Django(d) => format!(
                 "django bases={} direct={} db_table={} label={}/{} exact={} abstract={} proxy={}",
                 d.bases.join(","),
@@ -171,6 +178,44 @@ def views(name):
     db.session.add(UserProfile(name=name))
 "#;
     check!("app/models.py", Grammar::Python, source);
+}
+
+#[test]
+fn sqlalchemy_subclasses_wait_for_their_bases() {
+    // Which of these inherit a model is decided at link time; here only what the bodies say.
+    let source = r#"
+from flask_sqlalchemy import SQLAlchemy
+db = SQLAlchemy()
+
+class Vehicle(db.Model):
+    __tablename__ = "vehicles"
+    id = db.Column(db.Integer, primary_key=True)
+    kind = db.Column(db.String(16))
+    __mapper_args__ = {"polymorphic_on": kind}
+
+class Truck(Vehicle):
+    __tablename__ = "trucks"
+    __mapper_args__ = {"polymorphic_identity": "truck"}
+
+class Tractor(Vehicle):
+    id = db.Column(db.Integer, db.ForeignKey("vehicles.id"), primary_key=True)
+    __mapper_args__ = {"polymorphic_identity": "tractor"}
+
+class Bicycle(Vehicle):
+    __mapper_args__ = {"polymorphic_identity": "bicycle"}
+
+class Trailer(Vehicle):
+    __tablename__ = "trailers"
+    id = db.Column(db.Integer, db.ForeignKey("vehicles.id"), primary_key=True)
+
+class Helper(Vehicle):
+    def describe(self):
+        return "not mapped by its body"
+
+class Settings(object):
+    primary_key = True
+"#;
+    check!("fleet/models.py", Grammar::Python, source);
 }
 
 #[test]

@@ -521,7 +521,8 @@ fn class_view_methods(names: &Names<'_>, file: FileIdx, class: &str) -> Option<V
             }
             "FormView" | "CreateView" | "UpdateView" => &[Get, Post],
             "DeleteView" => &[Get, Post, Delete],
-            "CreateAPIView" => &[Post],
+            // DRF's token endpoint (`rest_framework.authtoken.views`).
+            "CreateAPIView" | "ObtainAuthToken" => &[Post],
             "DestroyAPIView" => &[Delete],
             "UpdateAPIView" => &[Put, Patch],
             "ListCreateAPIView" => &[Get, Post],

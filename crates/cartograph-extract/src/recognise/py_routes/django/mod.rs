@@ -13,6 +13,7 @@
 //! decorators that restrict a function view's methods (`@require_http_methods([...])`,
 //! `@require_GET`, `@require_POST`, `@require_safe`, DRF `@api_view([...])`), DRF
 //! `router.register(r"items", ItemViewSet)` and viewset `@action(detail=..., methods=[...])`,
+//! viewset methods whose body only raises `MethodNotAllowed` (defined, yet answered with 405),
 //! drf-nested-routers `NestedSimpleRouter(parent, r"items", lookup="item")` whose registrations
 //! sit below `items/{item_pk}/`.
 //! The linker chains `include("dotted.module")` through the modules' Python names from every
@@ -434,4 +435,32 @@ pub(super) fn action(decorated: Node<'_>, method: &str, source: &str) -> Option<
         return Some(ViewSetAction { name: method.to_owned(), detail, methods, url_path });
     }
     None
+}
+
+/// True when a method's body (after an optional docstring) only raises DRF's
+/// `MethodNotAllowed` (`raise MethodNotAllowed(request.method)`): the method is defined, yet
+/// every request it would serve is answered with 405.
+pub(super) fn only_refuses(function: Node<'_>, source: &str) -> bool {
+    let Some(body) = function.field("body") else { return false };
+    let mut cursor = body.walk();
+    let statements: Vec<Node<'_>> =
+        body.named_children(&mut cursor).filter(|s| s.kind_name() != "comment").collect();
+    let statements = match statements.as_slice() {
+        [doc, rest @ ..]
+            if doc.kind_name() == "expression_statement"
+                && doc.named_child(0).is_some_and(|s| s.kind_name() == "string") =>
+        {
+            rest
+        }
+        all => all,
+    };
+    let [raise] = statements else { return false };
+    let Some(raised) = raise.named_child(0).filter(|_| raise.kind_name() == "raise_statement")
+    else {
+        return false;
+    };
+    let callee = if raised.kind_name() == "call" { raised.field("function") } else { Some(raised) };
+    callee
+        .and_then(|c| dotted(c, source))
+        .is_some_and(|d| d.rsplit('.').next() == Some("MethodNotAllowed"))
 }

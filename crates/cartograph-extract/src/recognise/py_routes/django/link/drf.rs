@@ -6,8 +6,12 @@
 //! `update`, `partial_update`, `destroy` methods) and its well-known bases (`ModelViewSet`,
 //! `ReadOnlyModelViewSet`, the model mixins); a viewset with a base that is not known, or not
 //! found at all, is assumed to serve every standard action, with confidence `possible`. A
-//! literal `http_method_names` on the viewset or a base it inherits limits every route to the
-//! methods it lists.
+//! third-party mixin beside DRF's own bases (`AccessViewSetMixin` of `rest_access_policy`) is
+//! taken to add no routed action, and the evidence says so. A standard action whose nearest
+//! definition only raises `MethodNotAllowed` is not served. A literal `http_method_names` on the
+//! viewset or a base it inherits limits every route to the methods it lists. The viewset is the
+//! class the registration's name leads to through the URL conf's imports (star imports of a
+//! package's `__init__` too), so two viewsets of one name in different packages stay apart.
 //! A drf-nested-routers router's registrations sit below its parent registration's detail
 //! route: `NestedSimpleRouter(router, r"tables", lookup="table")` puts them under
 //! `tables/{table_pk}/` (the parent viewset's lookup field, `pk` by default).
@@ -171,10 +175,15 @@ pub(super) fn drf_routes(
                 routes.push((*method, path.clone(), extra.0.clone()));
             }
         }
-        let unknown = if shape.known {
-            ""
+        let unknown = if !shape.known {
+            "; the viewset's actions are not known, so every standard action is assumed".to_owned()
+        } else if shape.inert.is_empty() {
+            String::new()
         } else {
-            "; the viewset's actions are not known, so every standard action is assumed"
+            format!(
+                "; its third-party base {} is taken to add no routed action",
+                shape.inert.join(", ")
+            )
         };
         for (method, path, action) in routes {
             let template = RouteTemplate::parse(&path);
@@ -257,6 +266,8 @@ struct ViewSetShape<'a> {
     lookup: Option<String>,
     /// False when the actions had to be assumed.
     known: bool,
+    /// Third-party mixins among the bases, taken to add no routed action.
+    inert: Vec<&'a str>,
 }
 
 const STANDARD: [(&str, HttpMethod, bool); 6] = [
@@ -268,27 +279,44 @@ const STANDARD: [(&str, HttpMethod, bool); 6] = [
     ("destroy", HttpMethod::Delete, true),
 ];
 
+/// The standard actions a well-known DRF base provides; `None` for a base that is not known.
+fn provided(base: &str) -> Option<&'static [&'static str]> {
+    Some(match base {
+        "ModelViewSet" => &["list", "create", "retrieve", "update", "partial_update", "destroy"],
+        "ReadOnlyModelViewSet" => &["list", "retrieve"],
+        "ListModelMixin" => &["list"],
+        "CreateModelMixin" => &["create"],
+        "RetrieveModelMixin" => &["retrieve"],
+        "UpdateModelMixin" => &["update", "partial_update"],
+        "DestroyModelMixin" => &["destroy"],
+        "ViewSet" | "GenericViewSet" | "ViewSetMixin" | "object" => &[],
+        _ => return None,
+    })
+}
+
 fn viewset_shape<'a>(names: &Names<'a>, file: FileIdx, viewset: &'a str) -> ViewSetShape<'a> {
     let lineage = names.lineage(file, viewset);
     let mut shape = ViewSetShape { class: lineage.classes.first().copied(), ..Default::default() };
     let mut actions: Vec<&'static str> = Vec::new();
     let mut known_base = false;
+    // Every base must be understood for the action set to be known, except a third-party
+    // mixin beside DRF's own bases (`rest_access_policy`'s `AccessViewSetMixin`): the router
+    // maps only the standard actions and `@action` methods, DRF's mixins that provide them are
+    // all known, and such a mixin is taken to add none (the evidence says so).
+    let mut unknown_base = false;
     for base in &lineage.external_bases {
-        let provided: &[&'static str] = match *base {
-            "ModelViewSet" => {
-                &["list", "create", "retrieve", "update", "partial_update", "destroy"]
+        match provided(base) {
+            Some(provided) => {
+                known_base = true;
+                actions.extend(provided);
             }
-            "ReadOnlyModelViewSet" => &["list", "retrieve"],
-            "ListModelMixin" => &["list"],
-            "CreateModelMixin" => &["create"],
-            "RetrieveModelMixin" => &["retrieve"],
-            "UpdateModelMixin" => &["update", "partial_update"],
-            "DestroyModelMixin" => &["destroy"],
-            "ViewSet" | "GenericViewSet" | "ViewSetMixin" | "object" => &[],
-            _ => continue,
-        };
-        known_base = true;
-        actions.extend(provided);
+            None if base.ends_with("Mixin") && lineage.package_bases.contains(base) => {
+                if !shape.inert.contains(base) {
+                    shape.inert.push(base);
+                }
+            }
+            None => unknown_base = true,
+        }
     }
     for (_, class) in &lineage.classes {
         for method in &class.methods {
@@ -314,27 +342,20 @@ fn viewset_shape<'a>(names: &Names<'a>, file: FileIdx, viewset: &'a str) -> View
                 .and_then(|a| a.value.as_literal());
         }
     }
-    // Every base must be understood for the action set to be known.
-    let unknown_base = lineage.external_bases.iter().any(|b| {
-        !matches!(
-            *b,
-            "ModelViewSet"
-                | "ReadOnlyModelViewSet"
-                | "ListModelMixin"
-                | "CreateModelMixin"
-                | "RetrieveModelMixin"
-                | "UpdateModelMixin"
-                | "DestroyModelMixin"
-                | "ViewSet"
-                | "GenericViewSet"
-                | "ViewSetMixin"
-                | "object"
-        )
-    });
     shape.known = shape.class.is_some() && known_base && !unknown_base;
     if !shape.known {
         actions = STANDARD.iter().map(|(n, _, _)| *n).collect();
+        shape.inert.clear();
     }
+    // A standard action whose nearest definition only raises `MethodNotAllowed` answers 405.
+    let refused = |action: &str| {
+        lineage
+            .classes
+            .iter()
+            .find(|(_, c)| c.methods.iter().any(|m| m == action))
+            .is_some_and(|(_, c)| c.not_allowed.iter().any(|m| m == action))
+    };
+    actions.retain(|a| !refused(a));
     shape.actions = STANDARD.iter().filter(|(n, _, _)| actions.contains(n)).copied().collect();
     // `http_method_names` (the nearest class that sets it) is every method the view
     // dispatches: DRF answers any other with 405, whatever the router maps.
