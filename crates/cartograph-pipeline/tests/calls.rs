@@ -195,6 +195,36 @@ fn stripped_base_is_likely_and_may_supply_a_prefix() {
 }
 
 #[test]
+fn a_route_met_only_through_its_catch_all_yields_to_an_exact_tail() {
+    // `/secret/{*}` serves pages; the API is under the unknown base. A call with no exact tail
+    // keeps the catch-all.
+    check!(
+        &[src(
+            "web/api.js",
+            "fetch(`${config.host}/secret/${id}/exist`);\nfetch(`${config.host}/files/${name}/raw`);\n",
+        )],
+        &[
+            "GET /secret/{*}",
+            "GET /api/secret/{id}/exist",
+            "GET /files/{*path}",
+            "GET /api/files/{id}"
+        ]
+    );
+}
+
+#[test]
+fn request_options_held_by_a_const_give_the_method() {
+    // A `let` may be reassigned before the call: its method stays unknown.
+    check!(
+        &[src(
+            "web/api.js",
+            "export async function create(body) {\n  const options = { method: 'POST', body };\n  return fetch('/api/items', options);\n}\nexport async function remove(id) {\n  let options = { method: 'DELETE' };\n  return fetch(`/api/items/${id}`, options);\n}\n",
+        )],
+        &["POST /api/items", "DELETE /api/items/{id}"]
+    );
+}
+
+#[test]
 fn a_known_path_is_never_matched_by_its_tail() {
     check!(&[src("web/api.ts", "fetch(\"/users\");\n")], &["GET /api/v1/users"]);
 }

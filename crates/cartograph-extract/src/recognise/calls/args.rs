@@ -260,7 +260,12 @@ const TOO_MANY: &str = "the URL is built from too many pieces to read";
 
 pub(crate) fn arg(node: Node<'_>, source: &str, env: &Env<'_>) -> Arg {
     let node = unwrap_expression(node);
-    let object = (node.kind_name() == "object").then(|| object_arg(node, source, env));
+    let object = match node.kind_name() {
+        "object" => Some(object_arg(node, source, env)),
+        // `fetch(url, options)` with `const options = { method: "POST" }` in the function.
+        "identifier" => env.options.and_then(|o| o.get(text(node, source))).cloned(),
+        _ => None,
+    };
     let param = param(node, source, env);
     let (url, parts) = if object.is_some() {
         (CallUrl::computed(OBJECT), None)
@@ -298,7 +303,7 @@ fn unwrap_expression(mut node: Node<'_>) -> Node<'_> {
     node
 }
 
-fn object_arg(node: Node<'_>, source: &str, env: &Env<'_>) -> ObjectArg {
+pub(crate) fn object_arg(node: Node<'_>, source: &str, env: &Env<'_>) -> ObjectArg {
     let mut object = ObjectArg::default();
     let mut cursor = node.walk();
     for child in node.named_children(&mut cursor) {

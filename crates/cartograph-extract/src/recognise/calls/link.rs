@@ -484,13 +484,23 @@ fn best_routes<'r>(
         })
         .collect();
     // A fallback matches every path: the tail of a route under the base is a better reading.
-    if found.iter().all(|c| is_fallback(&c.route.template)) && unknown_base && len > 0 {
+    // So is an exact tail next to a route met only through its catch-all (`/secret/{*}` for
+    // `/secret/{}/exist`, where `/api/secret/{id}/exist` is served): a catch-all takes what
+    // no route serves, and the base, whose value is unknown, may well be `/api`.
+    let through_catch_all = |c: &Candidate<'_>| {
+        is_fallback(&c.route.template)
+            || (c.quality == TemplateMatch::Partial && has_catch_all(&c.route.template))
+    };
+    if found.iter().all(through_catch_all) && unknown_base && len > 0 {
         let tails: Vec<Candidate<'r>> = index
             .longer(len)
             .filter(|r| r.method.serves(method))
             .filter_map(|r| tail_match(call, r))
             .collect();
-        if !tails.is_empty() {
+        let only_fallbacks = found.iter().all(|c| is_fallback(&c.route.template));
+        if only_fallbacks && !tails.is_empty()
+            || tails.iter().any(|c| c.quality == TemplateMatch::Exact)
+        {
             found = tails;
         }
     }
@@ -514,6 +524,11 @@ fn best_routes<'r>(
         .collect();
     best_found.sort_by_key(|c| NodeKey::route(c.route.method, &c.route.template));
     best_found
+}
+
+/// A route with a catch-all segment (`/secret/{*}`).
+fn has_catch_all(template: &RouteTemplate) -> bool {
+    template.segments().iter().any(|s| matches!(s, Segment::CatchAll(_)))
 }
 
 /// A catch-all route with no literal segment (`/{*rest}`): every path reaches it.

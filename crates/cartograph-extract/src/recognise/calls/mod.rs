@@ -304,6 +304,9 @@ pub(crate) struct Calls {
     /// Functions local to functions that return a URL (`const getUrl = (url) => …` in a
     /// hook), by the enclosing function's node id.
     local_templates: HashMap<usize, url::Templates>,
+    /// Request options held by `const` names local to functions (`const options = { method:
+    /// "POST" }` before `fetch(url, options)`), by the function's node id.
+    local_options: HashMap<usize, HashMap<String, args::ObjectArg>>,
     /// Functions returning a URL template.
     templates: url::Templates,
     /// Requests read directly (fetch, generated clients), with their arguments and scope.
@@ -632,6 +635,7 @@ impl Calls {
             params: scope.map_or(&[], |s| s.params.as_slice()),
             imported: self.libs.as_ref().map(|l| &l.importing),
             templates: Some(&self.templates),
+            options: scope.and_then(|s| self.local_options.get(&s.id)),
             local_templates: scope.and_then(|s| {
                 self.local_templates
                     .get(&s.id)
@@ -1203,6 +1207,10 @@ impl Calls {
                 self.local_template(&name, function, cx);
                 return;
             }
+            if function.kind_name() == "object" {
+                self.local_options(node, &name, function, cx);
+                return;
+            }
             // `const url = buildUrl("api/items", params)` with `buildUrl` imported: a call the
             // link half expands when its module exports it as a URL template.
             let imported_call = value.kind_name() == "call_expression"
@@ -1296,6 +1304,26 @@ impl Calls {
             }
             self.aliases.push((local, format!("{callee}.{}", text(key, cx.source))));
         }
+    }
+
+    /// `const options = { method: "POST", … }` in a function: the request options a call of the
+    /// same function may pass by name (see [`args::arg`]). Only a `const` declaration, whose
+    /// object is the one every use sees; an object that names no `method`, `url` or base is
+    /// no request's options.
+    fn local_options(&mut self, node: Node<'_>, name: &str, object: Node<'_>, cx: &Context<'_>) {
+        let written = text(object, cx.source);
+        if !["method", "url", "baseURL", "prefixUrl", "baseUrl"].iter().any(|k| written.contains(k))
+        {
+            return;
+        }
+        let constant = node.kind_name() == "variable_declarator"
+            && cx.parent(node).is_some_and(|p| text(p, cx.source).starts_with("const"));
+        if !constant {
+            return;
+        }
+        let Some(scope) = self.scope(cx) else { return };
+        let options = args::object_arg(object, cx.source, &self.env(Some(&scope)));
+        self.local_options.entry(scope.id).or_default().insert(name.to_owned(), options);
     }
 
     /// `const getUrl = (url) => `${base}/api${url}`` inside a function: a URL template for the

@@ -153,6 +153,8 @@ pub(crate) struct Env<'a> {
     pub templates: Option<&'a Templates>,
     /// Such functions local to the enclosing function (or the one around it).
     pub local_templates: Option<&'a Templates>,
+    /// Request options held by `const` names of the enclosing function.
+    pub options: Option<&'a HashMap<String, super::args::ObjectArg>>,
     /// Constants of the function around the enclosing one (a hook's locals, seen from the
     /// callbacks it returns).
     pub outer_locals: Option<&'a Constants>,
