@@ -142,3 +142,29 @@ COMPUTED = get_bool_from_env(name)
     ]);
     insta::assert_snapshot!(env_evidence(&analysis).join("\n"));
 }
+
+/// The keys of a Next.js config's `env` object are inlined by Next.js from the config at build
+/// time: in the app's modules `process.env.KEY` reads no environment variable. The config's own
+/// reads are, and a key whose value reads the variable of the same name stays that variable.
+#[test]
+fn next_config_env_keys_are_no_environment_variables() {
+    let config = "const basePath = process.env.BASE_PATH || '';\nmodule.exports = {\n  env: {\n    basePath,\n    cloudMode: process.env.CLOUD_MODE ? '1' : '',\n    API_URL: process.env.API_URL,\n  },\n};\n";
+    let page = "export const a = process.env.basePath;\nconst { cloudMode } = process.env;\nexport const b = process.env.API_URL + process.env.OTHER + cloudMode;\n";
+    let outside = "export const c = process.env.basePath;\n";
+    let analysis = analyse(&[
+        ("web/next.config.js", config),
+        ("web/src/app/page.tsx", page),
+        ("tools/cli.ts", outside),
+    ]);
+    assert_eq!(
+        env_edges(&analysis),
+        [
+            "tools/cli.ts -> basePath syntax/certain",
+            "web/next.config.js -> API_URL syntax/certain",
+            "web/next.config.js -> BASE_PATH syntax/certain",
+            "web/next.config.js -> CLOUD_MODE syntax/certain",
+            "web/src/app/page.tsx -> API_URL syntax/certain",
+            "web/src/app/page.tsx -> OTHER syntax/certain",
+        ]
+    );
+}

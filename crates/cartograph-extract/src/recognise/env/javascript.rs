@@ -25,6 +25,7 @@ use crate::FileFacts;
 use crate::recognise::Context;
 use crate::syntax::FieldExt;
 use crate::syntax::KindExt;
+use crate::syntax::javascript::property_key;
 use crate::syntax::{literal_string, member_name, text};
 
 const RECOGNISER: &str = "js-env";
@@ -248,5 +249,39 @@ pub(super) fn call(
             "Deno.env.get reads an environment variable whose name is computed".to_owned(),
             facts,
         ),
+    }
+}
+
+/// `env: { KEY: value, … }` in a Next.js config: the keys Next.js inlines (see
+/// `EnvFacts::next_env_keys`).
+pub(super) fn next_env_keys(pair: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
+    let key = pair.field("key").and_then(|k| property_key(k, cx.source));
+    let Some(object) = pair.field("value").filter(|v| v.kind_name() == "object") else { return };
+    if key.as_deref() != Some("env") {
+        return;
+    }
+    let mut cursor = object.walk();
+    for member in object.named_children(&mut cursor) {
+        let (name, value) = match member.kind_name() {
+            "pair" => {
+                let Some(name) = member.field("key").and_then(|k| property_key(k, cx.source))
+                else {
+                    continue;
+                };
+                (name, member.field("value").map_or("", |v| text(v, cx.source)))
+            }
+            "shorthand_property_identifier" => (text(member, cx.source).to_owned(), ""),
+            _ => continue,
+        };
+        let same = ["process.env.", "process.env[\"", "process.env['"].iter().any(|how| {
+            let read = format!("{how}{name}");
+            value.match_indices(&read).any(|(at, _)| {
+                let next = value.as_bytes().get(at + read.len());
+                !next.is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'$')
+            })
+        });
+        if !same && !facts.env.next_env_keys.contains(&name) {
+            facts.env.next_env_keys.push(name);
+        }
     }
 }

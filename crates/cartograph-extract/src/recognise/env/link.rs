@@ -30,8 +30,28 @@ const MAX_HOPS: usize = 4;
 
 /// Links this family's facts.
 pub fn link(input: &LinkInput<'_>, linked: &mut Linked) {
+    let next_configs: Vec<(&str, &[String])> = input
+        .files
+        .iter()
+        .filter(|f| !f.facts.env.next_env_keys.is_empty())
+        .map(|f| {
+            let path = f.path.as_str();
+            (path.rsplit_once('/').map_or("", |(dir, _)| dir), f.facts.env.next_env_keys.as_slice())
+        })
+        .collect();
     for file in &input.files {
+        let inlined = next_inlined(&next_configs, file.path);
         for read in &file.facts.env.reads {
+            // The evidence `javascript.rs` writes for `process.env.X`, `process.env["X"]` and
+            // `const { X } = process.env`.
+            let through_process_env = read.evidence.starts_with("process.env")
+                || read.evidence.starts_with("a destructuring of process.env ");
+            if read.recogniser == "js-env"
+                && through_process_env
+                && inlined.is_some_and(|keys| keys.contains(&read.name))
+            {
+                continue;
+            }
             let location = SourceLocation::new(file.path.clone(), read.line, read.column);
             let edge = Reading {
                 name: &read.name,
@@ -49,6 +69,24 @@ pub fn link(input: &LinkInput<'_>, linked: &mut Linked) {
             invocation(input, &summaries, file, inv, linked);
         }
     }
+}
+
+/// The `env` keys of the Next.js config of the app `path` belongs to (the nearest
+/// `next.config.*` in its folder or above), when `path` is not that config itself: Next.js
+/// inlines `process.env.KEY` for them from the config at build time.
+fn next_inlined<'a>(configs: &[(&str, &'a [String])], path: &RepoPath) -> Option<&'a [String]> {
+    let path = path.as_str();
+    let file = path.rsplit('/').next().unwrap_or(path);
+    if file.starts_with("next.config.") {
+        return None;
+    }
+    configs
+        .iter()
+        .filter(|(dir, _)| {
+            dir.is_empty() || path.strip_prefix(dir).is_some_and(|rest| rest.starts_with('/'))
+        })
+        .max_by_key(|(dir, _)| dir.len())
+        .map(|(_, keys)| *keys)
 }
 
 /// One read to become an edge.

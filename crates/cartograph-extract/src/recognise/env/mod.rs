@@ -65,7 +65,8 @@ pub const RECOGNISERS: &[Recogniser] = &[
         edges: &[EdgeKind::ReadsEnv],
         summary: "process.env.X, process.env[\"X\"], const { X } = process.env, import.meta.env.X \
                   (Vite), Deno.env.get(\"X\"), Bun.env.X, \"X\" in process.env, getEnv(\"X\") from \
-                  @silverhand/essentials",
+                  @silverhand/essentials; not the keys of a Next.js config's env object, which \
+                  Next.js inlines from the config",
     },
     Recogniser {
         name: "nestjs-config",
@@ -128,6 +129,11 @@ pub struct EnvFacts {
     /// Names the file binds at module level to an environment object (`env = environ.Env()`,
     /// `export default withSecrets(process.env)`).
     pub objects: Vec<EnvObject>,
+    /// In a Next.js config (`next.config.*`), the keys of its `env` object: Next.js inlines
+    /// `process.env.KEY` for them at build time from the config, so in the app's modules they
+    /// are no environment variables (a key whose value reads the variable of the same name
+    /// is left out: reading it is reading that variable).
+    pub next_env_keys: Vec<String>,
 }
 
 /// One read of an environment variable by name.
@@ -154,6 +160,8 @@ pub(crate) struct Env {
     decouple: decouple::Decouple,
     /// The names the file types as NestJS's `ConfigService`, read on first need.
     nest: Option<Vec<String>>,
+    /// Whether the file is a Next.js config, read on first need.
+    next_config: Option<bool>,
     settings: pydantic_settings::SettingsClasses,
     /// How many of the file's imports the names above were read from: the walk reads some of
     /// Python's imports on its way (`recognise::Imports::Inside`), after which they are read
@@ -196,6 +204,7 @@ impl Family for Env {
             "variable_declarator",
             "call_expression",
             "binary_expression",
+            "pair",
         ]
     }
 
@@ -241,6 +250,13 @@ impl Family for Env {
                     javascript::call(node, cx, &mut self.nest, &mut self.functions, facts);
                 }
                 "binary_expression" => javascript::membership(node, cx, facts),
+                "pair" => {
+                    let path = cx.path.as_str();
+                    let file = path.rsplit('/').next().unwrap_or(path);
+                    if *self.next_config.get_or_insert_with(|| file.starts_with("next.config.")) {
+                        javascript::next_env_keys(node, cx, facts);
+                    }
+                }
                 _ => {}
             },
         }
