@@ -216,12 +216,23 @@ pub(super) fn invocation(
     });
 }
 
-/// True when `text` has a quote (`"`, `'`, `` ` ``) right before a capital letter, `_` or a
-/// backslash: where a literal variable name (`"APP_DEBUG"`) can start.
+/// True when `text` may hold a literal variable name (`"APP_DEBUG"`): a quote (`"`, `'`,
+/// `` ` ``), then capitals, digits and `_` with a capital among them, then a quote; or a
+/// backslash in that run (an escape is read by the full test). A part of a concatenated literal
+/// counts: a name spread over parts has a part of such characters holding a capital.
 fn quotes_a_name(text: &str) -> bool {
     let bytes = text.as_bytes();
+    let is_quote = |b: u8| matches!(b, b'"' | b'\'' | b'`');
     memchr::memchr3_iter(b'"', b'\'', b'`', bytes).any(|at| {
-        bytes.get(at + 1).is_some_and(|b| b.is_ascii_uppercase() || *b == b'_' || *b == b'\\')
+        let run = bytes.get(at + 1..).unwrap_or_default();
+        let length =
+            run.iter().take_while(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || **b == b'_');
+        let length = length.count();
+        match run.get(length) {
+            Some(b'\\') => true,
+            Some(&end) => is_quote(end) && run[..length].iter().any(u8::is_ascii_uppercase),
+            None => false,
+        }
     })
 }
 
@@ -313,4 +324,28 @@ pub(super) fn finish(facts: &mut FileFacts) {
         .collect();
     let mut keep = keep.into_iter();
     facts.env.invocations.retain(|_| keep.next().unwrap_or(false));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quotes_a_name;
+
+    /// Every argument text that holds a literal variable name passes; prose does not.
+    #[test]
+    fn a_quoted_name_is_seen_in_the_arguments_text() {
+        for yes in [
+            "(\"APP_DEBUG\")",
+            "(key='X', default=1)",
+            "(`_SECRET2`)",
+            "(\"\" \"DB_URL\")",
+            "(\"A\" \"b\")",
+            "(\"\\x41B\")",
+            "(f, r'PATH')",
+        ] {
+            assert!(quotes_a_name(yes), "{yes}");
+        }
+        for no in ["(\"Starting the worker\")", "(x, y)", "(\"_\")", "('a1')", "(\"ABC"] {
+            assert!(!quotes_a_name(no), "{no}");
+        }
+    }
 }
