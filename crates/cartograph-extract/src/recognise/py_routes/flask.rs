@@ -47,6 +47,7 @@ pub(super) fn call(
                 child: child.and_then(|c| dotted(c, source)),
                 prefix: prefix_keyword(args, &["url_prefix"], source),
                 kind: MountKind::RegisterBlueprint,
+                scope: None,
                 line,
                 column,
             });
@@ -73,6 +74,7 @@ pub(super) fn call(
                 ),
                 methods,
                 handler,
+                scope: None,
                 line,
                 column,
             });

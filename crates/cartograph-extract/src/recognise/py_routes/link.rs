@@ -143,6 +143,8 @@ struct ResolvedPath {
     other_files: bool,
     /// A default of a pydantic settings field: the environment can override it.
     from_settings: bool,
+    /// A Flask config default (`app.config["KEY"]`): the deployment's config can override it.
+    from_config: bool,
 }
 
 /// The known framework class an object's class leads to.
@@ -415,6 +417,18 @@ impl<'a> Names<'a> {
             match part {
                 PathPart::Literal(l) => out.value.push_str(l),
                 PathPart::Computed => return Err("a computed expression".to_owned()),
+                PathPart::Config(key) => {
+                    let value = self.config_default(key, depth).ok_or_else(|| {
+                        format!(
+                            "the config key {key}, for which no single string default was found \
+                             in the classes the app's config is loaded from"
+                        )
+                    })?;
+                    out.value.push_str(&value.value);
+                    out.names.push(format!("config {key}"));
+                    out.other_files = true;
+                    out.from_config = true;
+                }
                 PathPart::Ref(name) => {
                     let (inner, value_file) = self
                         .resolve_ref(file, name, depth)
@@ -423,6 +437,7 @@ impl<'a> Names<'a> {
                     out.names.push(name.clone());
                     out.other_files |= inner.other_files || value_file != file;
                     out.from_settings |= inner.from_settings;
+                    out.from_config |= inner.from_config;
                 }
             }
         }
@@ -463,6 +478,39 @@ impl<'a> Names<'a> {
         let mut value = self.resolve_path_at(f, &constant.value, depth + 1).ok()?;
         value.from_settings |= lineage.framework == Some(FrameworkClass::Settings);
         Some((value, f))
+    }
+
+    /// The default of a Flask config key: the attribute of that name of the classes the tree
+    /// loads with `config.from_object(...)` (outside tests), when they agree on one value.
+    fn config_default(&self, key: &str, depth: usize) -> Option<ResolvedPath> {
+        let mut found: Option<ResolvedPath> = None;
+        for file in self.python_files().filter(|f| !self.is_test_file(*f)) {
+            for source in &self.facts(file)?.config_sources {
+                let class = if source.string {
+                    let (module, name) = source.class.rsplit_once('.')?;
+                    let module_file = self.by_module.get(module).copied();
+                    match module_file.and_then(|m| self.lookup(m, name)) {
+                        Some(Def::Class(f, c)) => Some((f, c.name.as_str())),
+                        _ => None,
+                    }
+                } else {
+                    match self.resolve(file, &source.class) {
+                        Some((Def::Class(f, c), rest)) if rest.is_empty() => {
+                            Some((f, c.name.as_str()))
+                        }
+                        _ => None,
+                    }
+                };
+                let Some((f, class)) = class else { continue };
+                let Some((value, _)) = self.class_attr(f, class, key, depth) else { continue };
+                match &found {
+                    Some(v) if v.value != value.value => return None,
+                    Some(_) => {}
+                    None => found = Some(value),
+                }
+            }
+        }
+        found
     }
 
     /// The module and function a handler written as `dotted` in `file` names.

@@ -21,6 +21,7 @@ mod expr;
 mod fastapi;
 mod flask;
 mod flask_restx;
+mod forward;
 pub mod link;
 mod ninja;
 
@@ -115,6 +116,100 @@ pub struct PyRouteFacts {
     pub views: Vec<ViewRestriction>,
     /// drf-nested-routers `NestedSimpleRouter(parent, "prefix", lookup="x")`.
     pub nested_routers: Vec<NestedRouter>,
+    /// Functions whose parameters a route, mount, loop, sequence or invocation of this file may
+    /// refer to (the `scope` of those facts indexes this list).
+    pub functions: Vec<FunctionDecl>,
+    /// `for name in sequence:` around a route or mount.
+    pub loops: Vec<LoopDecl>,
+    /// `name = (a, b)`, `name = [a, b]`, `name = a + b` of dotted names: sequences of objects.
+    pub sequences: Vec<SequenceDecl>,
+    /// Calls that pass an object of this file (an instance or a sequence) or a class view: the
+    /// call sites of functions that forward their parameters to a route or mount.
+    pub invocations: Vec<Invocation>,
+    /// `app.config.from_object("pkg.config.DefaultConfig")`: where an app's config keys default.
+    pub config_sources: Vec<ConfigSource>,
+}
+
+/// A function definition: its name, the class it is a method of, and its parameters in order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FunctionDecl {
+    pub name: String,
+    pub class: Option<String>,
+    /// Parameter names in order (`self` included for methods).
+    pub params: Vec<String>,
+    /// `*args` or `**kwargs`: arguments the function may hand on unseen.
+    pub splat: bool,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// `for var in over:` (`over` a dotted name) enclosing a route, mount or invocation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoopDecl {
+    pub var: String,
+    pub over: String,
+    pub scope: Option<u32>,
+}
+
+/// One item of a sequence: a name, or all the items of another sequence (`a + b`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SeqItem {
+    One(String),
+    All(String),
+}
+
+/// `name = (a, b)` and the like.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SequenceDecl {
+    pub name: String,
+    pub items: Vec<SeqItem>,
+    pub scope: Option<u32>,
+}
+
+/// What an argument of an [`Invocation`] is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ArgValue {
+    /// A dotted name.
+    Name(String),
+    /// A string expression.
+    Path(PathExpr),
+    /// A list or tuple of string expressions.
+    Paths(Vec<PathExpr>),
+    /// A list or tuple of dotted names (and `*rest` spreads).
+    Items(Vec<SeqItem>),
+    /// `ViewClass.as_view(...)`: the class.
+    View(String),
+    Other,
+}
+
+/// One argument of an [`Invocation`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Argument {
+    pub keyword: Option<String>,
+    pub value: ArgValue,
+}
+
+/// A call that may be of a function forwarding its parameters to a route or mount.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Invocation {
+    /// The callee as written (`register_view`, `factory.create_app`, `pm.hook.load`).
+    pub callee: String,
+    pub args: Vec<Argument>,
+    /// `*args` or `**kwargs` passed: arguments that cannot be matched to parameters.
+    pub splat: bool,
+    pub scope: Option<u32>,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// `object.config.from_object(source)`: a class (by dotted import string or by name) whose
+/// upper-case attributes are the app's config defaults.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConfigSource {
+    /// `"pkg.config.DefaultConfig"` (a string) or `DefaultConfig` (a name), as written.
+    pub class: String,
+    /// True when `class` is an import string.
+    pub string: bool,
 }
 
 /// `name = NestedSimpleRouter(parent, parent_prefix, lookup=...)`: the registrations of `name`
@@ -140,6 +235,9 @@ pub enum PathPart {
     Literal(String),
     /// A name or dotted attribute (`API_PREFIX`, `settings.API_V1_STR`), resolved when linking.
     Ref(String),
+    /// `app.config["KEY"]` / `app.config.get("KEY")`: a Flask config value, resolved to the
+    /// default the app's `config.from_object` class gives it.
+    Config(String),
     /// Anything else (a call, a subscript, a formatted interpolation): the path is computed.
     Computed,
 }
@@ -155,7 +253,7 @@ impl PathExpr {
         for part in &self.parts {
             match part {
                 PathPart::Literal(l) => out.push_str(l),
-                PathPart::Ref(_) | PathPart::Computed => return None,
+                PathPart::Ref(_) | PathPart::Config(_) | PathPart::Computed => return None,
             }
         }
         Some(out)
@@ -246,6 +344,8 @@ pub struct RouteDecl {
     pub methods: Methods,
     /// The handler function, when named.
     pub handler: Option<String>,
+    /// The enclosing function (an index into [`PyRouteFacts::functions`]).
+    pub scope: Option<u32>,
     pub line: u32,
     pub column: u32,
 }
@@ -276,6 +376,8 @@ pub struct MountDecl {
     pub child: Option<String>,
     pub prefix: Option<PathExpr>,
     pub kind: MountKind,
+    /// The enclosing function (an index into [`PyRouteFacts::functions`]).
+    pub scope: Option<u32>,
     pub line: u32,
     pub column: u32,
 }
@@ -375,6 +477,8 @@ static MARKERS: super::Words = super::Words::new(&[
     "rest_framework",
     "ROOT_URLCONF",
     "ninja",
+    // A helper that forwards to Flask's `add_url_rule` without importing Flask.
+    "url_rule",
 ]);
 
 impl Family for PyRoutes {
@@ -402,7 +506,11 @@ impl Family for PyRoutes {
     fn visit(&mut self, node: Node<'_>, kind: &str, cx: &Context<'_>, facts: &mut FileFacts) {
         let out = &mut facts.py_routes;
         match kind {
-            "decorated_definition" => decorated(node, cx.source, out),
+            "decorated_definition" => {
+                let (routes, mounts) = (out.routes.len(), out.mounts.len());
+                decorated(node, cx.source, out);
+                forward::scope_new(node, cx, routes, mounts, out);
+            }
             "call" => call(node, cx, out),
             "assignment" => assignment(node, cx, out),
             "augmented_assignment" => django::augmented(node, cx, out),
@@ -470,6 +578,7 @@ fn decorated(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
             path,
             methods,
             handler: Some(handler.to_owned()),
+            scope: None,
             line,
             column,
         });
@@ -501,10 +610,20 @@ fn call(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFacts) {
                 | "register"
                 | "append"
                 | "extend"
+                | "from_object"
         )
     ) {
+        forward::invocation(node, cx, out);
         return;
     }
+    let (routes, mounts) = (out.routes.len(), out.mounts.len());
+    call_of_interest(node, cx, out);
+    forward::scope_new(node, cx, routes, mounts, out);
+}
+
+/// A call whose attribute name may mount, register or add routes.
+fn call_of_interest(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFacts) {
+    let source = cx.source;
     let Some((object, attr)) = callee_attribute(node, source) else { return };
     let Some(args) = node.field("arguments") else { return };
     match attr.as_str() {
@@ -520,6 +639,7 @@ fn call(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFacts) {
         "add_router" => ninja::add_router(node, &object, args, source, out),
         "register" => django::register(node, &object, args, source, out),
         "append" | "extend" => django::append(&object, &attr, args, source, out),
+        "from_object" => forward::config_source(&object, args, source, out),
         _ => {}
     }
 }
@@ -578,15 +698,16 @@ fn assignment(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFacts) {
         });
         return;
     }
-    if is_stringish(right) && is_module_level(node, cx) {
-        out.constants.push(Constant {
-            name: name.to_owned(),
-            value: path_expr(right, source),
-            line,
-            column,
-        });
+    // Integers too: `API_VERSION = 1` interpolated in `f"/api/{API_VERSION}"`.
+    let integer = right.kind_name() == "integer";
+    if (integer || is_stringish(right)) && is_module_level(node, cx) {
+        let value =
+            if integer { PathExpr::literal(text(right, source)) } else { path_expr(right, source) };
+        out.constants.push(Constant { name: name.to_owned(), value, line, column });
         return;
     }
+    // A sequence of names may also be a Django URL list built from others (`a + b`).
+    forward::sequence(node, name, right, cx, out);
     django::url_list(name, right, source, out);
 }
 
