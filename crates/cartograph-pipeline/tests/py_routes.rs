@@ -1267,6 +1267,15 @@ class Sale(Sales):
 
 api.add_resource(Sales, "/sales", endpoint="sales")
 api.add_resource(Sale, "/sales/<int:sale_id>", "/sales/<int:sale_id>/void")
+
+
+class TillApi(Api):
+    def expose(self, resource, url, **kwargs):
+        self.add_resource(resource, url, **kwargs)
+
+
+refunds = TillApi(bp, prefix="/refunds")
+refunds.expose(Sale, "/<int:sale_id>")
 "#,
         ),
         ("kiosk/ledger/__init__.py", ""),
@@ -1287,10 +1296,15 @@ class Entries(MethodView):
 def show_balance(): ...
 
 
+def close_day(): ...
+
+
 def kiosk_views(app):
     ledger = Blueprint("ledger", __name__)
     add_view(ledger, rules=["/entries", "/entries/<int:entry_id>"], view_func=Entries.as_view("entries"))
     add_view(ledger, ["/balance"], show_balance)
+    add_view(ledger, ["/close"], close_day, methods=["POST"])
+    add_view(ledger, ["/reopen"], close_day, **REOPEN_OPTIONS)
     app.register_blueprint(ledger, url_prefix=app.config["LEDGER_PREFIX"])
 
     drafts = Blueprint("drafts", __name__)

@@ -102,7 +102,9 @@ pub(super) fn call(
             let mut cursor = args.walk();
             let positional: Vec<Node<'_>> = args
                 .named_children(&mut cursor)
-                .filter(|a| !matches!(a.kind_name(), "keyword_argument" | "comment"))
+                .filter(|a| {
+                    !matches!(a.kind_name(), "keyword_argument" | "comment" | "dictionary_splat")
+                })
                 .collect();
             let Some((resource, urls)) = positional.split_first() else { return };
             let handler = dotted(*resource, source);

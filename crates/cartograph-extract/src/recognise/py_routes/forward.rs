@@ -267,9 +267,17 @@ pub(super) fn invocation(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFact
     if !statement || last.is_none_or(|l| l.starts_with(|c: char| c.is_ascii_uppercase())) {
         return;
     }
-    // Cheap first: most calls pass nothing this family knows.
+    // Cheap first: most calls pass nothing this family knows. A method called on an instance
+    // of the file (`api.add(Item, "/items")`) may be a helper of the instance's class.
+    let receiver = function
+        .filter(|f| f.kind_name() == "attribute")
+        .and_then(|f| f.field("object"))
+        .filter(|o| o.kind_name() == "identifier")
+        .is_some_and(|o| out.instances.iter().any(|i| i.name == text(o, source)));
     let mut cursor = args.walk();
-    if !args.named_children(&mut cursor).any(|a| may_keep(a, source, out, 0)) {
+    if !(receiver && args.named_child_count() > 0)
+        && !args.named_children(&mut cursor).any(|a| may_keep(a, source, out, 0))
+    {
         return;
     }
     let children: Vec<Node<'_>> = args.named_children(&mut cursor).collect();
@@ -289,7 +297,7 @@ pub(super) fn invocation(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFact
             _ => arguments.push(Argument { keyword: None, value: arg_value(child, source) }),
         }
     }
-    if !arguments.iter().any(|a| worth_keeping(&a.value, out)) {
+    if !receiver && !arguments.iter().any(|a| worth_keeping(&a.value, out)) {
         return;
     }
     let Some(callee) = function.and_then(|f| dotted(f, source)) else { return };

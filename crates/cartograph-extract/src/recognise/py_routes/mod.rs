@@ -72,7 +72,11 @@ pub const RECOGNISERS: &[Recogniser] = &[
         edges: &[EdgeKind::Serves],
         summary: "Flask route decorators, Blueprint url_prefix and register_blueprint chains \
                   (in create_app factories too), add_url_rule with View/MethodView.as_view \
-                  serving the methods the class defines, inherits or lists in methods",
+                  serving the methods the class defines, inherits or lists in methods; \
+                  helpers that forward their parameters to add_url_rule/register_blueprint \
+                  followed to their calls (loops over lists and tuples of blueprints, plugin \
+                  hooks by name at most likely), url_prefix from app.config[\"KEY\"] defaults \
+                  of the config.from_object class (likely)",
     },
     Recogniser {
         name: "flask-restx",
@@ -80,7 +84,9 @@ pub const RECOGNISERS: &[Recogniser] = &[
         languages: &[Language::Python],
         edges: &[EdgeKind::Serves],
         summary: "Flask-RESTX and Flask-RESTful Api, Namespace and add_namespace paths, \
-                  Resource classes routed by @ns.route or add_resource, served by their methods",
+                  Resource classes routed by @ns.route or add_resource, served by their methods \
+                  (inherited too); helper methods of Api subclasses that forward to \
+                  add_resource",
     },
     Recogniser {
         name: "django-ninja",

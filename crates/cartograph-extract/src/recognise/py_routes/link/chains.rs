@@ -165,7 +165,9 @@ fn forwarded_route(
             None => path_scope.0,
         };
         let call = match &pending.handler {
-            Some(h) if h.class_based && decl.methods == Methods::Default => {
+            Some(h)
+                if h.class_based && decl.methods == Methods::Default && pending.extra.is_none() =>
+            {
                 crate::recognise::py_routes::flask::AS_VIEW_RULE.to_owned()
             }
             _ if class_based => "add_url_rule".to_owned(),
@@ -176,7 +178,7 @@ fn forwarded_route(
             object: decl.object.clone(),
             call,
             path: path.clone(),
-            methods: decl.methods.clone(),
+            methods: pending.extra.clone().unwrap_or_else(|| decl.methods.clone()),
             handler: pending.handler.as_ref().map(|h| h.name.clone()),
             scope: None,
             line,

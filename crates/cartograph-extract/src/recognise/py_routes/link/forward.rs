@@ -16,8 +16,10 @@
 
 use std::collections::HashMap;
 
+use cartograph_core::HttpMethod;
+
 use crate::recognise::py_routes::{
-    ArgValue, FunctionDecl, Invocation, PathExpr, PathPart, SeqItem,
+    ArgValue, FunctionDecl, Invocation, Methods, PathExpr, PathPart, SeqItem,
 };
 
 use super::{FileIdx, Graph, Names, ObjId, object};
@@ -259,6 +261,7 @@ impl<'a> Sites<'a> {
                     handler: pending.handler.clone(),
                     at: pending.at.or(Some((site.call.line, site.call.column))),
                     via: pending.via.then_all(&via),
+                    extra: pending.extra.clone().or_else(|| extra_methods(site, function)),
                 };
                 if let Some(i) = object_param {
                     let Some(ArgValue::Name(n)) = arg(i) else { continue };
@@ -356,6 +359,9 @@ pub(super) struct Pending {
     /// The outermost call that gave a value: where the route is placed.
     pub(super) at: Option<(u32, u32)>,
     pub(super) via: Via,
+    /// What the arguments a call hands on through `*args` / `**kwargs` make of the methods:
+    /// `methods=[...]` listed, or computed when they cannot be read.
+    pub(super) extra: Option<Methods>,
 }
 
 impl Pending {
@@ -386,8 +392,36 @@ impl Pending {
             }),
             at: None,
             via: Via::default(),
+            extra: None,
         }
     }
+}
+
+/// The methods a call hands on to a function that takes `*args` / `**kwargs`: `None` when it
+/// hands on nothing (or the function takes no such parameters), the `methods=[...]` it lists,
+/// or computed when it hands on what cannot be read.
+fn extra_methods(site: &Site<'_>, function: &FunctionDecl) -> Option<Methods> {
+    if !function.splat {
+        return None;
+    }
+    let named = function.params.len().saturating_sub(site.offset);
+    let positional = site.call.args.iter().filter(|a| a.keyword.is_none()).count();
+    if site.call.splat || positional > named {
+        return Some(Methods::Computed);
+    }
+    let extra = site.call.args.iter().find(|a| {
+        a.keyword
+            .as_deref()
+            .is_some_and(|k| k == "methods" && !function.params.iter().any(|p| p == k))
+    })?;
+    let listed = match &extra.value {
+        ArgValue::Paths(list) => list
+            .iter()
+            .map(|p| p.as_literal().and_then(|m| HttpMethod::parse(&m)))
+            .collect::<Option<Vec<HttpMethod>>>(),
+        _ => None,
+    };
+    Some(listed.filter(|l| !l.is_empty()).map_or(Methods::Computed, Methods::Listed))
 }
 
 /// The argument a call gives parameter `index` of `function`: by keyword, as the receiver of a
