@@ -275,9 +275,9 @@ pub(super) fn invocation(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFact
         .filter(|o| o.kind_name() == "identifier")
         .is_some_and(|o| out.instances.iter().any(|i| i.name == text(o, source)));
     let mut cursor = args.walk();
-    if !(receiver && args.named_child_count() > 0)
-        && !args.named_children(&mut cursor).any(|a| may_keep(a, source, out, 0))
-    {
+    let method_call = receiver && args.named_child_count() > 0;
+    let keep = method_call || args.named_children(&mut cursor).any(|a| may_keep(a, source, out, 0));
+    if !keep {
         return;
     }
     let children: Vec<Node<'_>> = args.named_children(&mut cursor).collect();

@@ -23,7 +23,7 @@ mod django;
 #[path = "django/link/drf.rs"]
 mod drf;
 
-use std::cell::Cell;
+use std::cell::{Cell, OnceCell};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::recognise::py_routes::{
@@ -131,6 +131,8 @@ struct Names<'a> {
     by_module: HashMap<&'a str, FileIdx>,
     /// Nesting of [`Names::resolve`] (aliases and factories resolve through it): bounds cycles.
     depth: Cell<usize>,
+    /// Every `config.from_object(...)` of the tree outside tests, read once.
+    config_sources: OnceCell<Vec<(FileIdx, usize)>>,
 }
 
 /// A path expression resolved to text.
@@ -212,7 +214,7 @@ impl<'a> Names<'a> {
                 by_module.insert(m, i);
             }
         }
-        Self { input, by_path, by_module, depth: Cell::new(0) }
+        Self { input, by_path, by_module, depth: Cell::new(0), config_sources: OnceCell::new() }
     }
 
     fn facts(&self, file: FileIdx) -> Option<&'a PyRouteFacts> {
@@ -484,30 +486,40 @@ impl<'a> Names<'a> {
     /// loads with `config.from_object(...)` (outside tests), when they agree on one value.
     fn config_default(&self, key: &str, depth: usize) -> Option<ResolvedPath> {
         let mut found: Option<ResolvedPath> = None;
-        for file in self.python_files().filter(|f| !self.is_test_file(*f)) {
-            for source in &self.facts(file)?.config_sources {
-                let class = if source.string {
-                    let (module, name) = source.class.rsplit_once('.')?;
-                    let module_file = self.by_module.get(module).copied();
-                    match module_file.and_then(|m| self.lookup(m, name)) {
-                        Some(Def::Class(f, c)) => Some((f, c.name.as_str())),
-                        _ => None,
-                    }
-                } else {
-                    match self.resolve(file, &source.class) {
-                        Some((Def::Class(f, c), rest)) if rest.is_empty() => {
-                            Some((f, c.name.as_str()))
-                        }
-                        _ => None,
-                    }
-                };
-                let Some((f, class)) = class else { continue };
-                let Some((value, _)) = self.class_attr(f, class, key, depth) else { continue };
-                match &found {
-                    Some(v) if v.value != value.value => return None,
-                    Some(_) => {}
-                    None => found = Some(value),
+        // Indices, not references: a cell holding references would pin the lifetime of names.
+        let sources = self.config_sources.get_or_init(|| {
+            let mut all = Vec::new();
+            for f in self.python_files().filter(|f| !self.is_test_file(*f)) {
+                let count = self.facts(f).map_or(0, |x| x.config_sources.len());
+                all.extend((0..count).map(|i| (f, i)));
+            }
+            all
+        });
+        for &(file, index) in sources {
+            let Some(source) = self.facts(file).and_then(|x| x.config_sources.get(index)) else {
+                continue;
+            };
+            let class = if source.string {
+                let module_file = source
+                    .class
+                    .rsplit_once('.')
+                    .and_then(|(module, name)| Some((self.by_module.get(module).copied()?, name)));
+                match module_file.and_then(|(m, name)| self.lookup(m, name)) {
+                    Some(Def::Class(f, c)) => Some((f, c.name.as_str())),
+                    _ => None,
                 }
+            } else {
+                match self.resolve(file, &source.class) {
+                    Some((Def::Class(f, c), rest)) if rest.is_empty() => Some((f, c.name.as_str())),
+                    _ => None,
+                }
+            };
+            let Some((f, class)) = class else { continue };
+            let Some((value, _)) = self.class_attr(f, class, key, depth) else { continue };
+            match &found {
+                Some(v) if v.value != value.value => return None,
+                Some(_) => {}
+                None => found = Some(value),
             }
         }
         found

@@ -459,7 +459,14 @@ pub struct ViewSetAction {
 
 /// The family's state during one walk.
 #[derive(Default)]
-pub(crate) struct PyRoutes {}
+pub(crate) struct PyRoutes {
+    /// Whether the file may hold a call of a Flask forwarding helper (read on the first call).
+    forwarding: Option<bool>,
+}
+
+/// Words whose absence means a file holds no call site of a Flask forwarding helper worth
+/// recording (see `forward.rs`): recording every call of every file would cost too much.
+static FORWARDING: super::Words = super::Words::new(&["flask", "Blueprint", "url_rule"]);
 
 /// Words whose absence means a file holds nothing for this family (or only constants that no
 /// route refers to).
@@ -517,7 +524,11 @@ impl Family for PyRoutes {
                 decorated(node, cx.source, out);
                 forward::scope_new(node, cx, routes, mounts, out);
             }
-            "call" => call(node, cx, out),
+            "call" => {
+                let forwarding =
+                    *self.forwarding.get_or_insert_with(|| FORWARDING.any_in(cx.source));
+                call(node, cx, forwarding, out);
+            }
             "assignment" => assignment(node, cx, out),
             "augmented_assignment" => django::augmented(node, cx, out),
             "class_definition" => class(node, cx.source, out),
@@ -592,7 +603,7 @@ fn decorated(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
 }
 
 /// Calls that mount, register or add routes.
-fn call(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFacts) {
+fn call(node: Node<'_>, cx: &Context<'_>, forwarding: bool, out: &mut PyRouteFacts) {
     let source = cx.source;
     // The attribute name first: most calls are not of interest and need no more work.
     let attr = cx
@@ -619,7 +630,9 @@ fn call(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFacts) {
                 | "from_object"
         )
     ) {
-        forward::invocation(node, cx, out);
+        if forwarding {
+            forward::invocation(node, cx, out);
+        }
         return;
     }
     let (routes, mounts) = (out.routes.len(), out.mounts.len());

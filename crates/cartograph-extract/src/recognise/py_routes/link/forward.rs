@@ -10,9 +10,10 @@
 //! from, across modules and through several functions (`configure_blueprints(app,
 //! blueprints)` called by `create_app(blueprints=None)` called with `blueprints=ALL`). A
 //! function is called by its name, imported or local, as a module attribute, or as a method of
-//! an instance whose class is in the tree; a call of a method by name on an object whose class
-//! is not known (a plugin hook: `pm.hook.load_blueprints(app=app)`, keyword arguments only)
-//! reaches every function of that name, and what it places is at most `likely`.
+//! an instance whose class is in the tree; a call of a method through an attribute of an
+//! object of the tree whose class is not known (a plugin hook: `pm.hook.load_blueprints(app=
+//! app)`, keyword arguments only) reaches every function of that name, and what it places is at
+//! most `likely`.
 
 use std::collections::HashMap;
 
@@ -517,16 +518,44 @@ fn targets(
                 .collect();
             found
         }
-        Some((super::Def::Module(_) | super::Def::Class(..), _)) => Vec::new(),
-        // A receiver whose class is not known: a plugin hook calls every implementation of
-        // that name, with keyword arguments only.
-        _ if !call.args.is_empty() && call.args.iter().all(|a| a.keyword.is_some()) => names
-            .python_files()
-            .filter(|f| !names.is_test_file(*f))
-            .flat_map(|f| functions_named(f, last, None))
-            .map(|t| (t, 0, true))
-            .collect(),
+        // A method reached through an attribute of an object of the tree, whose class is not
+        // known (`pm.hook.load_views(app=app)`): a plugin hook calls every implementation of
+        // that name, with keyword arguments only. Never for a receiver from a package.
+        resolved
+            if head.contains('.')
+                && in_tree_object(names, file, head, resolved.as_ref())
+                && !call.args.is_empty()
+                && call.args.iter().all(|a| a.keyword.is_some()) =>
+        {
+            names
+                .python_files()
+                .filter(|f| !names.is_test_file(*f))
+                .flat_map(|f| functions_named(f, last, None))
+                .map(|t| (t, 0, true))
+                .collect()
+        }
         _ => Vec::new(),
+    }
+}
+
+/// True when `head` (`pm.hook`) is an attribute of an object of the tree: an instance, or a name
+/// imported from a module of the tree that Cartograph holds no facts about (its class unknown).
+fn in_tree_object(
+    names: &Names<'_>,
+    file: FileIdx,
+    head: &str,
+    resolved: Option<&(super::Def<'_>, Vec<&str>)>,
+) -> bool {
+    match resolved {
+        Some((super::Def::Instance(..), rest)) => !rest.is_empty(),
+        Some(_) => false,
+        None => {
+            let root = head.split('.').next().unwrap_or(head);
+            names
+                .path(file)
+                .and_then(|p| names.input.binding(p, root))
+                .is_some_and(|b| b.member.is_some() && names.file_of(&b.target).is_some())
+        }
     }
 }
 
