@@ -245,12 +245,7 @@ fn may_keep(node: Node<'_>, source: &str, out: &PyRouteFacts, depth: usize) -> b
 }
 
 /// A call of a dotted callee: recorded when an argument is worth keeping.
-pub(super) fn invocation(
-    node: Node<'_>,
-    cx: &Context<'_>,
-    gate: &mut Option<bool>,
-    out: &mut PyRouteFacts,
-) {
+pub(super) fn invocation(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFacts) {
     let source = cx.source;
     // A statement of its own, or a value assigned or returned: not an entry of a list (Django
     // `path(...)`) nor an argument of another call.
@@ -282,7 +277,7 @@ pub(super) fn invocation(
     let mut cursor = args.walk();
     let method_call = receiver && args.named_child_count() > 0;
     let keep = method_call || args.named_children(&mut cursor).any(|a| may_keep(a, source, out, 0));
-    if !keep || !*gate.get_or_insert_with(|| super::FORWARDING.any_in(source)) {
+    if !keep {
         return;
     }
     let children: Vec<Node<'_>> = args.named_children(&mut cursor).collect();

@@ -465,9 +465,9 @@ pub(crate) struct PyRoutes {
 }
 
 /// Words whose absence means a file holds no call site of a Flask forwarding helper worth
-/// recording (see `forward.rs`): recording every call of every file would cost too much. Read
-/// only once a call worth recording is met, so most files never scan for them.
-pub(super) static FORWARDING: super::Words = super::Words::new(&["flask", "Blueprint"]);
+/// recording (see `forward.rs`): even the syntax tests of every call of every file cost too
+/// much (read once, on a file's first call).
+static FORWARDING: super::Words = super::Words::new(&["flask"]);
 
 /// Words whose absence means a file holds nothing for this family (or only constants that no
 /// route refers to).
@@ -525,7 +525,11 @@ impl Family for PyRoutes {
                 decorated(node, cx.source, out);
                 forward::scope_new(node, cx, routes, mounts, out);
             }
-            "call" => call(node, cx, &mut self.forwarding, out),
+            "call" => {
+                let forwarding =
+                    *self.forwarding.get_or_insert_with(|| FORWARDING.any_in(cx.source));
+                call(node, cx, forwarding, out);
+            }
             "assignment" => assignment(node, cx, out),
             "augmented_assignment" => django::augmented(node, cx, out),
             "class_definition" => class(node, cx.source, out),
@@ -600,7 +604,7 @@ fn decorated(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
 }
 
 /// Calls that mount, register or add routes.
-fn call(node: Node<'_>, cx: &Context<'_>, forwarding: &mut Option<bool>, out: &mut PyRouteFacts) {
+fn call(node: Node<'_>, cx: &Context<'_>, forwarding: bool, out: &mut PyRouteFacts) {
     let source = cx.source;
     // The attribute name first: most calls are not of interest and need no more work.
     let attr = cx
@@ -627,7 +631,9 @@ fn call(node: Node<'_>, cx: &Context<'_>, forwarding: &mut Option<bool>, out: &m
                 | "from_object"
         )
     ) {
-        forward::invocation(node, cx, forwarding, out);
+        if forwarding {
+            forward::invocation(node, cx, out);
+        }
         return;
     }
     let (routes, mounts) = (out.routes.len(), out.mounts.len());
