@@ -1232,3 +1232,174 @@ class ReviewViewSet(viewsets.ModelViewSet):
     let evidence = evidence_of(&analysis, "GET /api/reviews");
     assert!(evidence.contains("third-party base ThrottleViewSetMixin"), "{evidence}");
 }
+
+#[test]
+fn flask_forwarding_helpers_hook_blueprints_loops_and_config_prefixes() {
+    let analysis = check!(&[
+        ("kiosk/__init__.py", ""),
+        (
+            "kiosk/main.py",
+            r#"from flask import Flask
+
+from kiosk import factory
+from kiosk.till.views import bp as till_bp
+from kiosk.stock import bp as stock_bp
+
+ALL_PARTS = [till_bp, stock_bp]
+
+
+def build(config=None) -> Flask:
+    app = factory.make_app(parts=ALL_PARTS, config=config)
+    return app
+"#,
+        ),
+        (
+            "kiosk/factory.py",
+            r#"from flask import Flask
+
+from kiosk.ping import bp as ping_bp
+from kiosk.plugins import manager
+
+BUILTIN = (ping_bp,)
+API_REV = 3
+
+
+def make_app(parts=None, config=None):
+    if not parts:
+        parts = BUILTIN
+    else:
+        parts = parts + BUILTIN
+    app = Flask(__name__)
+    app.config.from_object("kiosk.defaults.Defaults")
+    attach(app, parts)
+    manager.hook.kiosk_views(app=app)
+    return app
+
+
+def attach(app, parts):
+    for part in parts:
+        app.register_blueprint(part, url_prefix=f"/api/{API_REV}")
+"#,
+        ),
+        (
+            "kiosk/defaults.py",
+            r#"class Defaults:
+    LEDGER_PREFIX = "/ledger"
+    AUDIT_PREFIX = "/audit"
+"#,
+        ),
+        (
+            "kiosk/plugins.py",
+            r#"from pluggy import PluginManager
+
+manager = PluginManager("kiosk")
+"#,
+        ),
+        (
+            "kiosk/helpers.py",
+            r#"def add_view(target, rules, view_func, **options):
+    for rule in rules:
+        target.add_url_rule(rule, view_func=view_func, **options)
+"#,
+        ),
+        (
+            "kiosk/ping.py",
+            r#"from flask import Blueprint
+
+bp = Blueprint("ping", __name__)
+
+
+@bp.route("/ping")
+def ping():
+    return "pong"
+"#,
+        ),
+        (
+            "kiosk/stock.py",
+            r#"from flask import Blueprint
+
+bp = Blueprint("stock", __name__, url_prefix="/ignored")
+
+
+@bp.post("/stock/<int:sku>")
+def restock(sku): ...
+"#,
+        ),
+        ("kiosk/till/__init__.py", ""),
+        (
+            "kiosk/till/views.py",
+            r#"from flask import Blueprint
+from flask_restful import Api, Resource
+
+bp = Blueprint("till", __name__)
+api = Api(bp)
+
+
+class Guarded(Resource):
+    method_decorators = []
+
+
+class Sales(Guarded):
+    def get(self): ...
+
+    def post(self): ...
+
+
+class Sale(Sales):
+    def delete(self, sale_id): ...
+
+
+api.add_resource(Sales, "/sales", endpoint="sales")
+api.add_resource(Sale, "/sales/<int:sale_id>", "/sales/<int:sale_id>/void")
+
+
+class TillApi(Api):
+    def expose(self, resource, url, **kwargs):
+        self.add_resource(resource, url, **kwargs)
+
+
+refunds = TillApi(bp, prefix="/refunds")
+refunds.expose(Sale, "/<int:sale_id>")
+"#,
+        ),
+        ("kiosk/ledger/__init__.py", ""),
+        (
+            "kiosk/ledger/views.py",
+            r#"from flask import Blueprint
+from flask.views import MethodView
+
+from kiosk.helpers import add_view
+
+
+class Entries(MethodView):
+    def get(self): ...
+
+    def put(self, entry_id): ...
+
+
+def show_balance(): ...
+
+
+def close_day(): ...
+
+
+def kiosk_views(app):
+    ledger = Blueprint("ledger", __name__)
+    add_view(ledger, rules=["/entries", "/entries/<int:entry_id>"], view_func=Entries.as_view("entries"))
+    add_view(ledger, ["/balance"], show_balance)
+    add_view(ledger, ["/close"], close_day, methods=["POST"])
+    add_view(ledger, ["/reopen"], close_day, **REOPEN_OPTIONS)
+    app.register_blueprint(ledger, url_prefix=app.config["LEDGER_PREFIX"])
+
+    drafts = Blueprint("drafts", __name__)
+    add_view(drafts, rules=["/drafts"], view_func=Entries.as_view("drafts"))
+    app.register_blueprint(drafts, url_prefix=app.config["DRAFTS_PREFIX"])
+"#,
+        ),
+    ]);
+    let evidence = evidence_of(&analysis, "DELETE /api/3/sales/{}/void");
+    assert!(evidence.contains("passed to make_app in kiosk/main.py"), "{evidence}");
+    let evidence = evidence_of(&analysis, "PUT /ledger/entries/{}");
+    assert!(evidence.contains("passed to add_view in kiosk/ledger/views.py"), "{evidence}");
+    assert!(evidence.contains("config LEDGER_PREFIX"), "{evidence}");
+}

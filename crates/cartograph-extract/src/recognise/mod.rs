@@ -253,7 +253,12 @@ impl Gate {
 fn gate_words(syntax: Syntax) -> Vec<&'static Words> {
     let mut sets = vec![&tables::HINTS, &tables::SQL_WORDS];
     match syntax {
-        Syntax::Python => sets.extend([&calls::PY_WORDS, &env::PY_WORDS, &py_routes::MARKERS]),
+        Syntax::Python => sets.extend([
+            &calls::PY_WORDS,
+            &env::PY_WORDS,
+            &py_routes::MARKERS,
+            &py_routes::FORWARDING,
+        ]),
         Syntax::JavaScript => sets.extend([
             &calls::JS_WORDS,
             &env::JS_WORDS,

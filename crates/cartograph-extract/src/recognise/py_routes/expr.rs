@@ -114,6 +114,9 @@ pub(super) fn path_expr(node: Node<'_>, source: &str) -> PathExpr {
                 }
             }
             "parenthesized_expression" => stack.extend(n.named_child(0)),
+            "subscript" | "call" if let Some(key) = super::forward::config_key(n, source) => {
+                parts.push(PathPart::Config(key));
+            }
             _ => match dotted(n, source) {
                 Some(name) => parts.push(PathPart::Ref(name)),
                 None => parts.push(PathPart::Computed),

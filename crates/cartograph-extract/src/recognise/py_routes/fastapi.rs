@@ -44,6 +44,7 @@ pub(super) fn call(
                 child: child.and_then(|c| dotted(c, source)),
                 prefix: prefix_keyword(args, &["prefix"], source),
                 kind: MountKind::IncludeRouter,
+                scope: None,
                 line,
                 column,
             });
@@ -59,6 +60,7 @@ pub(super) fn call(
                     child: Some(child),
                     prefix: None,
                     kind: MountKind::IncludeRouter,
+                    scope: None,
                     line,
                     column,
                 });
@@ -74,6 +76,7 @@ pub(super) fn call(
                 child: Some(child),
                 prefix: path.map(|p| path_expr(p, source)),
                 kind: MountKind::Mount,
+                scope: None,
                 line,
                 column,
             });
@@ -90,6 +93,7 @@ pub(super) fn call(
                 ),
                 methods: methods_keyword(args, source),
                 handler: handler.and_then(|h| dotted(h, source)),
+                scope: None,
                 line,
                 column,
             });

@@ -9,6 +9,12 @@
 //! `app.register_blueprint(bp, url_prefix="/q")` — the registration's prefix overrides the
 //! blueprint's own, as Flask does — across modules and for nested blueprints.
 //!
+//! A helper that hands its parameters on to `add_url_rule` or `register_blueprint`
+//! (`register_view(bp, routes, view_func)` looping over `routes`; `configure(app, blueprints)`
+//! looping over a tuple of blueprints) places its routes at its calls (`forward.rs`), and a
+//! prefix read from `app.config["KEY"]` is the default the `config.from_object` class gives the
+//! key (`likely`: a deployment's config can override it).
+//!
 //! Refuses (at link time): computed paths, prefixes or `methods` (`computed-route`), and a
 //! registered blueprint that cannot be found (`unresolved-mount`).
 //!
@@ -47,6 +53,7 @@ pub(super) fn call(
                 child: child.and_then(|c| dotted(c, source)),
                 prefix: prefix_keyword(args, &["url_prefix"], source),
                 kind: MountKind::RegisterBlueprint,
+                scope: None,
                 line,
                 column,
             });
@@ -73,6 +80,7 @@ pub(super) fn call(
                 ),
                 methods,
                 handler,
+                scope: None,
                 line,
                 column,
             });

@@ -54,6 +54,7 @@ pub(super) fn api_binding(
         child: Some(name.to_owned()),
         prefix: None,
         kind: MountKind::BindApi,
+        scope: None,
         line,
         column,
     })
@@ -78,6 +79,7 @@ pub(super) fn call(
                 child: ns.and_then(|n| dotted(n, source)),
                 prefix: path.filter(|p| text(*p, source) != "None").map(|p| path_expr(p, source)),
                 kind: MountKind::AddNamespace,
+                scope: None,
                 line,
                 column,
             });
@@ -91,6 +93,7 @@ pub(super) fn call(
                 child: Some(object.to_owned()),
                 prefix: None,
                 kind: MountKind::BindApi,
+                scope: None,
                 line,
                 column,
             });
@@ -99,7 +102,9 @@ pub(super) fn call(
             let mut cursor = args.walk();
             let positional: Vec<Node<'_>> = args
                 .named_children(&mut cursor)
-                .filter(|a| !matches!(a.kind_name(), "keyword_argument" | "comment"))
+                .filter(|a| {
+                    !matches!(a.kind_name(), "keyword_argument" | "comment" | "dictionary_splat")
+                })
                 .collect();
             let Some((resource, urls)) = positional.split_first() else { return };
             let handler = dotted(*resource, source);
@@ -114,6 +119,7 @@ pub(super) fn call(
                     },
                     methods: Methods::Default,
                     handler: handler.clone(),
+                    scope: None,
                     line,
                     column,
                 });
@@ -151,6 +157,7 @@ pub(super) fn resource_class(node: Node<'_>, class: &str, source: &str, out: &mu
                 },
                 methods: Methods::Default,
                 handler: Some(class.to_owned()),
+                scope: None,
                 line,
                 column,
             });

@@ -23,7 +23,7 @@ mod django;
 #[path = "django/link/drf.rs"]
 mod drf;
 
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::recognise::py_routes::{
@@ -134,6 +134,8 @@ struct Names<'a> {
     /// The star-imported module a name of a module comes from, by (module, name), once
     /// searched (`None`: none has it).
     stars: RefCell<HashMap<(FileIdx, String), Option<FileIdx>>>,
+    /// Every `config.from_object(...)` of the tree outside tests, read once.
+    config_sources: OnceCell<Vec<(FileIdx, usize)>>,
 }
 
 /// A path expression resolved to text.
@@ -146,6 +148,8 @@ struct ResolvedPath {
     other_files: bool,
     /// A default of a pydantic settings field: the environment can override it.
     from_settings: bool,
+    /// A Flask config default (`app.config["KEY"]`): the deployment's config can override it.
+    from_config: bool,
 }
 
 /// The known framework class an object's class leads to.
@@ -216,7 +220,14 @@ impl<'a> Names<'a> {
                 by_module.insert(m, i);
             }
         }
-        Self { input, by_path, by_module, depth: Cell::new(0), stars: RefCell::default() }
+        Self {
+            input,
+            by_path,
+            by_module,
+            depth: Cell::new(0),
+            stars: RefCell::default(),
+            config_sources: OnceCell::new(),
+        }
     }
 
     fn facts(&self, file: FileIdx) -> Option<&'a PyRouteFacts> {
@@ -458,6 +469,18 @@ impl<'a> Names<'a> {
             match part {
                 PathPart::Literal(l) => out.value.push_str(l),
                 PathPart::Computed => return Err("a computed expression".to_owned()),
+                PathPart::Config(key) => {
+                    let value = self.config_default(key, depth).ok_or_else(|| {
+                        format!(
+                            "the config key {key}, for which no single string default was found \
+                             in the classes the app's config is loaded from"
+                        )
+                    })?;
+                    out.value.push_str(&value.value);
+                    out.names.push(format!("config {key}"));
+                    out.other_files = true;
+                    out.from_config = true;
+                }
                 PathPart::Ref(name) => {
                     let (inner, value_file) = self
                         .resolve_ref(file, name, depth)
@@ -466,6 +489,7 @@ impl<'a> Names<'a> {
                     out.names.push(name.clone());
                     out.other_files |= inner.other_files || value_file != file;
                     out.from_settings |= inner.from_settings;
+                    out.from_config |= inner.from_config;
                 }
             }
         }
@@ -506,6 +530,49 @@ impl<'a> Names<'a> {
         let mut value = self.resolve_path_at(f, &constant.value, depth + 1).ok()?;
         value.from_settings |= lineage.framework == Some(FrameworkClass::Settings);
         Some((value, f))
+    }
+
+    /// The default of a Flask config key: the attribute of that name of the classes the tree
+    /// loads with `config.from_object(...)` (outside tests), when they agree on one value.
+    fn config_default(&self, key: &str, depth: usize) -> Option<ResolvedPath> {
+        let mut found: Option<ResolvedPath> = None;
+        // Indices, not references: a cell holding references would pin the lifetime of names.
+        let sources = self.config_sources.get_or_init(|| {
+            let mut all = Vec::new();
+            for f in self.python_files().filter(|f| !self.is_test_file(*f)) {
+                let count = self.facts(f).map_or(0, |x| x.config_sources.len());
+                all.extend((0..count).map(|i| (f, i)));
+            }
+            all
+        });
+        for &(file, index) in sources {
+            let Some(source) = self.facts(file).and_then(|x| x.config_sources.get(index)) else {
+                continue;
+            };
+            let class = if source.string {
+                let module_file = source
+                    .class
+                    .rsplit_once('.')
+                    .and_then(|(module, name)| Some((self.by_module.get(module).copied()?, name)));
+                match module_file.and_then(|(m, name)| self.lookup(m, name)) {
+                    Some(Def::Class(f, c)) => Some((f, c.name.as_str())),
+                    _ => None,
+                }
+            } else {
+                match self.resolve(file, &source.class) {
+                    Some((Def::Class(f, c), rest)) if rest.is_empty() => Some((f, c.name.as_str())),
+                    _ => None,
+                }
+            };
+            let Some((f, class)) = class else { continue };
+            let Some((value, _)) = self.class_attr(f, class, key, depth) else { continue };
+            match &found {
+                Some(v) if v.value != value.value => return None,
+                Some(_) => {}
+                None => found = Some(value),
+            }
+        }
+        found
     }
 
     /// The module and function a handler written as `dotted` in `file` names.

@@ -21,6 +21,7 @@ mod expr;
 mod fastapi;
 mod flask;
 mod flask_restx;
+mod forward;
 pub mod link;
 mod ninja;
 
@@ -73,7 +74,11 @@ pub const RECOGNISERS: &[Recogniser] = &[
         edges: &[EdgeKind::Serves],
         summary: "Flask route decorators, Blueprint url_prefix and register_blueprint chains \
                   (in create_app factories too), add_url_rule with View/MethodView.as_view \
-                  serving the methods the class defines, inherits or lists in methods",
+                  serving the methods the class defines, inherits or lists in methods; \
+                  helpers that forward their parameters to add_url_rule/register_blueprint \
+                  followed to their calls (loops over lists and tuples of blueprints, plugin \
+                  hooks by name at most likely), url_prefix from app.config[\"KEY\"] defaults \
+                  of the config.from_object class (likely)",
     },
     Recogniser {
         name: "flask-restx",
@@ -81,7 +86,9 @@ pub const RECOGNISERS: &[Recogniser] = &[
         languages: &[Language::Python],
         edges: &[EdgeKind::Serves],
         summary: "Flask-RESTX and Flask-RESTful Api, Namespace and add_namespace paths, \
-                  Resource classes routed by @ns.route or add_resource, served by their methods",
+                  Resource classes routed by @ns.route or add_resource, served by their methods \
+                  (inherited too); helper methods of Api subclasses that forward to \
+                  add_resource",
     },
     Recogniser {
         name: "django-ninja",
@@ -117,6 +124,100 @@ pub struct PyRouteFacts {
     pub views: Vec<ViewRestriction>,
     /// drf-nested-routers `NestedSimpleRouter(parent, "prefix", lookup="x")`.
     pub nested_routers: Vec<NestedRouter>,
+    /// Functions whose parameters a route, mount, loop, sequence or invocation of this file may
+    /// refer to (the `scope` of those facts indexes this list).
+    pub functions: Vec<FunctionDecl>,
+    /// `for name in sequence:` around a route or mount.
+    pub loops: Vec<LoopDecl>,
+    /// `name = (a, b)`, `name = [a, b]`, `name = a + b` of dotted names: sequences of objects.
+    pub sequences: Vec<SequenceDecl>,
+    /// Calls that pass an object of this file (an instance or a sequence) or a class view: the
+    /// call sites of functions that forward their parameters to a route or mount.
+    pub invocations: Vec<Invocation>,
+    /// `app.config.from_object("pkg.config.DefaultConfig")`: where an app's config keys default.
+    pub config_sources: Vec<ConfigSource>,
+}
+
+/// A function definition: its name, the class it is a method of, and its parameters in order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FunctionDecl {
+    pub name: String,
+    pub class: Option<String>,
+    /// Parameter names in order (`self` included for methods).
+    pub params: Vec<String>,
+    /// `*args` or `**kwargs`: arguments the function may hand on unseen.
+    pub splat: bool,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// `for var in over:` (`over` a dotted name) enclosing a route, mount or invocation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoopDecl {
+    pub var: String,
+    pub over: String,
+    pub scope: Option<u32>,
+}
+
+/// One item of a sequence: a name, or all the items of another sequence (`a + b`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SeqItem {
+    One(String),
+    All(String),
+}
+
+/// `name = (a, b)` and the like.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SequenceDecl {
+    pub name: String,
+    pub items: Vec<SeqItem>,
+    pub scope: Option<u32>,
+}
+
+/// What an argument of an [`Invocation`] is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ArgValue {
+    /// A dotted name.
+    Name(String),
+    /// A string expression.
+    Path(PathExpr),
+    /// A list or tuple of string expressions.
+    Paths(Vec<PathExpr>),
+    /// A list or tuple of dotted names (and `*rest` spreads).
+    Items(Vec<SeqItem>),
+    /// `ViewClass.as_view(...)`: the class.
+    View(String),
+    Other,
+}
+
+/// One argument of an [`Invocation`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Argument {
+    pub keyword: Option<String>,
+    pub value: ArgValue,
+}
+
+/// A call that may be of a function forwarding its parameters to a route or mount.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Invocation {
+    /// The callee as written (`register_view`, `factory.create_app`, `pm.hook.load`).
+    pub callee: String,
+    pub args: Vec<Argument>,
+    /// `*args` or `**kwargs` passed: arguments that cannot be matched to parameters.
+    pub splat: bool,
+    pub scope: Option<u32>,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// `object.config.from_object(source)`: a class (by dotted import string or by name) whose
+/// upper-case attributes are the app's config defaults.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConfigSource {
+    /// `"pkg.config.DefaultConfig"` (a string) or `DefaultConfig` (a name), as written.
+    pub class: String,
+    /// True when `class` is an import string.
+    pub string: bool,
 }
 
 /// `name = NestedSimpleRouter(parent, parent_prefix, lookup=...)`: the registrations of `name`
@@ -142,6 +243,9 @@ pub enum PathPart {
     Literal(String),
     /// A name or dotted attribute (`API_PREFIX`, `settings.API_V1_STR`), resolved when linking.
     Ref(String),
+    /// `app.config["KEY"]` / `app.config.get("KEY")`: a Flask config value, resolved to the
+    /// default the app's `config.from_object` class gives it.
+    Config(String),
     /// Anything else (a call, a subscript, a formatted interpolation): the path is computed.
     Computed,
 }
@@ -157,7 +261,7 @@ impl PathExpr {
         for part in &self.parts {
             match part {
                 PathPart::Literal(l) => out.push_str(l),
-                PathPart::Ref(_) | PathPart::Computed => return None,
+                PathPart::Ref(_) | PathPart::Config(_) | PathPart::Computed => return None,
             }
         }
         Some(out)
@@ -251,6 +355,8 @@ pub struct RouteDecl {
     pub methods: Methods,
     /// The handler function, when named.
     pub handler: Option<String>,
+    /// The enclosing function (an index into [`PyRouteFacts::functions`]).
+    pub scope: Option<u32>,
     pub line: u32,
     pub column: u32,
 }
@@ -281,6 +387,8 @@ pub struct MountDecl {
     pub child: Option<String>,
     pub prefix: Option<PathExpr>,
     pub kind: MountKind,
+    /// The enclosing function (an index into [`PyRouteFacts::functions`]).
+    pub scope: Option<u32>,
     pub line: u32,
     pub column: u32,
 }
@@ -359,7 +467,14 @@ pub struct ViewSetAction {
 pub(crate) struct PyRoutes {
     /// Whether the file mentions DRF's `MethodNotAllowed`, read at its first class.
     method_not_allowed: Option<bool>,
+    /// Whether the file may hold a call of a Flask forwarding helper (read on the first call).
+    forwarding: Option<bool>,
 }
+
+/// Words whose absence means a file holds no call site of a Flask forwarding helper worth
+/// recording (see `forward.rs`): even the syntax tests of every call of every file cost too
+/// much (read once, on a file's first call).
+pub(crate) static FORWARDING: super::Words = super::Words::new(&["flask"]);
 
 /// Words whose absence means a file holds nothing for this family (or only constants that no
 /// route refers to).
@@ -383,6 +498,8 @@ pub(crate) static MARKERS: super::Words = super::Words::new(&[
     "rest_framework",
     "ROOT_URLCONF",
     "ninja",
+    // A helper that forwards to Flask's `add_url_rule` without importing Flask.
+    "url_rule",
 ]);
 
 impl Family for PyRoutes {
@@ -410,8 +527,15 @@ impl Family for PyRoutes {
     fn visit(&mut self, node: Node<'_>, kind: &str, cx: &Context<'_>, facts: &mut FileFacts) {
         let out = &mut facts.py_routes;
         match kind {
-            "decorated_definition" => decorated(node, cx.source, out),
-            "call" => call(node, cx, out),
+            "decorated_definition" => {
+                let (routes, mounts) = (out.routes.len(), out.mounts.len());
+                decorated(node, cx.source, out);
+                forward::scope_new(node, cx, routes, mounts, out);
+            }
+            "call" => {
+                let forwarding = *self.forwarding.get_or_insert_with(|| FORWARDING.any_in(cx));
+                call(node, cx, forwarding, out);
+            }
             "assignment" => assignment(node, cx, out),
             "augmented_assignment" => django::augmented(node, cx, out),
             "class_definition" => {
@@ -483,6 +607,7 @@ fn decorated(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
             path,
             methods,
             handler: Some(handler.to_owned()),
+            scope: None,
             line,
             column,
         });
@@ -490,7 +615,7 @@ fn decorated(node: Node<'_>, source: &str, out: &mut PyRouteFacts) {
 }
 
 /// Calls that mount, register or add routes.
-fn call(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFacts) {
+fn call(node: Node<'_>, cx: &Context<'_>, forwarding: bool, out: &mut PyRouteFacts) {
     let source = cx.source;
     // The attribute name first: most calls are not of interest and need no more work.
     let attr = cx
@@ -514,10 +639,22 @@ fn call(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFacts) {
                 | "register"
                 | "append"
                 | "extend"
+                | "from_object"
         )
     ) {
+        if forwarding {
+            forward::invocation(node, cx, out);
+        }
         return;
     }
+    let (routes, mounts) = (out.routes.len(), out.mounts.len());
+    call_of_interest(node, cx, out);
+    forward::scope_new(node, cx, routes, mounts, out);
+}
+
+/// A call whose attribute name may mount, register or add routes.
+fn call_of_interest(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFacts) {
+    let source = cx.source;
     let Some((object, attr)) = callee_attribute(node, source) else { return };
     let Some(args) = node.field("arguments") else { return };
     match attr.as_str() {
@@ -533,6 +670,7 @@ fn call(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFacts) {
         "add_router" => ninja::add_router(node, &object, args, source, out),
         "register" => django::register(node, &object, args, source, out),
         "append" | "extend" => django::append(&object, &attr, args, source, out),
+        "from_object" => forward::config_source(&object, args, source, out),
         _ => {}
     }
 }
@@ -591,15 +729,16 @@ fn assignment(node: Node<'_>, cx: &Context<'_>, out: &mut PyRouteFacts) {
         });
         return;
     }
-    if is_stringish(right) && is_module_level(node, cx) {
-        out.constants.push(Constant {
-            name: name.to_owned(),
-            value: path_expr(right, source),
-            line,
-            column,
-        });
+    // Integers too: `API_VERSION = 1` interpolated in `f"/api/{API_VERSION}"`.
+    let integer = right.kind_name() == "integer";
+    if (integer || is_stringish(right)) && is_module_level(node, cx) {
+        let value =
+            if integer { PathExpr::literal(text(right, source)) } else { path_expr(right, source) };
+        out.constants.push(Constant { name: name.to_owned(), value, line, column });
         return;
     }
+    // A sequence of names may also be a Django URL list built from others (`a + b`).
+    forward::sequence(node, name, right, cx, out);
     django::url_list(name, right, source, out);
 }
 

@@ -42,6 +42,7 @@ pub(super) fn add_router(
         child,
         prefix,
         kind: MountKind::AddRouter,
+        scope: None,
         line,
         column,
     });

@@ -19,6 +19,7 @@ fn described(source: &str) -> String {
             .map(|part| match part {
                 PathPart::Literal(l) => format!("'{l}'"),
                 PathPart::Ref(r) => r.clone(),
+                PathPart::Config(key) => format!("config[{key}]"),
                 PathPart::Computed => "?".to_owned(),
             })
             .collect::<Vec<_>>()
@@ -111,7 +112,67 @@ fn described(source: &str) -> String {
         let lookup = n.lookup.as_deref().unwrap_or("-");
         got.push(format!("nested {} <- {} {} {lookup}", n.name, n.parent, show(&n.parent_prefix)));
     }
+    forwarding(&f, &show, &mut got);
     got.join("\n")
+}
+
+/// The facts that let the linker follow forwarding functions.
+fn forwarding(f: &PyRouteFacts, show: &dyn Fn(&PathExpr) -> String, got: &mut Vec<String>) {
+    let scope = |s: Option<u32>| s.map_or_else(|| "module".to_owned(), |s| format!("fn#{s}"));
+    let item = |i: &SeqItem| match i {
+        SeqItem::One(n) => n.clone(),
+        SeqItem::All(n) => format!("*{n}"),
+    };
+    for (i, func) in f.functions.iter().enumerate() {
+        let class = func.class.as_deref().map(|c| format!("{c}.")).unwrap_or_default();
+        let splat = if func.splat { " +splat" } else { "" };
+        got.push(format!("fn#{i} {class}{}({}){splat}", func.name, func.params.join(", ")));
+    }
+    for r in f.routes.iter().filter(|r| r.scope.is_some()) {
+        got.push(format!("route @{} in {}", r.line, scope(r.scope)));
+    }
+    for m in f.mounts.iter().filter(|m| m.scope.is_some()) {
+        got.push(format!("mount @{} in {}", m.line, scope(m.scope)));
+    }
+    for l in &f.loops {
+        got.push(format!("loop {} in {} ({})", l.var, l.over, scope(l.scope)));
+    }
+    for q in &f.sequences {
+        let items: Vec<String> = q.items.iter().map(item).collect();
+        got.push(format!("sequence {} = [{}] ({})", q.name, items.join(", "), scope(q.scope)));
+    }
+    for c in &f.invocations {
+        let args: Vec<String> = c
+            .args
+            .iter()
+            .map(|a| {
+                let value = match &a.value {
+                    ArgValue::Name(n) => n.clone(),
+                    ArgValue::Path(p) => show(p),
+                    ArgValue::Paths(ps) => {
+                        format!("[{}]", ps.iter().map(show).collect::<Vec<_>>().join(", "))
+                    }
+                    ArgValue::Items(items) => {
+                        format!("({})", items.iter().map(item).collect::<Vec<_>>().join(", "))
+                    }
+                    ArgValue::View(c) => format!("{c}.as_view"),
+                    ArgValue::Other => "?".to_owned(),
+                };
+                a.keyword.as_ref().map_or(value.clone(), |k| format!("{k}={value}"))
+            })
+            .collect();
+        let splat = if c.splat { " +splat" } else { "" };
+        got.push(format!(
+            "call {}({}){splat} in {} @{}",
+            c.callee,
+            args.join(", "),
+            scope(c.scope),
+            c.line
+        ));
+    }
+    for c in &f.config_sources {
+        got.push(format!("config from {}{}", c.class, if c.string { " (string)" } else { "" }));
+    }
 }
 
 #[test]
@@ -455,6 +516,44 @@ class BadgeViewSet(viewsets.ModelViewSet):
 
     def create(self, request):
         raise ValueError("not refused by DRF")
+"#
+    );
+}
+
+#[test]
+fn forwarding_helpers_loops_sequences_and_config_sources() {
+    check!(
+        r#"
+from flask import Blueprint
+from shop.util import add_view, other
+
+BUILTIN = (status_bp,)
+LEVEL = 2
+COUNT = 3.5
+
+def attach_all(app, parts):
+    for part in parts:
+        app.register_blueprint(part, url_prefix=f"/v{LEVEL}")
+
+def add_view(target, rules, view, *extra, **options):
+    for rule in rules:
+        target.add_url_rule(rule, view_func=view)
+
+class Panel:
+    def hook(self, app: Flask, name="x"):
+        app.add_url_rule("/panel", view_func=panel)
+
+def load_parts(app):
+    store = Blueprint("store", __name__)
+    add_view(store, rules=["/shelf", "/shelf/<int:n>"], view_func=Shelf.as_view("shelf"))
+    add_view(store, "/one", show)
+    app.register_blueprint(store, url_prefix=app.config["STORE_PREFIX"])
+    parts = BUILTIN + (store, *extra_parts)
+    attach_all(app, parts)
+    other(1, "two", *rest)
+    app.config.from_object("shop.settings.Base")
+    app.config.from_object(Overrides)
+    return app.config.get("PLAIN")
 "#
     );
 }

@@ -11,7 +11,12 @@
 
 use std::collections::HashMap;
 
-use crate::recognise::py_routes::{Instance, Methods, MountDecl, MountKind, RouteDecl};
+#[path = "forward.rs"]
+mod forward;
+
+use self::forward::{PathSlot, Pending, Sites, Via};
+
+use crate::recognise::py_routes::{Instance, Methods, MountDecl, MountKind, PathPart, RouteDecl};
 use cartograph_core::{
     Confidence, HttpMethod, Provenance, RefusalKind, RouteTemplate, SourceLocation,
 };
@@ -40,6 +45,8 @@ struct Hop<'a> {
     /// (`app.mount("/auth", manager.get_fastapi_app())` with the manager's class unknown): the
     /// method and how many apps of the tree such methods return.
     dispatched: Option<(&'a str, usize)>,
+    /// The parent or child was reached through the calls of a forwarding function.
+    via: Via,
 }
 
 struct Graph<'a> {
@@ -68,18 +75,124 @@ pub(super) fn link(names: &Names<'_>, out: &mut Output) {
             }
         }
     }
+    let sites = Sites::new(names);
     for file in names.python_files() {
         let Some(facts) = names.facts(file) else { continue };
         for decl in &facts.mounts {
-            mount(names, &mut graph, file, decl, out);
+            if !forwarded_mount(names, &sites, &mut graph, file, decl) {
+                mount(names, &mut graph, file, decl, out);
+            }
         }
     }
     for file in names.python_files() {
         let Some(facts) = names.facts(file) else { continue };
         for decl in &facts.routes {
-            route(names, &graph, file, decl, out);
+            if !forwarded_route(names, &sites, &graph, file, decl, out) {
+                route(names, &graph, file, decl, out);
+            }
         }
     }
+}
+
+/// A mount whose parent or child is a parameter or a loop variable: one hop per pair of objects
+/// they stand for. False when it is not such a mount, or when nothing is found for either side
+/// (the plain reading then refuses or places it).
+fn forwarded_mount<'a>(
+    names: &Names<'a>,
+    sites: &Sites<'a>,
+    graph: &mut Graph<'a>,
+    file: FileIdx,
+    decl: &'a MountDecl,
+) -> bool {
+    let scope = (file, decl.scope);
+    let child_name = decl.child.as_deref();
+    let forwarded = Sites::forwarded(names, scope, &decl.parent)
+        || child_name.is_some_and(|c| Sites::forwarded(names, scope, c));
+    let Some(child_name) = child_name.filter(|_| forwarded) else { return false };
+    let parents = sites.objects(names, graph, scope, &decl.parent, 0);
+    let children = sites.objects(names, graph, scope, child_name, 0);
+    if parents.is_empty() || children.is_empty() {
+        return false;
+    }
+    for (child, child_via) in &children {
+        for (parent, parent_via) in &parents {
+            if parent == child {
+                continue;
+            }
+            let mut via = parent_via.clone();
+            via.merge(child_via);
+            let hop = Hop { parent: *parent, file, decl, dispatched: None, via };
+            graph.parents.entry(*child).or_default().push(hop);
+        }
+    }
+    true
+}
+
+/// A route whose object, path or handler is a parameter or a loop variable: one route per
+/// object, path and handler the calls give them. False when it is not such a route.
+fn forwarded_route(
+    names: &Names<'_>,
+    sites: &Sites<'_>,
+    graph: &Graph<'_>,
+    file: FileIdx,
+    decl: &RouteDecl,
+    out: &mut Output,
+) -> bool {
+    let scope = (file, decl.scope);
+    let path_name = match decl.path.parts.as_slice() {
+        [PathPart::Ref(name)] => Some(name.as_str()),
+        _ => None,
+    };
+    let forwarded = Sites::forwarded(names, scope, &decl.object)
+        || path_name.is_some_and(|p| Sites::forwarded(names, scope, p))
+        || decl.handler.as_deref().is_some_and(|h| Sites::forwarded(names, scope, h));
+    if !forwarded {
+        return false;
+    }
+    let class_based = decl.call.ends_with(":as_view");
+    let handler = decl.handler.as_deref().map(|h| (h, class_based));
+    let start = Pending::new(names, scope, &decl.object, &decl.path, handler);
+    let placed = sites.routes(names, start);
+    if placed.is_empty() {
+        return false;
+    }
+    for pending in placed {
+        let PathSlot::Expr(path_scope, path) = &pending.path else { continue };
+        // One file must give every name the route is read with.
+        let at = match &pending.handler {
+            Some(h) if path.as_literal().is_some() || h.scope.0 == path_scope.0 => h.scope.0,
+            Some(_) => continue,
+            None => path_scope.0,
+        };
+        let call = match &pending.handler {
+            Some(h)
+                if h.class_based && decl.methods == Methods::Default && pending.extra.is_none() =>
+            {
+                crate::recognise::py_routes::flask::AS_VIEW_RULE.to_owned()
+            }
+            _ if class_based => "add_url_rule".to_owned(),
+            _ => decl.call.clone(),
+        };
+        let (line, column) = pending.at.unwrap_or((decl.line, decl.column));
+        let route = RouteDecl {
+            object: decl.object.clone(),
+            call,
+            path: path.clone(),
+            methods: pending.extra.clone().unwrap_or_else(|| decl.methods.clone()),
+            handler: pending.handler.as_ref().map(|h| h.name.clone()),
+            scope: None,
+            line,
+            column,
+        };
+        let Some(location) = names.location(at, line, column) else { continue };
+        let (object_scope, object_name) = &pending.object;
+        for (start, start_via) in sites.objects(names, graph, *object_scope, object_name, 0) {
+            let mut via = pending.via.clone();
+            via.merge(&start_via);
+            route_from(names, graph, at, &route, start, location.clone(), &via, out);
+        }
+    }
+    true
 }
 
 /// The routing object a dotted name in `file` refers to.
@@ -138,7 +251,7 @@ fn mount<'a>(
     };
     match (parent, child) {
         (Some(parent), Some(child)) => {
-            let hop = Hop { parent, file, decl, dispatched: None };
+            let hop = Hop { parent, file, decl, dispatched: None, via: Via::default() };
             graph.parents.entry(child).or_default().push(hop);
         }
         (Some(parent), None)
@@ -146,7 +259,13 @@ fn mount<'a>(
                 && let Some((method, apps)) = dispatched(names, graph, file, decl) =>
         {
             for &child in &apps {
-                let hop = Hop { parent, file, decl, dispatched: Some((method, apps.len())) };
+                let hop = Hop {
+                    parent,
+                    file,
+                    decl,
+                    dispatched: Some((method, apps.len())),
+                    via: Via::default(),
+                };
                 graph.parents.entry(child).or_default().push(hop);
             }
         }
@@ -265,6 +384,21 @@ fn chains<'h, 'a>(
 fn route(names: &Names<'_>, graph: &Graph<'_>, file: FileIdx, decl: &RouteDecl, out: &mut Output) {
     let Some(location) = names.location(file, decl.line, decl.column) else { return };
     let Some(start) = object(names, graph, file, &decl.object) else { return };
+    route_from(names, graph, file, decl, start, location, &Via::default(), out);
+}
+
+/// A route declared on `start`, read in `file`, through `via`.
+#[allow(clippy::too_many_arguments)]
+fn route_from(
+    names: &Names<'_>,
+    graph: &Graph<'_>,
+    file: FileIdx,
+    decl: &RouteDecl,
+    start: ObjId,
+    location: SourceLocation,
+    via: &Via,
+    out: &mut Output,
+) {
     let Some((_, class)) = graph.objects.get(&start).copied() else { return };
     let flask = matches!(
         class,
@@ -340,8 +474,9 @@ fn route(names: &Names<'_>, graph: &Graph<'_>, file: FileIdx, decl: &RouteDecl, 
             continue;
         }
         let from_settings = path.from_settings || composed.prefixes.iter().any(|p| p.from_settings);
-        let mut confidence = match composed.dispatched {
-            0 if !from_settings => Confidence::Certain,
+        let from_config = path.from_config || composed.prefixes.iter().any(|p| p.from_config);
+        let mut confidence = match composed.dispatched.max(usize::from(via.by_name)) {
+            0 if !from_settings && !from_config => Confidence::Certain,
             0 | 1 => Confidence::Likely,
             _ => Confidence::Possible,
         };
@@ -352,7 +487,10 @@ fn route(names: &Names<'_>, graph: &Graph<'_>, file: FileIdx, decl: &RouteDecl, 
                 *out.unknown_prefixes.entry(key.clone()).or_default() += methods.len();
             }
         }
-        let other_files = composed.other_files || path.other_files || handler_file != file;
+        let other_files = composed.other_files
+            || path.other_files
+            || handler_file != file
+            || !via.steps.is_empty();
         let provenance = if other_files { Provenance::Resolver } else { Provenance::Syntax };
         for method in &methods {
             let call = decl.call.split(':').next().unwrap_or(&decl.call);
@@ -372,13 +510,19 @@ fn route(names: &Names<'_>, graph: &Graph<'_>, file: FileIdx, decl: &RouteDecl, 
                 "{head} from {at}{}.{call}(\"{}\"){names_used} on {handler_name}",
                 decl.object, path.value,
             );
-            for step in &composed.steps {
+            for step in via.steps.iter().chain(&composed.steps) {
                 evidence.push_str(", ");
                 evidence.push_str(step);
             }
             if from_settings {
                 evidence
                     .push_str("; a settings field default can be overridden by the environment");
+            }
+            if from_config {
+                evidence.push_str(
+                    "; a config default (from the class the app's config is loaded from) can be \
+                     overridden by a deployment's own config",
+                );
             }
             if !composed.unknown.is_empty() {
                 evidence.push_str(
@@ -544,7 +688,11 @@ fn compose(
             ));
             dispatched = dispatched.max(apps);
         }
-        other_files |= hop.file != start.0;
+        steps.extend(hop.via.steps.iter().cloned());
+        if hop.via.by_name {
+            dispatched = dispatched.max(1);
+        }
+        other_files |= hop.file != start.0 || !hop.via.steps.is_empty();
         current = hop.parent;
     }
     if let Some(p) = own(current, &mut unknown)? {
