@@ -85,20 +85,12 @@ DEBUG = os.getenv("DEBUG") == "1"
 }
 
 fn env_evidence(analysis: &Analysis) -> Vec<String> {
-    analysis
-        .edges
-        .iter()
-        .filter(|e| e.kind == EdgeKind::ReadsEnv)
-        .map(|e| {
-            format!(
-                "{} -> {} {}/{}: {}",
-                e.from.name(),
-                e.to.name(),
-                e.provenance.as_str(),
-                e.confidence.as_str(),
-                e.evidence.as_str()
-            )
-        })
+    let evidence =
+        analysis.edges.iter().filter(|e| e.kind == EdgeKind::ReadsEnv).map(|e| e.evidence.as_str());
+    env_edges(analysis)
+        .into_iter()
+        .zip(evidence)
+        .map(|(edge, evidence)| format!("{edge}: {evidence}"))
         .collect()
 }
 
@@ -144,8 +136,9 @@ COMPUTED = get_bool_from_env(name)
 }
 
 /// The keys of a Next.js config's `env` object are inlined by Next.js from the config at build
-/// time: in the app's modules `process.env.KEY` reads no environment variable. The config's own
-/// reads are, and a key whose value reads the variable of the same name stays that variable.
+/// time: in the app's modules `process.env.KEY` reads no environment variable (a destructuring
+/// of `process.env` is not replaced, so it still does). The config's own reads are, and a key
+/// whose value reads the variable of the same name stays that variable.
 #[test]
 fn next_config_env_keys_are_no_environment_variables() {
     let config = "const basePath = process.env.BASE_PATH || '';\nmodule.exports = {\n  env: {\n    basePath,\n    cloudMode: process.env.CLOUD_MODE ? '1' : '',\n    API_URL: process.env.API_URL,\n  },\n};\n";
@@ -165,6 +158,7 @@ fn next_config_env_keys_are_no_environment_variables() {
             "web/next.config.js -> CLOUD_MODE syntax/certain",
             "web/src/app/page.tsx -> API_URL syntax/certain",
             "web/src/app/page.tsx -> OTHER syntax/certain",
+            "web/src/app/page.tsx -> cloudMode syntax/certain",
         ]
     );
 }

@@ -533,9 +533,7 @@ fn has_catch_all(template: &RouteTemplate) -> bool {
 
 /// A catch-all route with no literal segment (`/{*rest}`): every path reaches it.
 fn is_fallback(template: &RouteTemplate) -> bool {
-    let segments = template.segments();
-    segments.iter().any(|s| matches!(s, Segment::CatchAll(_)))
-        && !segments.iter().any(|s| matches!(s, Segment::Literal(_)))
+    has_catch_all(template) && !template.segments().iter().any(|s| matches!(s, Segment::Literal(_)))
 }
 
 /// How specific a route is: its literal segments, then its segments before any catch-all.

@@ -1243,8 +1243,7 @@ impl Calls {
             return;
         }
         // Only `const` bindings keep their value; a `let` or `var` may be reassigned anywhere.
-        let constant = node.kind_name() != "variable_declarator"
-            || cx.parent(node).is_some_and(|p| text(p, cx.source).starts_with("const"));
+        let constant = node.kind_name() != "variable_declarator" || is_const_declarator(node, cx);
         if !constant {
             return;
         }
@@ -1316,8 +1315,7 @@ impl Calls {
         {
             return;
         }
-        let constant = node.kind_name() == "variable_declarator"
-            && cx.parent(node).is_some_and(|p| text(p, cx.source).starts_with("const"));
+        let constant = node.kind_name() == "variable_declarator" && is_const_declarator(node, cx);
         if !constant {
             return;
         }
@@ -1584,6 +1582,11 @@ impl Calls {
         let (method, url) = found?;
         Some(CallFact { line: p.line, column: p.column, client, method, url })
     }
+}
+
+/// A `const` declaration's declarator: its value is the one every use sees.
+fn is_const_declarator(declarator: Node<'_>, cx: &Context<'_>) -> bool {
+    cx.parent(declarator).is_some_and(|p| text(p, cx.source).starts_with("const"))
 }
 
 /// True when `source` has `name` as a whole word after `function`, `function*`, `class` or `:`,

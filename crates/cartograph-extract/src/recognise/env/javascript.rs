@@ -99,6 +99,9 @@ pub(super) fn member(node: Node<'_>, cx: &Context<'_>, facts: &mut FileFacts) {
         return;
     }
     read(node, name.to_owned(), RECOGNISER, format!("{object} reads {name}"), facts);
+    if let Some(read) = facts.env.reads.last_mut() {
+        read.process_env_member = object == "process.env";
+    }
 }
 
 /// `process.env["X"]`.

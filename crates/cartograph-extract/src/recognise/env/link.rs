@@ -42,14 +42,7 @@ pub fn link(input: &LinkInput<'_>, linked: &mut Linked) {
     for file in &input.files {
         let inlined = next_inlined(&next_configs, file.path);
         for read in &file.facts.env.reads {
-            // The evidence `javascript.rs` writes for `process.env.X`, `process.env["X"]` and
-            // `const { X } = process.env`.
-            let through_process_env = read.evidence.starts_with("process.env")
-                || read.evidence.starts_with("a destructuring of process.env ");
-            if read.recogniser == "js-env"
-                && through_process_env
-                && inlined.is_some_and(|keys| keys.contains(&read.name))
-            {
+            if read.process_env_member && inlined.is_some_and(|keys| keys.contains(&read.name)) {
                 continue;
             }
             let location = SourceLocation::new(file.path.clone(), read.line, read.column);

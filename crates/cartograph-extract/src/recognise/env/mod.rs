@@ -129,9 +129,9 @@ pub struct EnvFacts {
     /// Names the file binds at module level to an environment object (`env = environ.Env()`,
     /// `export default withSecrets(process.env)`).
     pub objects: Vec<EnvObject>,
-    /// In a Next.js config (`next.config.*`), the keys of its `env` object: Next.js inlines
-    /// `process.env.KEY` for them at build time from the config, so in the app's modules they
-    /// are no environment variables (a key whose value reads the variable of the same name
+    /// In a Next.js config (`next.config.*`), the keys of its `env` object: Next.js replaces
+    /// `process.env.KEY` for them at build time by the config's value, so in the app's modules
+    /// such a read is no environment variable (a key whose value reads the variable of the same name
     /// is left out: reading it is reading that variable).
     pub next_env_keys: Vec<String>,
 }
@@ -150,6 +150,9 @@ pub struct EnvRead {
     pub evidence: String,
     pub provenance: Provenance,
     pub confidence: Confidence,
+    /// True for `process.env.X`, the one form Next.js replaces by the value of its config's
+    /// `env` key `X` at build time (a destructuring of `process.env` is not replaced).
+    pub process_env_member: bool,
 }
 
 /// The family's state during one walk.
@@ -349,6 +352,7 @@ fn push_read(
         evidence,
         provenance,
         confidence,
+        process_env_member: false,
     });
 }
 

@@ -348,6 +348,7 @@ fn push(facts: &mut FileFacts, name: String, line: u32, column: u32, evidence: S
         evidence,
         provenance: Provenance::Convention,
         confidence: Confidence::Likely,
+        process_env_member: false,
     });
 }
 

@@ -319,30 +319,20 @@ fn django_base(input: &LinkInput<'_>, path: &RepoPath, base: &str) -> bool {
 
 /// The table of a non-Django model.
 fn declared(fact: &ModelFact) -> Option<Declared> {
-    match &fact.table {
-        ModelTable::Declared { name, schema } => Some(Declared {
-            key: NodeKey::table(schema.as_deref(), name),
-            provenance: Provenance::Syntax,
-            confidence: Confidence::Certain,
-            how: "by name".to_owned(),
-            inherited: false,
-        }),
-        ModelTable::Default { name, schema, rule } => Some(Declared {
-            key: NodeKey::table(schema.as_deref(), name),
-            provenance: Provenance::Convention,
-            confidence: Confidence::Likely,
-            how: format!("by {rule}"),
-            inherited: false,
-        }),
-        ModelTable::Possible { name, schema, rule } => Some(Declared {
-            key: NodeKey::table(schema.as_deref(), name),
-            provenance: Provenance::Convention,
-            confidence: Confidence::Possible,
-            how: format!("by {rule}"),
-            inherited: false,
-        }),
-        ModelTable::Django(_) | ModelTable::SqlaSubclass(_) => None,
-    }
+    let (name, schema, provenance, confidence, how) = match &fact.table {
+        ModelTable::Declared { name, schema } => {
+            (name, schema, Provenance::Syntax, Confidence::Certain, "by name".to_owned())
+        }
+        ModelTable::Default { name, schema, rule } => {
+            (name, schema, Provenance::Convention, Confidence::Likely, format!("by {rule}"))
+        }
+        ModelTable::Possible { name, schema, rule } => {
+            (name, schema, Provenance::Convention, Confidence::Possible, format!("by {rule}"))
+        }
+        ModelTable::Django(_) | ModelTable::SqlaSubclass(_) => return None,
+    };
+    let key = NodeKey::table(schema.as_deref(), name);
+    Some(Declared { key, provenance, confidence, how, inherited: false })
 }
 
 /// The table of a concrete Django model.
