@@ -291,6 +291,17 @@ fn walk<'t>(
     fielded: impl Fn(usize) -> &'static [&'static str],
     mut visit: impl FnMut(Node<'t>, &Context<'_>) -> bool,
 ) {
+    walk_counted(tree, cx, fielded, |node, _, _, at| visit(node, at));
+}
+
+/// [`walk`], handing `visit` the node's kind id and child count as well: the walk reads both
+/// anyway, and each read is a call into tree-sitter, made for every node of the tree.
+fn walk_counted<'t>(
+    tree: &'t Tree,
+    cx: &Context<'t>,
+    fielded: impl Fn(usize) -> &'static [&'static str],
+    mut visit: impl FnMut(Node<'t>, usize, u32, &Context<'_>) -> bool,
+) {
     // The fields of the visited node read for the families (see [`Context::field`]).
     let mut fields: Vec<(&'static str, Option<Node<'t>>)> = Vec::new();
     let mut cursor = tree.root_node().walk();
@@ -304,11 +315,18 @@ fn walk<'t>(
     let mut siblings_left: Vec<u32> = Vec::new();
     'walk: loop {
         let node = cursor.node();
+        let id = usize::from(node.kind_id());
+        let children = node.child_count();
         ancestry.push(node);
         fields.clear();
-        fields.extend(fielded(usize::from(node.kind_id())).iter().map(|&f| (f, node.field(f))));
-        let descend = visit(node, &Context { ancestry: &ancestry, fields: &fields, ..*cx });
-        let children = if descend { node.child_count() } else { 0 };
+        let wanted = fielded(id);
+        // Most nodes have no fields to read: skip the call rather than extend by nothing.
+        if !wanted.is_empty() {
+            fields.extend(wanted.iter().map(|&f| (f, node.field(f))));
+        }
+        let descend =
+            visit(node, id, children, &Context { ancestry: &ancestry, fields: &fields, ..*cx });
+        let children = if descend { children } else { 0 };
         if children > 0 && cursor.goto_first_child() {
             siblings_left.push(children - 1);
             continue;
@@ -512,8 +530,7 @@ fn is_barren(node: Node<'_>, barren: Barren, cx: &Context<'_>) -> bool {
 /// step onto them, and stepping costs as much as visiting: about a quarter of a tree's nodes
 /// are such leaves (`a.b`, `f(x, y)`, `k=v`). tree-sitter keeps the descendant count of every
 /// node, so the test reads two numbers.
-fn only_leaves_below(node: Node<'_>) -> bool {
-    let children = node.child_count();
+fn only_leaves_below(node: Node<'_>, children: u32) -> bool {
     children > 0 && usize::try_from(children).is_ok_and(|c| node.descendant_count() == c + 1)
 }
 
@@ -557,8 +574,7 @@ pub(crate) fn run(
         (Some(&fields), Some(&mask)) if mask & wanted != 0 => fields,
         _ => &[],
     };
-    walk(tree, &cx, fielded, |node, at_node| {
-        let id = usize::from(node.kind_id());
+    walk_counted(tree, &cx, fielded, |node, id, children, at_node| {
         // Ids past the table (ERROR nodes) go to every family by their name, as any kind did
         // before the table.
         let (kind, mask, barren) =
@@ -586,7 +602,7 @@ pub(crate) fn run(
                 }
             }
         }
-        !is_barren(node, barren, &cx) && !only_leaves_below(node)
+        !is_barren(node, barren, &cx) && !only_leaves_below(node, children)
     });
     for (bit, family) in families.iter_mut().enumerate() {
         if wanted & 1 << bit != 0 {

@@ -5,9 +5,9 @@
 pub(crate) mod javascript;
 pub(crate) mod python;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::LazyLock;
 
 use cartograph_core::{Refusal, RefusalKind, RepoPath, SourceLocation};
@@ -155,21 +155,41 @@ pub(crate) fn record_error_regions(path: &RepoPath, tree: &Tree, facts: &mut Fil
     ));
 }
 
+/// How many children a string may have to be read child by child rather than by a cursor.
+const SHORT: u32 = 4;
+
 /// The value of a plain string literal node: a Python `string` without interpolation or a JS/TS
 /// `string` / substitution-free `template_string`. `None` for anything computed.
 pub(crate) fn literal_string(node: Node<'_>, source: &str) -> Option<String> {
     match node.kind_name() {
         "string" => {
             let mut value = String::new();
-            let mut cursor = node.walk();
-            for child in node.named_children(&mut cursor) {
-                match child.kind_name() {
-                    "string_content" | "string_fragment" | "escape_sequence" => {
-                        value.push_str(text(child, source));
+            let mut piece = |child: Node<'_>| match child.kind_name() {
+                "string_content" | "string_fragment" | "escape_sequence" => {
+                    value.push_str(text(child, source));
+                    true
+                }
+                "string_start" | "string_end" => true,
+                // An f-string's interpolation, or anything else, makes it computed.
+                _ => false,
+            };
+            let count = node.child_count();
+            if count <= SHORT {
+                // Most strings are a start, a content and an end (Python) or a fragment between
+                // quotes (JS): children by index cost less than a cursor, made and freed.
+                for i in 0..count {
+                    if let Some(child) = node.child(i).filter(Node::is_named)
+                        && !piece(child)
+                    {
+                        return None;
                     }
-                    "string_start" | "string_end" => {}
-                    // An f-string's interpolation, or anything else, makes it computed.
-                    _ => return None,
+                }
+            } else {
+                let mut cursor = node.walk();
+                for child in node.named_children(&mut cursor) {
+                    if !piece(child) {
+                        return None;
+                    }
                 }
             }
             if node.named_child_count() == 0 {
@@ -216,7 +236,42 @@ thread_local! {
     static FIELD_IDS: RefCell<Vec<(Language, FieldIds)>> = const { RefCell::new(Vec::new()) };
 }
 
+/// One entry of [`RECENT_FIELD_IDS`]: a grammar (see [`grammar_key`]), a name's address and
+/// length, and its field id.
+type RecentFieldId = (u64, usize, usize, Option<u16>);
+
+thread_local! {
+    /// A direct-mapped cache in front of [`FIELD_IDS`], a fast path for speed: a hit costs a few
+    /// comparisons, where the table costs a borrow, a hash and a probe on every call. A miss
+    /// asks the table and takes the slot.
+    static RECENT_FIELD_IDS: [Cell<RecentFieldId>; 256] =
+        const { [const { Cell::new((0, 0, 0, None)) }; 256] };
+}
+
+/// A number that tells grammars apart: [`AddressHasher`] over the grammar's address, which is a
+/// one-to-one map of addresses (a rotation and a multiplication by an odd number).
+fn grammar_key(language: &Language) -> u64 {
+    let mut hasher = AddressHasher::default();
+    language.hash(&mut hasher);
+    hasher.finish()
+}
+
 fn field_id(language: &Language, name: &'static str) -> Option<u16> {
+    let grammar = grammar_key(language);
+    let address = name.as_ptr() as usize;
+    let slot = (address ^ (address >> 8) ^ (grammar as usize >> 16)) % 256;
+    RECENT_FIELD_IDS.with(|recent| {
+        let (g, a, len, id) = recent[slot].get();
+        if g == grammar && a == address && len == name.len() {
+            return id;
+        }
+        let id = field_id_slow(language, name);
+        recent[slot].set((grammar, address, name.len(), id));
+        id
+    })
+}
+
+fn field_id_slow(language: &Language, name: &'static str) -> Option<u16> {
     // A name is keyed by its address and length: each literal is one entry.
     let key = (name.as_ptr() as usize, name.len());
     FIELD_IDS.with(|cell| {
@@ -235,9 +290,12 @@ fn field_id(language: &Language, name: &'static str) -> Option<u16> {
     })
 }
 
+/// A map keyed by addresses (node ids, literal names): hashed with [`AddressHasher`].
+pub(crate) type AddressMap<K, V> = HashMap<K, V, BuildHasherDefault<AddressHasher>>;
+
 /// A multiplicative hash for keys that are already well spread (addresses and lengths).
 #[derive(Default)]
-struct AddressHasher(u64);
+pub(crate) struct AddressHasher(u64);
 
 impl Hasher for AddressHasher {
     fn finish(&self) -> u64 {

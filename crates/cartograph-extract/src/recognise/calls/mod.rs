@@ -324,7 +324,7 @@ pub(crate) struct Calls {
     /// it, and reading it walks and copies the function's names. The last one read is asked
     /// most.
     last_scope: Option<(scope::Key, Option<Rc<scope::FnScope>>)>,
-    scopes: HashMap<scope::Key, Option<Rc<scope::FnScope>>>,
+    scopes: crate::syntax::AddressMap<scope::Key, Option<Rc<scope::FnScope>>>,
     /// Functions returning a client instance, and names bound to what functions return.
     factories: factories::Factories,
     /// Hono RPC calls (`client.users.$get()`), whose client is decided at the end of the file.

@@ -12,8 +12,10 @@
 //! Example: `` `${API_URL}/items/${item.id}` `` → `Path { path: "/items/{id}", stripped: base
 //! API_URL of unknown value }`.
 
+use aho_corasick::AhoCorasick;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
+use std::sync::LazyLock;
 
 use tree_sitter::Node;
 
@@ -552,7 +554,9 @@ fn is_config(t: &str) -> bool {
         "app.config",
         "current_app.config",
     ];
-    if ROOTS.iter().any(|r| t.starts_with(r)) {
+    // The first byte picks the few roots worth comparing.
+    let first = t.as_bytes().first().copied();
+    if ROOTS.iter().any(|r| r.as_bytes().first().copied() == first && t.starts_with(r)) {
         return true;
     }
     // A getter called without arguments reads like the value it returns (`getBasePath()`,
@@ -562,15 +566,20 @@ fn is_config(t: &str) -> bool {
         return false;
     }
     let last = t.rsplit('.').next().unwrap_or(t);
-    let lower = last.to_ascii_lowercase();
-    let named_like_a_base =
-        ["url", "base", "host", "origin", "endpoint", "api", "server", "domain"]
-            .iter()
-            .any(|w| lower.contains(w));
+    let named_like_a_base = BASE_WORDS.is_match(last);
     let constant = last.chars().any(|c| c.is_ascii_uppercase())
         && last.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
     named_like_a_base || constant
 }
+
+/// Words in a name that make it read like a base URL, in any case (`apiUrl`, `BASE_HOST`): one
+/// automaton rather than a lower-cased copy searched once per word, since every hole asks.
+static BASE_WORDS: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build(["url", "base", "host", "origin", "endpoint", "api", "server", "domain"])
+        .expect("a handful of short literal words always builds")
+});
 
 /// Which role a URL expression plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -56,6 +56,8 @@ pub fn invocation<'a>(
     file: &'a FileView<'a>,
     inv: &Invocation,
 ) -> Option<Resolved<'a>> {
+    // Most invocations are of no wrapper: look for one before reading the arguments.
+    let (wfile, wrapper) = find(input, file, &inv.callee, inv.class.as_deref(), 0)?;
     let mut notes = Vec::new();
     let args: Vec<InvocationArg> = inv
         .args
@@ -71,7 +73,6 @@ pub fn invocation<'a>(
             a
         })
         .collect();
-    let (wfile, wrapper) = find(input, file, &inv.callee, inv.class.as_deref(), 0)?;
     let mut resolved = same_name(wfile, wrapper).find_map(|w| apply(input, wfile, w, &args, 1))?;
     notes.append(&mut resolved.notes);
     resolved.notes = notes;
