@@ -5,6 +5,7 @@
 //! a `computed-env-key` refusal. Only names are kept: a default value passed alongside
 //! (`os.getenv("X", "default")`, a settings field's default) is never read into the facts.
 
+mod configparser;
 mod decouple;
 mod django_environ;
 mod javascript;
@@ -34,6 +35,14 @@ use crate::{FileFacts, Syntax};
 
 /// This family's recognisers, one per file of this folder.
 pub const RECOGNISERS: &[Recogniser] = &[
+    Recogniser {
+        name: "python-configparser-env",
+        file: "env/configparser.rs",
+        languages: &[Language::Python],
+        edges: &[EdgeKind::ReadsEnv],
+        summary: "configparser with an interpolation whose before_get reads os.getenv(option): \
+                  P[\"section\"][\"X\"], P[\"section\"].get(\"X\"), P.get(\"section\", \"X\")",
+    },
     Recogniser {
         name: "django-environ",
         file: "env/django_environ.rs",
@@ -161,6 +170,7 @@ pub(crate) struct Env {
     python: python::OsNames,
     environ: django_environ::DjangoEnviron,
     decouple: decouple::Decouple,
+    configparser: configparser::EnvConfigParsers,
     /// The names the file types as NestJS's `ConfigService`, read on first need.
     nest: Option<Vec<String>>,
     /// Whether the file is a Next.js config, read on first need.
@@ -236,13 +246,22 @@ impl Family for Env {
                     self.imports_read = facts.imports.len();
                     self.visit(node, kind, cx, facts);
                 }
-                "subscript" => python::subscript(node, cx, &self.python, facts),
+                "subscript" => {
+                    python::subscript(node, cx, &self.python, facts);
+                    self.configparser.subscript(node, cx, facts);
+                }
                 "call" => {
+                    if self.configparser.call(node, cx, facts) {
+                        return;
+                    }
                     let libraries = (&mut self.environ, &mut self.decouple);
                     python::call(node, cx, &self.python, libraries, &mut self.functions, facts);
                 }
                 "comparison_operator" => python::membership(node, cx, &self.python, facts),
-                "class_definition" => self.settings.class(node, cx, facts),
+                "class_definition" => {
+                    self.configparser.class(node, cx);
+                    self.settings.class(node, cx, facts);
+                }
                 _ => {}
             },
             Syntax::JavaScript => match kind {

@@ -387,3 +387,55 @@ class Settings(BaseSettings):
 "#;
     check!("app/settings.py", Grammar::Python, source);
 }
+
+/// configparser with an interpolation whose `before_get` reads `os.getenv(option)`: every read
+/// of an option by a literal name reads the variable of that name; a parser made with the
+/// stock interpolation, and a class whose `before_get` reads something else, read nothing.
+#[test]
+fn configparser_with_an_environment_interpolation() {
+    let source = r#"
+import configparser
+import os
+
+class EnvInterpolation(configparser.BasicInterpolation):
+    def before_get(self, parser, section, option, value, defaults):
+        value = super().before_get(parser, section, option, value, defaults)
+        envvar = os.getenv(option)
+        return envvar if value == "" and envvar else value
+
+class Upper(configparser.BasicInterpolation):
+    def before_get(self, parser, section, option, value, defaults):
+        return os.getenv("FIXED") or value
+
+config_ini = configparser.ConfigParser(interpolation=EnvInterpolation())
+plain = configparser.ConfigParser()
+upper = configparser.ConfigParser(interpolation=Upper())
+
+SECRET_KEY = config_ini["server"]["SECRET_KEY"]
+MAIL = config_ini["email"].get("MAIL_SERVER", "localhost")
+TLS = config_ini["email"].getboolean("MAIL_USE_TLS", fallback=False)
+PORT = config_ini.getint("server", "PORT")
+OTHER = plain["server"]["NOT_FROM_ENV"]
+UPPER = upper["server"]["NOT_EITHER"]
+DYNAMIC = config_ini["server"][name_of_option]
+"#;
+    let lines = render("app/config.py", Grammar::Python, source);
+    let how = "configparser option read through EnvInterpolation.before_get reads";
+    let expected = [
+        "FIXED syntax/certain: os.getenv reads FIXED".to_owned(),
+        format!("SECRET_KEY convention/likely: {how} SECRET_KEY"),
+        format!("MAIL_SERVER convention/likely: {how} MAIL_SERVER"),
+        format!("MAIL_USE_TLS convention/likely: {how} MAIL_USE_TLS"),
+        format!("PORT convention/likely: {how} PORT"),
+    ];
+    for line in &expected {
+        assert!(lines.contains(line), "missing {line:?} in {lines:#?}");
+    }
+    for name in ["NOT_FROM_ENV", "NOT_EITHER", "option "] {
+        assert!(!lines.iter().any(|l| l.starts_with(name)), "{name} in {lines:#?}");
+    }
+    assert!(
+        lines.iter().any(|l| l.starts_with("refused line 25: configparser option read")),
+        "{lines:#?}"
+    );
+}
