@@ -28,11 +28,19 @@ use cartograph_core::Provenance;
 
 pub(super) const RECOGNISER: &str = "nestjs-config";
 
-/// The names a file types as `ConfigService`, read once per file on first need.
+/// The names a file types as `ConfigService`, or binds to the service looked up from the
+/// application (`const configService = app.get(ConfigService)`), read once per file on first
+/// need.
 pub(super) fn typed_names(source: &str) -> Vec<String> {
     let mut names = Vec::new();
     for (at, _) in source.match_indices("ConfigService") {
         let before = source.get(..at).unwrap_or("").trim_end();
+        if let Some(name) = looked_up(before)
+            && !names.iter().any(|n| n == name)
+        {
+            names.push(name.to_owned());
+            continue;
+        }
         let Some(before) = before.strip_suffix(':') else { continue };
         let before = before.trim_end().trim_end_matches('?');
         let start = before
@@ -47,6 +55,33 @@ pub(super) fn typed_names(source: &str) -> Vec<String> {
         }
     }
     names
+}
+
+/// The name bound by `name = [await] app.get(` or `.resolve(` (with an optional type argument)
+/// when `before` is the text up to a `ConfigService` argument: NestJS's lookup of a provider from
+/// the application or a module reference.
+fn looked_up(before: &str) -> Option<&str> {
+    let before = before.strip_suffix('(')?.trim_end();
+    let before = match before.strip_suffix('>') {
+        Some(typed) => typed.rsplit_once('<')?.0,
+        None => before,
+    };
+    let before = before.strip_suffix(".get").or_else(|| before.strip_suffix(".resolve"))?;
+    let receiver = before.trim_end_matches(|c: char| c.is_alphanumeric() || "_$.".contains(c));
+    let receiver = receiver.trim_end();
+    let receiver = receiver.strip_suffix("await").unwrap_or(receiver).trim_end();
+    let assigned = receiver.strip_suffix('=')?;
+    if assigned.ends_with(['=', '!', '<', '>']) {
+        return None;
+    }
+    let assigned = assigned.trim_end();
+    let start = assigned
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_alphanumeric() || *c == '_' || *c == '$')
+        .last()
+        .map(|(i, _)| i)?;
+    Some(&assigned[start..])
 }
 
 /// `x.get("KEY")` where `x` is typed `ConfigService`. False when the call is not one.

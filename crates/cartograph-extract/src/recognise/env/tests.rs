@@ -439,3 +439,28 @@ DYNAMIC = config_ini["server"][name_of_option]
         "{lines:#?}"
     );
 }
+
+/// A `ConfigService` looked up from the application in `main.ts` reads like an injected one; a
+/// comparison with the lookup binds nothing.
+#[test]
+fn nestjs_config_service_looked_up_from_the_application() {
+    let source = r#"
+import { NestFactory } from "@nestjs/core";
+import { ConfigService } from "@nestjs/config";
+async function bootstrap() {
+  const app = await NestFactory.create(AppModule);
+  const configService = app.get(ConfigService);
+  const typed = await app.resolve<ConfigService>(ConfigService);
+  const same = other == app.get(ConfigService);
+  console.log(`Port: ${configService.get('PORT')}`);
+  if (configService.get('TRUST_PROXY') === 'true') app.set('trust proxy', true);
+  typed.get("SESSION_SECRET");
+  same.get("NOT_A_READ");
+}
+"#;
+    let lines = render("api/src/main.ts", Grammar::TypeScript, source);
+    for name in ["PORT", "TRUST_PROXY", "SESSION_SECRET"] {
+        assert!(lines.iter().any(|l| l.starts_with(&format!("{name} "))), "{name}: {lines:#?}");
+    }
+    assert!(!lines.iter().any(|l| l.starts_with("NOT_A_READ")), "{lines:#?}");
+}
