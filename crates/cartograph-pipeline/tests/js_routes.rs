@@ -1537,3 +1537,50 @@ module.exports = router;
         ),
     ]);
 }
+
+/// React Router / Remix resource routes beside a flat-routes config: a loader serves GET, an
+/// action POST (and, `likely`, the other non-GET methods); a page (a default export) and a module
+/// of a project without the config serve nothing; a page's `fetch` of the resource route links.
+#[test]
+fn react_router_resource_routes_under_flat_routes() {
+    let files = [
+        (
+            "apps/web/app/routes.ts",
+            "import { remixRoutesOptionAdapter } from '@react-router/remix-routes-option-adapter';\nimport { flatRoutes } from 'remix-flat-routes';\nexport default remixRoutesOptionAdapter((defineRoutes) => flatRoutes('routes', defineRoutes));\n",
+        ),
+        (
+            "apps/web/app/routes/api+/locale.tsx",
+            "export const action = async ({ request }) => {\n  return new Response('OK');\n};\n",
+        ),
+        (
+            "apps/web/app/routes/api+/avatar.$id.tsx",
+            "export async function loader({ params }) {\n  return new Response(params.id);\n}\n",
+        ),
+        (
+            "apps/web/app/routes/_authenticated+/settings._index.tsx",
+            "export const loader = () => null;\nexport default function Settings() {\n  fetch('/api/locale', { method: 'POST', body: 'x' });\n  return null;\n}\n",
+        ),
+        ("other/app/routes/api.orphan.ts", "export const loader = () => null;\n"),
+    ];
+    let (serves, evidence, refusals) = analyse(&files);
+    assert_eq!(
+        serves,
+        [
+            "DELETE /api/locale <- apps/web/app/routes/api+/locale.tsx [convention likely] action react-router",
+            "GET /api/avatar/{} <- apps/web/app/routes/api+/avatar.$id.tsx [convention certain] loader react-router",
+            "PATCH /api/locale <- apps/web/app/routes/api+/locale.tsx [convention likely] action react-router",
+            "POST /api/locale <- apps/web/app/routes/api+/locale.tsx [convention certain] action react-router",
+            "PUT /api/locale <- apps/web/app/routes/api+/locale.tsx [convention likely] action react-router",
+        ],
+        "{serves:#?}"
+    );
+    assert!(evidence.iter().all(|e| e.contains("apps/web/app/routes.ts")), "{evidence:#?}");
+    assert!(refusals.is_empty(), "{refusals:#?}");
+    let analysis = common::analyse_files(&files);
+    let linked = analysis.edges.iter().any(|e| {
+        e.kind == EdgeKind::Calls
+            && e.from.name().ends_with("settings._index.tsx")
+            && e.to.name() == "POST /api/locale"
+    });
+    assert!(linked, "the page's fetch is not linked to POST /api/locale");
+}

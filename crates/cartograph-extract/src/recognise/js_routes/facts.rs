@@ -31,6 +31,9 @@ pub struct JsRouteFacts {
     pub nest_loose_prefixes: Vec<NestPrefix>,
     /// Exported functions named after an HTTP method (Next.js App Router handlers).
     pub next_handlers: Vec<NextHandler>,
+    /// Exported `loader` (method `GET`) and `action` (method `POST`) functions: the handlers of a
+    /// React Router / Remix route module, which the linker routes by the file's path.
+    pub remix_exports: Vec<NextHandler>,
     /// The default export, for Next.js Pages Router API routes.
     pub default_export: Option<DefaultExport>,
     /// True when the file imports `next` or `next/…`.

@@ -142,6 +142,16 @@ pub const RECOGNISERS: &[Recogniser] = &[
                   checks), handlers re-exported from another module (export { default } from, \
                   export { GET, POST } from), [...slug] and [[...slug]] catch-all segments",
     },
+    Recogniser {
+        name: "react-router",
+        file: "js_routes/remix/",
+        languages: JS_LANGUAGES,
+        edges: &[EdgeKind::Serves],
+        summary: "React Router 7 / Remix resource routes: route modules exporting a loader \
+                  (GET) or an action (POST, PUT, PATCH, DELETE) and no component, under the \
+                  routes folder of a routes.ts using remix-flat-routes or \
+                  @react-router/fs-routes; flat names, + folders, $params, $ splats",
+    },
 ];
 
 /// A server creation seen during the walk, kept if its constructor is imported from a
@@ -263,10 +273,12 @@ impl Family for JsRoutes {
         // Next.js route files need no framework word: `export function GET` is enough.
         let path = cx.path.as_str();
         let file = path.rsplit('/').next().unwrap_or(path);
-        // Only a file under a `pages/api/` folder is a Pages Router route (see `nextjs::link`).
+        // Only a file under a `pages/api/` folder is a Pages Router route (see `nextjs::link`),
+        // and one under a `routes/` folder a React Router route module (see `remix::link`).
         file.starts_with("route.")
             || file.starts_with("next.config.")
             || path.contains("pages/api/")
+            || path.contains("routes/")
             || WANTED.any_in(cx)
     }
 

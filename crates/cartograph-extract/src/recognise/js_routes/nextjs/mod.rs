@@ -193,4 +193,14 @@ pub(super) fn next_handler(exported: &str, local: &str, at: Node<'_>, js: &mut J
         let (line, column) = position(at);
         js.next_handlers.push(NextHandler { method, handler: local.to_owned(), line, column });
     }
+    // A React Router / Remix route module's data functions (see `remix::link`).
+    let remix = match exported {
+        "loader" => Some(HttpMethod::Get),
+        "action" => Some(HttpMethod::Post),
+        _ => None,
+    };
+    if let Some(method) = remix {
+        let (line, column) = position(at);
+        js.remix_exports.push(NextHandler { method, handler: local.to_owned(), line, column });
+    }
 }
