@@ -284,7 +284,8 @@ pub(crate) trait Family {
 }
 
 /// Visits the nodes of `tree` in document order (pre-order), with the context at that node;
-/// `visit` returns whether to walk the node's children.
+/// `visit` returns whether to walk the node's children. The tests' form of [`walk_counted`].
+#[cfg(test)]
 fn walk<'t>(
     tree: &'t Tree,
     cx: &Context<'t>,
@@ -294,8 +295,10 @@ fn walk<'t>(
     walk_counted(tree, cx, fielded, |node, _, _, at| visit(node, at));
 }
 
-/// [`walk`], handing `visit` the node's kind id and child count as well: the walk reads both
-/// anyway, and each read is a call into tree-sitter, made for every node of the tree.
+/// Visits the nodes of `tree` in document order (pre-order), handing `visit` the node, its kind
+/// id, its child count and the context at that node; `visit` returns whether to walk the node's
+/// children. The walk reads the id and the count anyway, and each read is a call into
+/// tree-sitter, made for every node of the tree.
 fn walk_counted<'t>(
     tree: &'t Tree,
     cx: &Context<'t>,
