@@ -289,7 +289,7 @@ pub(crate) trait Family {
 fn walk<'t>(
     tree: &'t Tree,
     cx: &Context<'t>,
-    fielded: impl Fn(usize) -> &'static [&'static str],
+    fielded: impl Fn(usize) -> Fielded,
     mut visit: impl FnMut(Node<'t>, &Context<'_>) -> bool,
 ) {
     walk_counted(tree, cx, fielded, |node, _, _, at| visit(node, at));
@@ -302,7 +302,7 @@ fn walk<'t>(
 fn walk_counted<'t>(
     tree: &'t Tree,
     cx: &Context<'t>,
-    fielded: impl Fn(usize) -> &'static [&'static str],
+    fielded: impl Fn(usize) -> Fielded,
     mut visit: impl FnMut(Node<'t>, usize, u32, &Context<'_>) -> bool,
 ) {
     // The fields of the visited node read for the families (see [`Context::field`]).
@@ -325,7 +325,9 @@ fn walk_counted<'t>(
         let wanted = fielded(id);
         // Most nodes have no fields to read: skip the call rather than extend by nothing.
         if !wanted.is_empty() {
-            fields.extend(wanted.iter().map(|&f| (f, node.field(f))));
+            fields.extend(
+                wanted.iter().map(|&(f, id)| (f, id.and_then(|id| node.child_by_field_id(id)))),
+            );
         }
         let descend =
             visit(node, id, children, &Context { ancestry: &ancestry, fields: &fields, ..*cx });
@@ -357,6 +359,9 @@ fn walk_counted<'t>(
         }
     }
 }
+
+/// The fields the walk reads on a node of some kind: each name with its id in the grammar.
+type Fielded = &'static [(&'static str, Option<u16>)];
 
 /// The kinds whose fields the walk reads once for the families (see [`Context::field`]), when
 /// a family wanted by the file handles the kind, and those fields: the ones several families
@@ -396,7 +401,7 @@ struct KindTable {
     /// for [`Imports::Inside`] and [`Imports::Statements`].
     imports: Vec<bool>,
     /// By kind, the fields the walk reads for the families (see [`FIELDED`]).
-    fielded: Vec<&'static [&'static str]>,
+    fielded: Vec<Vec<(&'static str, Option<u16>)>>,
 }
 
 impl KindTable {
@@ -456,7 +461,12 @@ impl KindTable {
                 .map(|(id, name)| {
                     let named = u16::try_from(id).is_ok_and(|id| language.node_kind_is_named(id));
                     let fields = FIELDED.iter().find(|(kind, _)| named && kind == name);
-                    fields.map_or(&[][..], |&(_, fields)| fields)
+                    let fields = fields.map_or(&[][..], |&(_, fields)| fields);
+                    // Each field's id, looked up once here rather than on every node.
+                    fields
+                        .iter()
+                        .map(|&f| (f, language.field_id_for_name(f).map(std::num::NonZero::get)))
+                        .collect()
                 })
                 .collect();
             KindTable { names, families: masks, barren, imports, fielded }
@@ -574,7 +584,7 @@ pub(crate) fn run(
     let read_imports = imports != Imports::None;
     let table = KindTable::of(grammar);
     let fielded = |id: usize| match (table.fielded.get(id), table.families.get(id)) {
-        (Some(&fields), Some(&mask)) if mask & wanted != 0 => fields,
+        (Some(fields), Some(&mask)) if mask & wanted != 0 => fields.as_slice(),
         _ => &[],
     };
     walk_counted(tree, &cx, fielded, |node, id, children, at_node| {
@@ -706,7 +716,13 @@ mod tests {
                 .filter_map(|id| language.field_name_for_id(u16::try_from(id).ok()?))
                 .map(|n| &*Box::leak(n.to_owned().into_boxed_str()))
                 .collect();
-            let every: &'static [&'static str] = Box::leak(names.clone().into_boxed_slice());
+            let every: Fielded = Box::leak(
+                names
+                    .iter()
+                    .map(|&n| (n, language.field_id_for_name(n).map(std::num::NonZero::get)))
+                    .collect::<Vec<_>>()
+                    .into_boxed_slice(),
+            );
             walk(
                 &tree,
                 &cx,
