@@ -144,7 +144,7 @@ pub const RECOGNISERS: &[Recogniser] = &[
     },
     Recogniser {
         name: "react-router",
-        file: "js_routes/remix/",
+        file: "js_routes/remix/link.rs",
         languages: JS_LANGUAGES,
         edges: &[EdgeKind::Serves],
         summary: "React Router 7 / Remix resource routes: route modules exporting a loader \
@@ -929,7 +929,8 @@ impl ImportedNames {
             if spec == "next" || spec.starts_with("next/") {
                 out.next = true;
             }
-            if spec == "@nestjs/common" {
+            // `@nestjs/common/decorators` re-exports the same decorators.
+            if spec == "@nestjs/common" || spec.starts_with("@nestjs/common/") {
                 out.nest_common = true;
                 for b in &import.bindings {
                     if let Imported::Name(n) = &b.imported {

@@ -91,9 +91,10 @@ fn project(input: &LinkInput<'_>, view: &FileView<'_>) -> Option<(String, String
             let Some(facts) = RepoPath::new(&config).ok().and_then(|p| input.file(&p)) else {
                 continue;
             };
-            let flat = facts.facts.imports.iter().any(|import| match &import.target {
-                ImportTarget::Js(js) => FLAT_ROUTES.contains(&js.specifier.as_str()),
-                ImportTarget::Python(_) => false,
+            // A route config is JavaScript: an import of another language never counts.
+            let flat = facts.facts.imports.iter().any(|import| {
+                let ImportTarget::Js(js) = &import.target else { return false };
+                FLAT_ROUTES.contains(&js.specifier.as_str())
             });
             if flat {
                 let relative = segments[i + 1..].join("/");
