@@ -1584,3 +1584,23 @@ fn react_router_resource_routes_under_flat_routes() {
     });
     assert!(linked, "the page's fetch is not linked to POST /api/locale");
 }
+
+/// NestJS decorators imported from the `@nestjs/common/decorators` entry point are NestJS's.
+#[test]
+fn nest_decorators_from_the_decorators_entry_point() {
+    let files = [
+        ("svc/src/main.ts", MAIN_TS),
+        ("svc/src/app.module.ts", "export class AppModule {}\n"),
+        (
+            "svc/src/workflows/workflow.controller.ts",
+            "import { Controller, Delete, Get, Param, Post } from '@nestjs/common/decorators';\n@Controller({ path: `/workflows` })\nexport class WorkflowController {\n  @Post('')\n  create() {}\n  @Get(':id')\n  get(@Param('id') id: string) { return id; }\n  @Delete(':id')\n  remove() {}\n}\n",
+        ),
+    ];
+    let (serves, _, _) = analyse(&files);
+    for route in ["POST /api/workflows", "GET /api/workflows/{}", "DELETE /api/workflows/{}"] {
+        assert!(
+            serves.iter().any(|s| s.starts_with(&format!("{route} <-"))),
+            "{route}: {serves:#?}"
+        );
+    }
+}

@@ -417,8 +417,8 @@ fn rooted_prefix(node: Node<'_>, cx: &Context<'_>) -> Option<(String, String)> {
         .then(|| (text(name, cx.source).to_owned(), literal))
 }
 
-/// Keeps the controllers only when `Controller` is NestJS's (imported from `@nestjs/common` under
-/// its own name).
+/// Keeps the controllers only when `Controller` is NestJS's (imported from `@nestjs/common`, or
+/// one of its entry points such as `@nestjs/common/decorators`, under its own name).
 pub(super) fn keep_imported(js: &mut JsRouteFacts, nest_names: &[(String, String)]) {
     let imported =
         |member: &str| nest_names.iter().any(|(local, name)| local == member && name == local);
