@@ -1,10 +1,10 @@
 //! configparser with an interpolation that reads the environment: a class of the file that
 //! extends a configparser `*Interpolation` and whose `before_get(self, parser, section, option,
-//! value, defaults)` passes `option` to `os.getenv` / `os.environ.get` / `os.environ[...]`, a
-//! parser made with it in the same file (`P = ConfigParser(interpolation=EnvInterpolation())`),
-//! and options read from that parser by a literal name: configparser calls `before_get` on
-//! every read of an option, so each such read reads the environment variable of the option's
-//! name. Provenance `convention`, confidence `likely`: whether the environment's value is used
+//! value, defaults)` passes `option` to `os.getenv` / `os.environ.get` / `os.environ[...]`
+//! (through the file's names for `os`, as `python-env` reads them), a parser made with it in the
+//! same file (`P = ConfigParser(interpolation=EnvInterpolation())`), and options read from that
+//! parser by a literal name: configparser calls `before_get` on every read of an option, so each
+//! such read reads the environment variable of the option's name. Provenance `convention`, confidence `likely`: whether the environment's value is used
 //! depends on the interpolation's own logic and on the configuration file.
 //!
 //! Reads: `P["section"]["NAME"]`, `P["section"].get("NAME", …)` (also `getboolean`, `getint`,
@@ -23,6 +23,7 @@
 
 use tree_sitter::Node;
 
+use super::python::{OsNames, dotted};
 use super::{assigned_to, keyed_read};
 use crate::FileFacts;
 use crate::recognise::Context;
@@ -32,9 +33,6 @@ const RECOGNISER: &str = "python-configparser-env";
 
 /// The getters of a parser or a section that read one option.
 const GETTERS: &[&str] = &["get", "getboolean", "getint", "getfloat"];
-
-/// The calls that read an environment variable by a name given as their first argument.
-const ENV_GETTERS: &[&str] = &["os.getenv", "os.environ.get", "getenv", "environ.get"];
 
 /// The file's environment-reading interpolation classes and the parsers made with them.
 #[derive(Debug, Default)]
@@ -46,7 +44,7 @@ pub(super) struct EnvConfigParsers {
 impl EnvConfigParsers {
     /// A class definition: remembered when it is an interpolation whose `before_get` reads the
     /// environment variable named by its option.
-    pub(super) fn class(&mut self, node: Node<'_>, cx: &Context<'_>) {
+    pub(super) fn class(&mut self, node: Node<'_>, cx: &Context<'_>, os: &OsNames) {
         let (Some(name), Some(bases), Some(body)) =
             (node.field("name"), node.field("superclasses"), node.field("body"))
         else {
@@ -64,7 +62,7 @@ impl EnvConfigParsers {
             function.filter(|f| f.kind_name() == "function_definition").is_some_and(|f| {
                 f.field("name").is_some_and(|n| text(n, cx.source) == "before_get")
                     && option_parameter(f, cx.source)
-                        .is_some_and(|option| reads_env_by(f, option, cx.source))
+                        .is_some_and(|option| reads_env_by(f, option, os, cx.source))
             })
         });
         if reads {
@@ -160,15 +158,18 @@ fn option_parameter<'s>(function: Node<'_>, source: &'s str) -> Option<&'s str> 
     (option.kind_name() == "identifier").then(|| text(option, source))
 }
 
-/// Whether the body of `function` passes the parameter `option` to an environment read.
-fn reads_env_by(function: Node<'_>, option: &str, source: &str) -> bool {
+/// Whether the body of `function` passes the parameter `option` to an environment read (one
+/// that `python-env` knows, through the file's names for `os`).
+fn reads_env_by(function: Node<'_>, option: &str, os: &OsNames, source: &str) -> bool {
     let Some(body) = function.field("body") else { return false };
     let mut stack = vec![body];
     while let Some(node) = stack.pop() {
         match node.kind_name() {
             "call" => {
-                let getter =
-                    node.field("function").is_some_and(|f| ENV_GETTERS.contains(&text(f, source)));
+                let getter = node
+                    .field("function")
+                    .and_then(|f| dotted(f, source))
+                    .is_some_and(|callee| os.reads_by_name(&callee));
                 let first = node
                     .field("arguments")
                     .and_then(|a| crate::syntax::python::positional_argument(a, 0));
@@ -179,7 +180,8 @@ fn reads_env_by(function: Node<'_>, option: &str, source: &str) -> bool {
             "subscript" => {
                 let environ = node
                     .field("value")
-                    .is_some_and(|v| matches!(text(v, source), "os.environ" | "environ"));
+                    .and_then(|v| dotted(v, source))
+                    .is_some_and(|v| os.is_environ(&v));
                 if environ && node.field("subscript").is_some_and(|k| text(k, source) == option) {
                     return true;
                 }

@@ -259,7 +259,7 @@ impl Family for Env {
                 }
                 "comparison_operator" => python::membership(node, cx, &self.python, facts),
                 "class_definition" => {
-                    self.configparser.class(node, cx);
+                    self.configparser.class(node, cx, &self.python);
                     self.settings.class(node, cx, facts);
                 }
                 _ => {}

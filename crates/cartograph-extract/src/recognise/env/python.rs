@@ -68,13 +68,22 @@ impl OsNames {
         names
     }
 
-    fn is_environ(&self, expr: &str) -> bool {
+    pub(super) fn is_environ(&self, expr: &str) -> bool {
         self.environ.iter().any(|e| e == expr)
+    }
+
+    /// Whether a call of `callee` (dotted, as [`dotted`] gives it) reads the variable its first
+    /// argument names: `os.getenv`, `os.environ.get`, `os.environ.setdefault`, through any alias.
+    pub(super) fn reads_by_name(&self, callee: &str) -> bool {
+        self.getenv.iter().any(|g| g == callee)
+            || callee.rsplit_once('.').is_some_and(|(receiver, method)| {
+                matches!(method, "get" | "setdefault") && self.is_environ(receiver)
+            })
     }
 }
 
 /// The dotted text of an identifier / attribute chain, whitespace removed.
-fn dotted(node: Node<'_>, source: &str) -> Option<String> {
+pub(super) fn dotted(node: Node<'_>, source: &str) -> Option<String> {
     matches!(node.kind_name(), "identifier" | "attribute")
         .then(|| text(node, source).chars().filter(|c| !c.is_whitespace()).collect())
 }
@@ -117,11 +126,7 @@ pub(super) fn call(
     let Some(callee) = cx.field(node, "function").and_then(|f| dotted(f, cx.source)) else {
         return;
     };
-    let is_read = names.getenv.contains(&callee)
-        || callee.rsplit_once('.').is_some_and(|(receiver, method)| {
-            matches!(method, "get" | "setdefault") && names.is_environ(receiver)
-        });
-    if !is_read {
+    if !names.reads_by_name(&callee) {
         let (environ, decouple) = libraries;
         if !environ.call(node, &callee, cx, facts) && !decouple.call(node, &callee, cx, facts) {
             wrappers::invocation(node, &callee, cx, functions, facts);

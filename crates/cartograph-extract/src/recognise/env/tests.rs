@@ -403,6 +403,10 @@ class EnvInterpolation(configparser.BasicInterpolation):
         envvar = os.getenv(option)
         return envvar if value == "" and envvar else value
 
+class Environ(configparser.ExtendedInterpolation):
+    def before_get(self, parser, section, option, value, defaults):
+        return os.environ[option] if option in os.environ else value
+
 class Upper(configparser.BasicInterpolation):
     def before_get(self, parser, section, option, value, defaults):
         return os.getenv("FIXED") or value
@@ -410,6 +414,7 @@ class Upper(configparser.BasicInterpolation):
 config_ini = configparser.ConfigParser(interpolation=EnvInterpolation())
 plain = configparser.ConfigParser()
 upper = configparser.ConfigParser(interpolation=Upper())
+environ = configparser.RawConfigParser(interpolation=Environ())
 
 SECRET_KEY = config_ini["server"]["SECRET_KEY"]
 MAIL = config_ini["email"].get("MAIL_SERVER", "localhost")
@@ -418,6 +423,7 @@ PORT = config_ini.getint("server", "PORT")
 OTHER = plain["server"]["NOT_FROM_ENV"]
 UPPER = upper["server"]["NOT_EITHER"]
 DYNAMIC = config_ini["server"][name_of_option]
+HOME = environ["paths"]["APP_HOME"]
 "#;
     let lines = render("app/config.py", Grammar::Python, source);
     let how = "configparser option read through EnvInterpolation.before_get reads";
@@ -427,6 +433,9 @@ DYNAMIC = config_ini["server"][name_of_option]
         format!("MAIL_SERVER convention/likely: {how} MAIL_SERVER"),
         format!("MAIL_USE_TLS convention/likely: {how} MAIL_USE_TLS"),
         format!("PORT convention/likely: {how} PORT"),
+        "APP_HOME convention/likely: configparser option read through Environ.before_get reads \
+         APP_HOME"
+            .to_owned(),
     ];
     for line in &expected {
         assert!(lines.contains(line), "missing {line:?} in {lines:#?}");
@@ -435,7 +444,7 @@ DYNAMIC = config_ini["server"][name_of_option]
         assert!(!lines.iter().any(|l| l.starts_with(name)), "{name} in {lines:#?}");
     }
     assert!(
-        lines.iter().any(|l| l.starts_with("refused line 25: configparser option read")),
+        lines.iter().any(|l| l.starts_with("refused line 30: configparser option read")),
         "{lines:#?}"
     );
 }

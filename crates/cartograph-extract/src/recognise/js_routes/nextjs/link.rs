@@ -28,7 +28,9 @@ use crate::recognise::link::{BindingTarget, FileView, LinkInput, Linked, ServedR
 use crate::tree::{dir_of, join_normalised};
 
 const CONFIG_EXTENSIONS: &[&str] = &["js", "mjs", "cjs", "ts", "mts"];
-const SOURCE_EXTENSIONS: &[&str] = &["ts", "js", "tsx", "jsx", "mjs", "cjs", "mts", "cts"];
+/// The extensions of a route module (also React Router's, see `remix::link`).
+pub(super) const SOURCE_EXTENSIONS: &[&str] =
+    &["ts", "js", "tsx", "jsx", "mjs", "cjs", "mts", "cts"];
 
 /// The routes of every Next.js route file.
 pub(super) fn link(input: &LinkInput<'_>, linked: &mut Linked) -> Vec<ServedRoute> {

@@ -181,7 +181,8 @@ fn method_keys(object: Node<'_>, cx: &Context<'_>) -> Vec<HttpMethod> {
 }
 
 /// Records an export named exactly like an HTTP method (`GET`, `POST`, …) as a candidate App
-/// Router handler; the linker decides from the file's path whether it is one.
+/// Router handler, and a `loader` or `action` export as a candidate React Router one; the
+/// linkers decide from the file's path (and the project around it) whether it is one.
 pub(super) fn next_handler(exported: &str, local: &str, at: Node<'_>, js: &mut JsRouteFacts) {
     let method = match exported {
         "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS" => {

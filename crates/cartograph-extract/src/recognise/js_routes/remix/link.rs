@@ -23,12 +23,12 @@ use cartograph_core::{
     Confidence, HttpMethod, Provenance, RepoPath, RouteTemplate, SourceLocation,
 };
 
+use super::nextjs::SOURCE_EXTENSIONS;
 use crate::ImportTarget;
 use crate::recognise::link::{FileView, LinkInput, ServedRoute};
 
 const CONFIG_NAMES: &[&str] = &["routes.ts", "routes.tsx", "routes.js", "routes.mjs", "routes.mts"];
 const FLAT_ROUTES: &[&str] = &["remix-flat-routes", "@react-router/fs-routes"];
-const SOURCE_EXTENSIONS: &[&str] = &["ts", "js", "tsx", "jsx", "mjs", "mts"];
 
 /// The routes of every resource route module.
 pub(super) fn link(input: &LinkInput<'_>) -> Vec<ServedRoute> {
