@@ -135,6 +135,58 @@ COMPUTED = get_bool_from_env(name)
     insta::assert_snapshot!(env_evidence(&analysis).join("\n"));
 }
 
+/// A class whose field initialisers read through its constructor's parameter properties is a
+/// helper called by `new`: the prefix comes from the caller, or from the parameter's default
+/// when the caller leaves it out. A computed prefix, a spread, a plain (non-property) parameter
+/// and a static field read nothing. (Like every helper's caller, the calling module is read for
+/// environment reads only when it names the environment somewhere: here `process.env`.)
+#[test]
+fn classes_whose_fields_read_through_constructor_properties() {
+    let urls = r#"
+import { getEnv } from "@silverhand/essentials";
+export default class Endpoints {
+  public readonly disabled = getEnv(this.envPrefix + "DISABLE");
+  readonly #port = Number(getEnv(`${this.envPrefix}PORT`) || this.fallback);
+  readonly other = getEnv(this.plain + "OTHER");
+  static shared = getEnv(this.envPrefix + "STATIC");
+  constructor(
+    public readonly secure: boolean,
+    protected readonly fallback: number,
+    plain: string,
+    protected readonly envPrefix = ""
+  ) {}
+}
+"#;
+    let values = r#"
+import Endpoints from "./Endpoints";
+export class Values {
+  public readonly mode = process.env.NODE_ENV;
+  public readonly main = new Endpoints(true, 3001, "x");
+  public readonly admin = new Endpoints(true, 3002, "x", "ADMIN_");
+  public readonly odd = new Endpoints(true, 3003, "x", prefix);
+  public readonly spread = new Endpoints(...args);
+}
+"#;
+    let analysis = analyse(&[("lib/env/Endpoints.ts", urls), ("lib/env/Values.ts", values)]);
+    assert_eq!(
+        env_edges(&analysis),
+        [
+            "lib/env/Values.ts -> ADMIN_DISABLE resolver/likely",
+            "lib/env/Values.ts -> ADMIN_PORT resolver/likely",
+            "lib/env/Values.ts -> DISABLE resolver/likely",
+            "lib/env/Values.ts -> NODE_ENV syntax/certain",
+            "lib/env/Values.ts -> PORT resolver/likely",
+        ]
+    );
+    let evidence = env_evidence(&analysis);
+    assert!(
+        evidence.iter().any(|e| e.contains(
+            "Endpoints reads ADMIN_PORT through getEnv (@silverhand/essentials) (lib/env/Endpoints.ts:5)"
+        )),
+        "{evidence:#?}"
+    );
+}
+
 /// The keys of a Next.js config's `env` object are inlined by Next.js from the config at build
 /// time: in the app's modules `process.env.KEY` reads no environment variable (a destructuring
 /// of `process.env` is not replaced, so it still does). The config's own reads are, and a key

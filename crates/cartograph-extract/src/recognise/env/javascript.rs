@@ -232,7 +232,8 @@ pub(super) fn call(
     }
     if text(function, cx.source) != "Deno.env.get" {
         if !callee.is_empty() {
-            wrappers::invocation(node, callee, cx, functions, facts);
+            let form = wrappers::CallForm::JavaScript;
+            wrappers::invocation(node, callee, form, cx, functions, facts);
         }
         return;
     }
@@ -252,6 +253,31 @@ pub(super) fn call(
             "Deno.env.get reads an environment variable whose name is computed".to_owned(),
             facts,
         ),
+    }
+}
+
+/// `new UrlSet(…)`: a class whose field initialisers read through its constructor's parameters
+/// (`wrappers.rs`) is a helper called by `new`.
+pub(super) fn construct(
+    node: Node<'_>,
+    cx: &Context<'_>,
+    functions: &mut names::FunctionCache,
+    facts: &mut FileFacts,
+) {
+    let Some(class) = cx.field(node, "constructor") else { return };
+    let named = match class.kind_name() {
+        "identifier" => true,
+        "member_expression" => {
+            class.field("object").is_some_and(|o| o.kind_name() == "identifier")
+                && class.field("property").is_some_and(|p| p.kind_name() == "property_identifier")
+        }
+        _ => false,
+    };
+    let callee = text(class, cx.source);
+    // A class is named with a capital (`UrlSet`, `config.UrlSet`).
+    let last = callee.rsplit('.').next().unwrap_or(callee);
+    if named && last.starts_with(|c: char| c.is_ascii_uppercase()) {
+        wrappers::invocation(node, callee, wrappers::CallForm::Construct, cx, functions, facts);
     }
 }
 

@@ -20,7 +20,7 @@ use cartograph_core::{
 };
 
 use super::names::{self, NamePart};
-use super::{EnvInvocation, InvocationArg, ObjectKind};
+use super::{EnvInvocation, ObjectKind};
 use crate::recognise::link::{BindingTarget, FileView, LinkInput, Linked};
 
 /// How many helpers deep a forwarded name is followed.
@@ -117,6 +117,8 @@ impl Reading<'_> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Summary {
     params: Vec<String>,
+    /// The literal defaults of the parameters that have one.
+    defaults: Vec<Option<String>>,
     parts: Vec<NamePart>,
     /// How the innermost helper reads: `os.getenv`.
     how: String,
@@ -139,6 +141,7 @@ impl<'a> Summaries<'a> {
                 by_function.entry((file.path.as_str(), w.name.clone())).or_default().push(
                     Summary {
                         params: w.params.clone(),
+                        defaults: w.defaults.clone(),
                         parts: w.parts.clone(),
                         how: w.how.clone(),
                         site: format!("{}:{}", file.path.as_str(), w.line),
@@ -160,9 +163,7 @@ impl<'a> Summaries<'a> {
                         continue;
                     };
                     for s in summaries.by_function.get(&key).into_iter().flatten() {
-                        let Some(parts) = substitute(&s.parts, &s.params, &inv.args) else {
-                            continue;
-                        };
+                        let Some(parts) = substitute(s, inv) else { continue };
                         if !names::has_param(&parts) {
                             continue;
                         }
@@ -170,6 +171,7 @@ impl<'a> Summaries<'a> {
                         via.extend(s.via.iter().cloned());
                         let summary = Summary {
                             params: inv.within_params.clone(),
+                            defaults: Vec::new(),
                             parts,
                             how: s.how.clone(),
                             site: s.site.clone(),
@@ -283,23 +285,30 @@ fn lookup<'a>(
     })
 }
 
-/// The name a helper reads when called with `args`: each parameter part replaced by the
-/// argument at its position or keyword. `None` when an argument is missing.
-fn substitute(
-    parts: &[NamePart],
-    params: &[String],
-    args: &[InvocationArg],
-) -> Option<Vec<NamePart>> {
+/// The name the helper `summary` reads when `inv` calls it: each parameter part replaced by
+/// the argument at its position or keyword, or by the parameter's literal default where the
+/// call passes fewer arguments. `None` when an argument is missing or computed.
+fn substitute(summary: &Summary, inv: &EnvInvocation) -> Option<Vec<NamePart>> {
     let mut out: Vec<NamePart> = Vec::new();
-    for part in parts {
+    for part in &summary.parts {
         match part {
             NamePart::Lit(s) => out.push(NamePart::Lit(s.clone())),
             NamePart::Param(i) => {
-                let keyword = params.get(usize::from(*i));
-                let arg = args.iter().find(|a| {
+                let keyword = summary.params.get(usize::from(*i));
+                let arg = inv.args.iter().find(|a| {
                     a.position == Some(*i) || (a.keyword.is_some() && a.keyword.as_ref() == keyword)
-                })?;
-                out.extend(arg.parts.iter().cloned());
+                });
+                match arg {
+                    Some(arg) => out.extend(arg.parts.iter().cloned()),
+                    None if inv.arity.is_some_and(|n| *i >= n) => {
+                        let default = summary.defaults.get(usize::from(*i))?.clone()?;
+                        if !default.is_empty() && !names::env_like(&default) {
+                            return None;
+                        }
+                        out.push(NamePart::Lit(default));
+                    }
+                    None => return None,
+                }
             }
         }
     }
@@ -322,7 +331,9 @@ fn invocation(
     inv: &EnvInvocation,
     linked: &mut Linked,
 ) {
-    if !inv.args.iter().any(|a| names::literal(&a.parts).is_some()) {
+    // A call passing no literal name reads one only through a default (`new UrlSet(a, 3001)`).
+    let by_default = inv.arity.is_some() && inv.args.is_empty();
+    if !by_default && !inv.args.iter().any(|a| names::literal(&a.parts).is_some()) {
         return;
     }
     let Some(target) = resolve(input, summaries, file, &inv.callee) else { return };
@@ -337,9 +348,7 @@ fn invocation(
             }
             let mut seen: Vec<String> = Vec::new();
             for s in summaries.by_function.get(&key).into_iter().flatten() {
-                let Some(name) = substitute(&s.parts, &s.params, &inv.args)
-                    .and_then(|parts| names::literal(&parts))
-                else {
+                let Some(name) = substitute(s, inv).and_then(|parts| names::literal(&parts)) else {
                     continue;
                 };
                 if name.is_empty() || seen.contains(&name) {

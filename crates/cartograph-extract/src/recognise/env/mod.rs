@@ -216,6 +216,7 @@ impl Family for Env {
             "subscript_expression",
             "variable_declarator",
             "call_expression",
+            "new_expression",
             "binary_expression",
             "pair",
         ]
@@ -272,6 +273,7 @@ impl Family for Env {
                     javascript::call(node, cx, &mut self.nest, &mut self.functions, facts);
                 }
                 "binary_expression" => javascript::membership(node, cx, facts),
+                "new_expression" => javascript::construct(node, cx, &mut self.functions, facts),
                 "pair" => {
                     let path = cx.path.as_str();
                     let file = path.rsplit('/').next().unwrap_or(path);

@@ -50,10 +50,21 @@ pub(super) fn env_like(name: &str) -> bool {
 }
 
 /// A named function (not a method) that a read is written in: its name and parameters.
-#[derive(Debug, Clone)]
+///
+/// A class whose field initialisers read is one too (`members`): `new UrlSet(…, "ADMIN_")`
+/// calls it, its parameters are the constructor's, and a field initialiser names the
+/// parameter properties among them as `this.envPrefix` (a plain parameter is out of a field's
+/// reach and holds an empty name).
+#[derive(Debug, Clone, Default)]
 pub(super) struct Function {
     pub name: String,
     pub params: Vec<String>,
+    /// The literal default of each parameter that has one (`envPrefix = ''`).
+    pub defaults: Vec<Option<String>>,
+    /// A class: parameters are read as `this.P`, never as bare names.
+    pub members: bool,
+    /// The module's default export (importers name it `default`).
+    pub default_export: bool,
 }
 
 /// The enclosing function of the last node asked about, by the node that ends the search (see
@@ -139,18 +150,73 @@ pub(super) fn enclosing_function(cx: &Context<'_>) -> Option<Function> {
                 };
                 (name, params)
             }
-            (
-                Syntax::JavaScript,
-                "method_definition" | "class_declaration" | "class" | "class_body",
-            ) => return None,
+            (Syntax::JavaScript, "class_body") => {
+                let field = ancestry.get(i + 1).copied();
+                return field.and_then(|f| class_of_field(f, node, parent?, cx));
+            }
+            (Syntax::JavaScript, "method_definition" | "class_declaration" | "class") => {
+                return None;
+            }
             _ => continue,
         };
         return Some(Function {
             name: text(name, cx.source).to_owned(),
             params: parameters(params, cx.source),
+            ..Function::default()
         });
     }
     None
+}
+
+/// The class a field initialiser belongs to, as a function of its constructor's parameter
+/// properties: `field` is an instance field of `body`, the body of the named `class`.
+fn class_of_field(
+    field: Node<'_>,
+    body: Node<'_>,
+    class: Node<'_>,
+    cx: &Context<'_>,
+) -> Option<Function> {
+    if !matches!(field.kind_name(), "public_field_definition" | "field_definition")
+        || field.children(&mut field.walk()).any(|c| c.kind_name() == "static")
+        || !matches!(class.kind_name(), "class_declaration" | "abstract_class_declaration")
+    {
+        return None;
+    }
+    let name = class.field("name")?;
+    let default_export = cx.parent(class).is_some_and(|e| {
+        e.kind_name() == "export_statement"
+            && e.children(&mut e.walk()).any(|c| c.kind_name() == "default")
+    });
+    let mut params = Vec::new();
+    let mut defaults = Vec::new();
+    let mut cursor = body.walk();
+    let constructor = body.named_children(&mut cursor).find(|m| {
+        m.kind_name() == "method_definition"
+            && m.field("name").is_some_and(|n| text(n, cx.source) == "constructor")
+    });
+    if let Some(list) = constructor.and_then(|c| c.field("parameters")) {
+        let mut cursor = list.walk();
+        for p in list.named_children(&mut cursor) {
+            if p.kind_name() == "comment" {
+                continue;
+            }
+            // A parameter property carries an accessibility modifier or `readonly`.
+            let property = matches!(p.kind_name(), "required_parameter" | "optional_parameter")
+                && p.children(&mut p.walk())
+                    .any(|c| matches!(c.kind_name(), "accessibility_modifier" | "readonly"));
+            let pattern = p.field("pattern").filter(|n| n.kind_name() == "identifier");
+            let name = pattern.filter(|_| property).map(|n| text(n, cx.source).to_owned());
+            params.push(name.unwrap_or_default());
+            defaults.push(p.field("value").and_then(|v| literal_string(v, cx.source)));
+        }
+    }
+    Some(Function {
+        name: text(name, cx.source).to_owned(),
+        params,
+        defaults,
+        members: true,
+        default_export,
+    })
 }
 
 /// The parameter names of a parameter list, in order; a pattern or splat is an empty name
@@ -185,10 +251,11 @@ fn parameters(list: Node<'_>, source: &str) -> Vec<String> {
 pub(super) fn parts(
     node: Node<'_>,
     cx: &Context<'_>,
-    params: &[String],
+    function: Option<&Function>,
     constants: bool,
 ) -> Option<Vec<NamePart>> {
-    let scope = Scope { cx, params, constants };
+    let (params, members) = function.map_or((&[][..], false), |f| (&f.params[..], f.members));
+    let scope = Scope { cx, params, members, constants };
     let mut out = Vec::new();
     collect(node, &scope, &mut out, 0)?;
     // Adjacent literals are one.
@@ -206,6 +273,8 @@ pub(super) fn parts(
 struct Scope<'c, 's> {
     cx: &'c Context<'s>,
     params: &'c [String],
+    /// The parameters are a class's properties: `this.P`.
+    members: bool,
     constants: bool,
 }
 
@@ -225,6 +294,12 @@ fn collect(
     }
     match node.kind_name() {
         "identifier" => out.push(identifier(text(node, cx.source), scope)?),
+        "member_expression" if scope.members => {
+            node.field("object").filter(|o| o.kind_name() == "this")?;
+            let name = text(node.field("property")?, cx.source);
+            let i = scope.params.iter().position(|p| !p.is_empty() && p == name)?;
+            out.push(NamePart::Param(u8::try_from(i).ok()?));
+        }
         "parenthesized_expression" => {
             collect(node.named_child(0)?, scope, out, depth + 1)?;
         }
@@ -256,10 +331,10 @@ fn collect(
                             return None;
                         }
                         let inner = child.named_child(0)?;
-                        if inner.kind_name() != "identifier" {
+                        if !matches!(inner.kind_name(), "identifier" | "member_expression") {
                             return None;
                         }
-                        out.push(identifier(text(inner, cx.source), scope)?);
+                        collect(inner, scope, out, depth + 1)?;
                     }
                     _ => return None,
                 }
@@ -272,7 +347,7 @@ fn collect(
 
 /// A name in a variable name: a parameter, or a module constant bound once to a literal.
 fn identifier(name: &str, scope: &Scope<'_, '_>) -> Option<NamePart> {
-    if let Some(i) = scope.params.iter().position(|p| p == name) {
+    if let Some(i) = scope.params.iter().position(|p| p == name).filter(|_| !scope.members) {
         return u8::try_from(i).ok().map(NamePart::Param);
     }
     if !scope.constants {

@@ -129,7 +129,8 @@ pub(super) fn call(
     if !names.reads_by_name(&callee) {
         let (environ, decouple) = libraries;
         if !environ.call(node, &callee, cx, facts) && !decouple.call(node, &callee, cx, facts) {
-            wrappers::invocation(node, &callee, cx, functions, facts);
+            let form = wrappers::CallForm::Python;
+            wrappers::invocation(node, &callee, form, cx, functions, facts);
         }
         return;
     }

@@ -28,10 +28,19 @@ fn render(path: &str, grammar: Grammar, source: &str) -> Vec<String> {
         }
     }
     for w in &facts.env.wrappers {
+        let params: Vec<String> = w
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, p)| match w.defaults.get(i) {
+                Some(Some(d)) => format!("{p}={d:?}"),
+                _ => p.clone(),
+            })
+            .collect();
         lines.push(format!(
             "wrapper {}({}) line {}: {} reads {}",
             w.name,
-            w.params.join(", "),
+            params.join(", "),
             w.line,
             w.how,
             parts(&w.parts)
@@ -49,8 +58,9 @@ fn render(path: &str, grammar: Grammar, source: &str) -> Vec<String> {
             .collect();
         let within = i.within.as_deref().map(|w| format!(" in {w}")).unwrap_or_default();
         let member = if i.member { " (member)" } else { "" };
+        let arity = i.arity.map(|n| format!(" of {n}")).unwrap_or_default();
         lines.push(format!(
-            "invocation {}{member} line {}{within}: {}",
+            "invocation {}{member} line {}{within}: {}{arity}",
             i.callee,
             i.line,
             args.join(", ")
@@ -472,4 +482,35 @@ async function bootstrap() {
         assert!(lines.iter().any(|l| l.starts_with(&format!("{name} "))), "{name}: {lines:#?}");
     }
     assert!(!lines.iter().any(|l| l.starts_with("NOT_A_READ")), "{lines:#?}");
+}
+
+/// A class whose field initialisers read through its constructor's parameter properties is a
+/// wrapper named by the class (and `default` when it is the default export), with the
+/// parameters' literal defaults; `new C(…)` is an invocation even without a name among its
+/// arguments, with the number of arguments it passes.
+#[test]
+fn classes_whose_fields_read_through_constructor_properties() {
+    let source = r#"
+import { getEnv } from "@silverhand/essentials";
+import Other from "./Other";
+export default class Endpoints {
+  public readonly disabled = getEnv(this.envPrefix + "DISABLE");
+  readonly #port = Number(getEnv(`${this.envPrefix}PORT`) || this.fallback);
+  readonly other = getEnv(this.plain + "OTHER");
+  static shared = getEnv(this.envPrefix + "STATIC");
+  constructor(
+    public readonly secure: boolean,
+    protected readonly fallback: number,
+    plain: string,
+    protected readonly envPrefix = ""
+  ) {}
+  make() {
+    return new Other(1, "ADMIN_");
+  }
+}
+const bare = new Other();
+const spread = new Other(...args);
+const local = new Map();
+"#;
+    check!("lib/env/Endpoints.ts", Grammar::TypeScript, source);
 }

@@ -4,11 +4,15 @@
 //! - an [`EnvWrapper`] for each function whose parameter becomes (part of) the name of a read:
 //!   `def get_bool_from_env(key, default)` whose body is `os.getenv(key)` is "parameter 0 is
 //!   the variable read through os.getenv"; `(k) => process.env[`${k}_FILE`]` is "parameter 0
-//!   followed by `_FILE`";
+//!   followed by `_FILE`"; a class whose field initialiser reads `getEnv(this.envPrefix +
+//!   "PORT")`, with `envPrefix` a constructor parameter property, is a wrapper called by
+//!   `new UrlSet(…, "ADMIN_")`, and a caller that leaves the parameter out reads through its
+//!   literal default (`envPrefix = ""` reads `PORT`);
 //! - every [`EnvInvocation`] that may reach one: a call of a name the file imports or declares,
 //!   with the arguments that are literal variable names (`get_bool_from_env("APP_DEBUG")`) or
-//!   the enclosing function's parameters (a helper that forwards its key to another helper), and
-//!   `environment.X` on an imported name holding `env`;
+//!   the enclosing function's parameters (a helper that forwards its key to another helper),
+//!   `new C(…)` of a class the file imports or declares, and `environment.X` on an imported
+//!   name holding `env`;
 //! - the [`EnvObject`]s it binds at module level: `env = environ.Env()` (django-environ), and
 //!   `export default withFileSecrets(process.env)` (the environment itself, or a proxy over it).
 //!
@@ -52,6 +56,10 @@ pub struct EnvWrapper {
     pub how: String,
     /// The variable's name, in parts.
     pub parts: Vec<NamePart>,
+    /// The literal default of each parameter that has one: a caller that leaves the parameter
+    /// out names it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub defaults: Vec<Option<String>>,
 }
 
 /// A call (or a member read) that may reach a wrapper or an environment object.
@@ -69,6 +77,10 @@ pub struct EnvInvocation {
     /// That function's parameters.
     pub within_params: Vec<String>,
     pub args: Vec<InvocationArg>,
+    /// How many positional arguments the call passes, when it is known to pass no other kind
+    /// (a JavaScript call without a spread): a parameter past them takes its default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arity: Option<u8>,
 }
 
 /// One argument of an invocation that names a variable, whole or in part.
@@ -110,8 +122,7 @@ pub(super) fn computed_key(
     facts: &mut FileFacts,
 ) -> bool {
     let function = names::enclosing_function(cx);
-    let params = function.as_ref().map(|f| f.params.as_slice()).unwrap_or_default();
-    let Some(parts) = names::parts(key, cx, params, true) else { return false };
+    let Some(parts) = names::parts(key, cx, function.as_ref(), true) else { return false };
     if let Some(name) = names::literal(&parts) {
         let evidence = format!("{how} reads {name} (a name built from constants)");
         super::read(node, name, recogniser, evidence, facts);
@@ -119,21 +130,40 @@ pub(super) fn computed_key(
     }
     if let Some(function) = function {
         let (line, _) = position(node);
-        facts.env.wrappers.push(EnvWrapper {
+        let wrapper = EnvWrapper {
             name: function.name,
             params: function.params,
             line,
             how: how.to_owned(),
             parts,
-        });
+            defaults: function.defaults,
+        };
+        if function.default_export {
+            let default = EnvWrapper { name: "default".to_owned(), ..wrapper.clone() };
+            facts.env.wrappers.push(default);
+        }
+        facts.env.wrappers.push(wrapper);
     }
     false
+}
+
+/// How a call is written, for [`invocation`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum CallForm {
+    /// A Python call: keyword arguments may fill any parameter.
+    Python,
+    /// A JavaScript call: positional arguments only.
+    JavaScript,
+    /// `new C(…)`: a class whose field initialisers read may take every name from its
+    /// parameters' defaults, so the call is kept without a name among its arguments.
+    Construct,
 }
 
 /// A call that may reach a wrapper: `callee` is its function as written.
 pub(super) fn invocation(
     node: Node<'_>,
     callee: &str,
+    form: CallForm,
     cx: &Context<'_>,
     functions: &mut names::FunctionCache,
     facts: &mut FileFacts,
@@ -141,15 +171,32 @@ pub(super) fn invocation(
     if callee.split('.').count() > 2 || callee.starts_with("this.") || callee.starts_with("self.") {
         return;
     }
-    let Some(arguments) = cx.field(node, "arguments") else { return };
+    let arguments = cx.field(node, "arguments");
+    let arity = match (form, arguments) {
+        (CallForm::Python, _) => None,
+        (_, None) => Some(0),
+        (_, Some(a)) => positional_count(a, cx),
+    };
+    let construct = form == CallForm::Construct && arity.is_some();
+    let Some(arguments) = arguments else {
+        if construct {
+            push_invocation(node, callee, None, Vec::new(), arity, facts);
+        }
+        return;
+    };
     // An argument is kept when it is a literal variable name (its text has a quote before a
     // capital, `_` or an escape) or when it uses a parameter of the enclosing function: a fast
     // path for speed, since most calls have neither, and reading each argument costs more
     // than looking at their text.
     let written = text(arguments, cx.source);
     if !quotes_a_name(written) {
-        let Some(f) = functions.get(cx) else { return };
-        if !f.params.iter().any(|p| !p.is_empty() && written.contains(p.as_str())) {
+        let forwards = functions.get(cx).is_some_and(|f| {
+            f.params.iter().any(|p| !p.is_empty() && written.contains(p.as_str()))
+        });
+        if !forwards {
+            if construct {
+                push_invocation(node, callee, None, Vec::new(), arity, facts);
+            }
             return;
         }
     }
@@ -190,7 +237,7 @@ pub(super) fn invocation(
             {
                 let function = function.get_or_insert_with(|| functions.get(cx).cloned());
                 let Some(f) = function else { continue };
-                match names::parts(value, cx, &f.params, false) {
+                match names::parts(value, cx, Some(f), false) {
                     Some(parts) if names::has_param(&parts) => parts,
                     _ => continue,
                 }
@@ -199,11 +246,22 @@ pub(super) fn invocation(
         };
         args.push(InvocationArg { position: slot, keyword, parts });
     }
-    if args.is_empty() {
+    if args.is_empty() && !construct {
         return;
     }
     let forwards = args.iter().any(|a| names::has_param(&a.parts));
     let within = if forwards { function.flatten() } else { None };
+    push_invocation(node, callee, within, args, arity, facts);
+}
+
+fn push_invocation(
+    node: Node<'_>,
+    callee: &str,
+    within: Option<names::Function>,
+    args: Vec<InvocationArg>,
+    arity: Option<u8>,
+    facts: &mut FileFacts,
+) {
     let (line, column) = position(node);
     facts.env.invocations.push(EnvInvocation {
         line,
@@ -213,7 +271,22 @@ pub(super) fn invocation(
         within_params: within.as_ref().map(|f| f.params.clone()).unwrap_or_default(),
         within: within.map(|f| f.name),
         args,
+        arity,
     });
+}
+
+/// The number of a JavaScript call's arguments, `None` with a spread (`f(...xs)`).
+fn positional_count(arguments: Node<'_>, cx: &Context<'_>) -> Option<u8> {
+    let mut count = 0u8;
+    let mut cursor = arguments.walk();
+    for arg in arguments.named_children(&mut cursor) {
+        match cx.kind(arg) {
+            "comment" => {}
+            "spread_element" => return None,
+            _ => count = count.saturating_add(1),
+        }
+    }
+    Some(count)
 }
 
 /// True when `text` may hold a literal variable name (`"APP_DEBUG"`): a quote (`"`, `'`,
@@ -254,6 +327,7 @@ pub(super) fn member(node: Node<'_>, object: &str, property: &str, facts: &mut F
             keyword: None,
             parts: vec![NamePart::Lit(property.to_owned())],
         }],
+        arity: None,
     });
 }
 
