@@ -138,6 +138,10 @@ pub enum Ecosystem {
     Python,
     /// Node.js built-in modules (only in the graph when asked for).
     Node,
+    /// Third-party Rust crates.
+    Cargo,
+    /// Rust's standard crates: `std`, `core`, `alloc` (only in the graph when asked for).
+    Rust,
 }
 
 impl Ecosystem {
@@ -147,6 +151,8 @@ impl Ecosystem {
             Ecosystem::Npm => "npm",
             Ecosystem::Python => "python",
             Ecosystem::Node => "node",
+            Ecosystem::Cargo => "cargo",
+            Ecosystem::Rust => "rust",
         }
     }
 }
@@ -159,16 +165,19 @@ pub enum Language {
     Python,
     TypeScript,
     JavaScript,
+    Rust,
 }
 
 impl Language {
-    pub const ALL: [Language; 3] = [Language::Python, Language::TypeScript, Language::JavaScript];
+    pub const ALL: [Language; 4] =
+        [Language::Python, Language::TypeScript, Language::JavaScript, Language::Rust];
 
     pub fn as_str(self) -> &'static str {
         match self {
             Language::Python => "python",
             Language::TypeScript => "typescript",
             Language::JavaScript => "javascript",
+            Language::Rust => "rust",
         }
     }
 

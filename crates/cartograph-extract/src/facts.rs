@@ -4,7 +4,9 @@ use cartograph_core::{Language, Refusal, RefusalKind, RepoPath, SourceLocation};
 use serde::{Deserialize, Serialize};
 
 use crate::Grammar;
-use crate::recognise::{CallFacts, EnvFacts, JsRouteFacts, PyRouteFacts, TableFacts};
+use crate::recognise::{
+    CallFacts, EnvFacts, JsRouteFacts, PyRouteFacts, RustRouteFacts, TableFacts,
+};
 
 /// Everything extracted from one file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -20,6 +22,8 @@ pub struct FileFacts {
     pub py_routes: PyRouteFacts,
     /// TypeScript/JavaScript web-framework facts: apps, routers, handlers, mounts, file routes.
     pub js_routes: JsRouteFacts,
+    /// Rust web-framework facts: axum routes and nests.
+    pub rust_routes: RustRouteFacts,
     /// HTTP client calls and client instances.
     pub calls: CallFacts,
     /// Database models, table declarations, model uses and raw SQL.
@@ -37,6 +41,7 @@ impl FileFacts {
             error_regions: 0,
             py_routes: PyRouteFacts::default(),
             js_routes: JsRouteFacts::default(),
+            rust_routes: RustRouteFacts::default(),
             calls: CallFacts::default(),
             tables: TableFacts::default(),
             env: EnvFacts::default(),
@@ -94,6 +99,7 @@ pub enum Imported {
 pub enum ImportTarget {
     Python(PythonImport),
     Js(JsImport),
+    Rust(RustImport),
 }
 
 /// A Python import: `import a.b`, `from a.b import c, d`, `from ..x import y`.
@@ -113,6 +119,21 @@ pub struct PythonImport {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JsImport {
     pub specifier: String,
+    pub form: ImportForm,
+}
+
+/// A Rust `use` path, one per name it brings in (`use a::{b, c}` is two), or a `mod x;`
+/// declaration.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RustImport {
+    /// The path's segments as written: `["crate", "route", "route"]`, `["axum", "Router"]`,
+    /// `["super", "model"]`; a glob's path without its `*`.
+    pub path: Vec<String>,
+    /// True for `mod x;`: the path is `["self", "x"]`, a module file this one declares.
+    pub declares: bool,
+    /// True for `use a::*`.
+    pub glob: bool,
+    /// `Static` for `use`, `ReExport` for `pub use`.
     pub form: ImportForm,
 }
 

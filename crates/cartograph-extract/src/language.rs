@@ -26,6 +26,8 @@ pub enum Grammar {
     Tsx,
     /// `.js`, `.jsx`, `.mjs`, `.cjs` (the JavaScript grammar parses JSX)
     JavaScript,
+    /// `.rs`
+    Rust,
 }
 
 /// A family of grammars whose trees share node kinds and field names, so one extractor and one
@@ -37,6 +39,8 @@ pub enum Syntax {
     /// JavaScript and its TypeScript dialects (TypeScript, TSX): the TypeScript grammars extend
     /// the JavaScript one.
     JavaScript,
+    /// The Rust grammar.
+    Rust,
 }
 
 /// Everything Cartograph knows about one grammar.
@@ -57,7 +61,7 @@ pub struct GrammarSpec {
 
 /// Every grammar, in the order of the [`Grammar`] variants: a grammar's position here is its slot
 /// in every table indexed by grammar.
-pub static GRAMMARS: [GrammarSpec; 4] = [
+pub static GRAMMARS: [GrammarSpec; 5] = [
     GrammarSpec {
         grammar: Grammar::Python,
         language: Language::Python,
@@ -93,6 +97,15 @@ pub static GRAMMARS: [GrammarSpec; 4] = [
         tree_sitter_language: || tree_sitter_javascript::LANGUAGE.into(),
         sample: "const a = require(\"./a\");\nmodule.exports = () => <div>{a()}</div>;\n",
         skips_minified: true,
+    },
+    GrammarSpec {
+        grammar: Grammar::Rust,
+        language: Language::Rust,
+        syntax: Syntax::Rust,
+        extensions: &["rs"],
+        tree_sitter_language: || tree_sitter_rust::LANGUAGE.into(),
+        sample: "use crate::a::{b, c as d};\nmod e;\nfn f() -> u8 { b::g(d) }\n",
+        skips_minified: false,
     },
 ];
 

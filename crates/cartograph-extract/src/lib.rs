@@ -15,6 +15,7 @@ mod interned;
 mod language;
 mod python;
 pub mod recognise;
+mod rust;
 mod syntax;
 pub mod tree;
 mod typescript;
@@ -22,6 +23,7 @@ mod typescript;
 pub use component::Component;
 pub use facts::{
     Binding, FileFacts, ImportFact, ImportForm, ImportTarget, Imported, JsImport, PythonImport,
+    RustImport,
 };
 pub use language::{
     COMPONENT_GRAMMAR, COMPONENTS, ComponentSpec, GRAMMARS, Grammar, GrammarSpec, Syntax,
@@ -116,6 +118,7 @@ impl Extractor {
             && match grammar.syntax() {
                 Syntax::Python => !python::may_import_dynamically(text),
                 Syntax::JavaScript => typescript::statements_only(tree, text),
+                Syntax::Rust => false,
             };
         match grammar.syntax() {
             Syntax::Python if shared => {
@@ -124,12 +127,14 @@ impl Extractor {
             Syntax::Python => python::extract(path, tree, text, &mut facts, python::Reach::All),
             Syntax::JavaScript if shared => {}
             Syntax::JavaScript => typescript::extract(path, tree, text, &mut facts),
+            Syntax::Rust => rust::extract(tree, text, &mut facts),
         }
         if self.recognisers {
             let imports = match (shared, grammar.syntax()) {
                 (false, _) => recognise::Imports::None,
                 (true, Syntax::Python) => recognise::Imports::Inside,
                 (true, Syntax::JavaScript) => recognise::Imports::Statements,
+                (true, Syntax::Rust) => recognise::Imports::None,
             };
             let walked = recognise::run(path, grammar, tree, text, &mut facts, imports);
             match grammar.syntax() {

@@ -358,7 +358,9 @@ mod tests {
                 ImportTarget::Python(p) => {
                     (p.level, p.module.clone(), p.names.clone(), p.form, i.type_only)
                 }
-                ImportTarget::Js(_) => panic!("python extractor produced a JS import"),
+                ImportTarget::Js(_) | ImportTarget::Rust(_) => {
+                    panic!("python extractor produced another language's import")
+                }
             })
             .collect();
         let want: Vec<_> = expected

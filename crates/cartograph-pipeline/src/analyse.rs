@@ -21,6 +21,7 @@ use crate::discover::{
 use crate::link::{BindingTarget, FileView, LinkInput, Linked, ResolvedBinding, link_all};
 use crate::resolve::Resolution;
 use crate::resolve::python::PythonResolver;
+use crate::resolve::rust::RustResolver;
 use crate::resolve::typescript::JsResolver;
 use crate::source::{DirectorySource, FileSource};
 use crate::tree::TreeIndex;
@@ -367,7 +368,8 @@ fn analyse_inventory(
     };
     let (js, config_refusals) = JsResolver::new(&inventory.index, &read_config);
     let python = PythonResolver::new(&inventory.index);
-    let resolvers = Resolvers { index: &inventory.index, python: &python, js: &js };
+    let rust = RustResolver::new(&inventory.index, &read_config);
+    let resolvers = Resolvers { index: &inventory.index, python: &python, js: &js, rust: &rust };
 
     let results: Vec<FileResult> = match prepared {
         Some(prepared) => inventory
@@ -486,6 +488,7 @@ struct Resolvers<'a> {
     index: &'a TreeIndex,
     python: &'a PythonResolver,
     js: &'a JsResolver,
+    rust: &'a RustResolver,
 }
 
 /// What one worker produced for one file.
@@ -549,7 +552,7 @@ fn analyse_file(
     result.refusals.extend(facts.refusals.iter().cloned());
     match candidate.grammar.syntax() {
         Syntax::Python => result.python_module = resolvers.python.module_name(&candidate.path),
-        Syntax::JavaScript => {}
+        Syntax::JavaScript | Syntax::Rust => {}
     }
     let from = NodeKey::module(&candidate.path);
     for import in &facts.imports {
@@ -593,6 +596,14 @@ fn resolve_import(
             resolution: resolvers.js.resolve(from, &js.specifier),
             names: Vec::new(),
         }],
+        ImportTarget::Rust(rust) => {
+            let target = resolvers.rust.resolve(resolvers.index, from, rust);
+            vec![ImportTargetResolved {
+                written: target.written,
+                resolution: target.resolution,
+                names: target.names,
+            }]
+        }
     }
 }
 
@@ -622,6 +633,8 @@ fn bind(bindings: &mut Vec<ResolvedBinding>, import: &ImportFact, target: &Impor
             }
             false
         }
+        // A `use` path's last segment is a module or an item of it, as resolution found.
+        ImportTarget::Rust(_) => !target.names.is_empty(),
     };
     for binding in &import.bindings {
         let member = match &binding.imported {
@@ -649,6 +662,8 @@ fn import_form(import: &ImportFact) -> &'static str {
     match &import.target {
         ImportTarget::Python(p) => p.form.describe(),
         ImportTarget::Js(j) => j.form.describe(),
+        ImportTarget::Rust(r) if r.declares => "mod declaration",
+        ImportTarget::Rust(r) => r.form.describe(),
     }
 }
 
@@ -693,6 +708,7 @@ fn link_import(
             let ecosystem = match ecosystem {
                 Ecosystem::Pypi | Ecosystem::Python => Ecosystem::Python,
                 Ecosystem::Npm | Ecosystem::Node => Ecosystem::Node,
+                Ecosystem::Cargo | Ecosystem::Rust => Ecosystem::Rust,
             };
             let key = NodeKey::package(ecosystem, &name);
             let sentence =

@@ -20,7 +20,7 @@ use crate::words::numbered;
 pub const SCHEMA_NAME: &str = "diff";
 /// 1.1 added the optional `explanations` section; 1.2 the optional `covered_by` of a finding;
 /// 1.3 the finding kind `new-call`.
-pub const SCHEMA_VERSION: &str = "1.3";
+pub const SCHEMA_VERSION: &str = "1.4";
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct DiffDocument {

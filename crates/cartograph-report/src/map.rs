@@ -16,7 +16,7 @@ use crate::snapshot::HandlerDoc;
 use crate::words::plural;
 
 pub const SCHEMA_NAME: &str = "map";
-pub const SCHEMA_VERSION: &str = "1.0";
+pub const SCHEMA_VERSION: &str = "1.1";
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct MapDocument {

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::TOOL_VERSION;
 
 pub const SCHEMA_NAME: &str = "snapshot";
-pub const SCHEMA_VERSION: &str = "1.1";
+pub const SCHEMA_VERSION: &str = "1.2";
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct SnapshotDocument {

@@ -11,7 +11,7 @@ use crate::TOOL_VERSION;
 use crate::snapshot::StatsDoc;
 
 pub const SCHEMA_NAME: &str = "summary";
-pub const SCHEMA_VERSION: &str = "1.1";
+pub const SCHEMA_VERSION: &str = "1.2";
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct SummaryDocument {

@@ -120,6 +120,7 @@ pub fn link_all(input: &LinkInput<'_>) -> Linked {
     let mut linked = Linked::default();
     let mut routes = super::py_routes::link::link(input, &mut linked);
     routes.extend(super::js_routes::link::link(input, &mut linked));
+    routes.extend(super::rust_routes::link::link(input, &mut linked));
     add_routes(&routes, &mut linked);
     super::calls::link::link(input, &routes, &mut linked);
     super::tables::prisma::link::link(&input.prisma, &mut linked);

@@ -28,12 +28,14 @@ pub mod js_routes;
 pub mod link;
 pub mod py_routes;
 pub mod registry;
+pub mod rust_routes;
 pub mod tables;
 
 pub use calls::CallFacts;
 pub use env::EnvFacts;
 pub use js_routes::JsRouteFacts;
 pub use py_routes::PyRouteFacts;
+pub use rust_routes::RustRouteFacts;
 pub use tables::TableFacts;
 
 use cartograph_core::RepoPath;
@@ -214,11 +216,13 @@ impl Gate {
     fn of(syntax: Syntax) -> Option<&'static Gate> {
         static PYTHON: OnceLock<Option<Gate>> = OnceLock::new();
         static JAVASCRIPT: OnceLock<Option<Gate>> = OnceLock::new();
+        static RUST: OnceLock<Option<Gate>> = OnceLock::new();
         match syntax {
             Syntax::Python => PYTHON.get_or_init(|| Gate::build(gate_words(syntax))).as_ref(),
             Syntax::JavaScript => {
                 JAVASCRIPT.get_or_init(|| Gate::build(gate_words(syntax))).as_ref()
             }
+            Syntax::Rust => RUST.get_or_init(|| Gate::build(gate_words(syntax))).as_ref(),
         }
     }
 
@@ -265,6 +269,7 @@ fn gate_words(syntax: Syntax) -> Vec<&'static Words> {
             &js_routes::WANTED,
             &js_routes::hooks::REGISTERING,
         ]),
+        Syntax::Rust => sets.push(&rust_routes::WORDS),
     }
     sets
 }
@@ -384,6 +389,7 @@ fn all_families() -> Vec<Box<dyn Family>> {
         Box::new(py_routes::PyRoutes::default()),
         Box::new(js_routes::JsRoutes::default()),
         Box::new(js_routes::JsHooks::default()),
+        Box::new(rust_routes::RustRoutes),
     ]
 }
 
@@ -452,6 +458,8 @@ impl KindTable {
                             Syntax::JavaScript => {
                                 matches!(name.as_str(), "import_statement" | "export_statement")
                             }
+                            // Read by the import walk, never on the recognisers' way.
+                            Syntax::Rust => false,
                         }
                 })
                 .collect();
@@ -519,6 +527,18 @@ fn barren_kind(syntax: Syntax, kind: &str) -> Barren {
             | "type_parameters"
             | "type_alias_declaration"
             | "interface_declaration" => Barren::UnlessBroken,
+            _ => Barren::No,
+        },
+        Syntax::Rust => match kind {
+            // Literals, `use` items and attributes hold no call; types only types.
+            "string_literal"
+            | "raw_string_literal"
+            | "use_declaration"
+            | "attribute_item"
+            | "inner_attribute_item"
+            | "type_arguments"
+            | "type_parameters"
+            | "type_item" => Barren::UnlessBroken,
             _ => Barren::No,
         },
     }
@@ -606,6 +626,7 @@ pub(crate) fn run(
                 Syntax::JavaScript => {
                     crate::typescript::statement(node, at_node.ancestry(), source, facts);
                 }
+                Syntax::Rust => {}
             }
         }
         if mask != 0 {

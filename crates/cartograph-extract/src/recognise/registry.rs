@@ -24,6 +24,7 @@ pub fn all() -> Vec<&'static Recogniser> {
         super::env::RECOGNISERS,
         super::js_routes::RECOGNISERS,
         super::py_routes::RECOGNISERS,
+        super::rust_routes::RECOGNISERS,
         super::tables::RECOGNISERS,
     ]
     .into_iter()

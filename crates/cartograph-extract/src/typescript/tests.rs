@@ -17,6 +17,7 @@ fn render(source: &str, grammar: Grammar) -> Vec<String> {
         Tsx => "src/a.tsx",
         Js => "src/a.js",
         Grammar::Python => "src/a.py",
+        Grammar::Rust => "src/a.rs",
     };
     let path = RepoPath::new(name).unwrap();
     let facts = Extractor::new().extract(&path, grammar, source);

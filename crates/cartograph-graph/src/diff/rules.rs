@@ -284,6 +284,7 @@ fn family(language: Language) -> &'static str {
     match language {
         Language::Python => "python",
         Language::TypeScript | Language::JavaScript => "javascript",
+        Language::Rust => "rust",
     }
 }
 

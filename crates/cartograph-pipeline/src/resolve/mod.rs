@@ -5,6 +5,7 @@ pub mod builtins;
 pub mod jsonc;
 pub mod python;
 pub mod python_stdlib;
+pub mod rust;
 pub mod typescript;
 
 use cartograph_core::{Confidence, Ecosystem, RepoPath};

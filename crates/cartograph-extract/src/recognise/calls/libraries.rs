@@ -42,7 +42,7 @@ impl Libraries {
             let module = match &import.target {
                 ImportTarget::Js(js) => js.specifier.as_str(),
                 ImportTarget::Python(py) if py.level == 0 => py.module.as_deref().unwrap_or(""),
-                ImportTarget::Python(_) => "",
+                ImportTarget::Python(_) | ImportTarget::Rust(_) => "",
             };
             // Conventional names, for imports whose bindings were not recorded.
             match module {
@@ -95,6 +95,7 @@ impl Libraries {
                         let local_module = match &import.target {
                             ImportTarget::Python(py) => py.level > 0 || module.contains('.'),
                             ImportTarget::Js(js) => js.specifier.starts_with('.'),
+                            ImportTarget::Rust(_) => false,
                         };
                         if local_module {
                             libs.imported_modules.insert(binding.local.clone());

@@ -391,6 +391,7 @@ impl Family for Calls {
         match cx.syntax {
             Syntax::Python => PY_WORDS.any_in(cx),
             Syntax::JavaScript => JS_WORDS.any_in(cx),
+            Syntax::Rust => false,
         }
     }
 
@@ -477,6 +478,7 @@ impl Family for Calls {
                 }
                 _ => {}
             },
+            Syntax::Rust => {}
         }
     }
 
@@ -788,7 +790,7 @@ impl Calls {
                     return;
                 }
                 let imported = match cx.syntax {
-                    Syntax::Python => false,
+                    Syntax::Python | Syntax::Rust => false,
                     Syntax::JavaScript => libs.imported.contains(name),
                 };
                 let wanted = libs.library_of_handle(name).is_some()
@@ -1000,7 +1002,7 @@ impl Calls {
             Syntax::JavaScript => {
                 useful || imported || local_function || self.generated == Some(true)
             }
-            Syntax::Python => useful,
+            Syntax::Python | Syntax::Rust => useful,
         };
         if !keep {
             return;
@@ -1458,6 +1460,7 @@ impl Calls {
                     self.factories.bind(&name, function);
                 }
             }
+            Syntax::Rust => {}
         }
         self.instance(name, value, cx, facts);
     }
@@ -1533,6 +1536,7 @@ impl Calls {
             let found = match syntax {
                 Syntax::Python => requests::interpret(verb, &p.args),
                 Syntax::JavaScript => axios::interpret(verb, &p.args),
+                Syntax::Rust => None,
             };
             // A direct call of an imported function is taken only with a readable URL: most are
             // plain functions (`inject(HttpClient)`, `httpGet(url)`), not client instances, and
@@ -1577,6 +1581,7 @@ impl Calls {
                 Syntax::JavaScript => {
                     (CallClient::Library("openapi"), openapi::client_object(verb, &p.args))
                 }
+                Syntax::Rust => return None,
             }
         };
         let (method, url) = found?;

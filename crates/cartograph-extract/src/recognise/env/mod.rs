@@ -226,6 +226,7 @@ impl Family for Env {
         match cx.syntax {
             Syntax::Python => PY_WORDS.any_in(cx),
             Syntax::JavaScript => JS_WORDS.any_in(cx),
+            Syntax::Rust => false,
         }
     }
 
@@ -283,6 +284,7 @@ impl Family for Env {
                 }
                 _ => {}
             },
+            Syntax::Rust => {}
         }
     }
 

@@ -110,6 +110,7 @@ fn scope_of(cx: &Context<'_>) -> usize {
                     | "class"
                     | "class_body"
             ),
+            Syntax::Rust => matches!(cx.kind(**n), "function_item" | "closure_expression"),
         })
         .map_or(usize::MAX, |n| n.id())
 }

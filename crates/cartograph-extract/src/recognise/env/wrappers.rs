@@ -58,7 +58,6 @@ pub struct EnvWrapper {
     pub parts: Vec<NamePart>,
     /// The literal default of each parameter that has one: a caller that leaves the parameter
     /// out names it.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub defaults: Vec<Option<String>>,
 }
 
@@ -79,7 +78,6 @@ pub struct EnvInvocation {
     pub args: Vec<InvocationArg>,
     /// How many positional arguments the call passes, when it is known to pass no other kind
     /// (a JavaScript call without a spread): a parameter past them takes its default.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arity: Option<u8>,
 }
 

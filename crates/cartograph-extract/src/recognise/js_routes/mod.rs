@@ -267,7 +267,7 @@ impl Family for JsRoutes {
 
     fn wants(&self, cx: &Context<'_>) -> bool {
         match cx.syntax {
-            Syntax::Python => return false,
+            Syntax::Python | Syntax::Rust => return false,
             Syntax::JavaScript => {}
         }
         // Next.js route files need no framework word: `export function GET` is enough.

@@ -520,7 +520,7 @@ impl Family for PyRoutes {
     fn wants(&self, cx: &Context<'_>) -> bool {
         match cx.syntax {
             Syntax::Python => MARKERS.any_in(cx),
-            Syntax::JavaScript => false,
+            Syntax::JavaScript | Syntax::Rust => false,
         }
     }
 

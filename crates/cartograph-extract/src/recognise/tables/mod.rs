@@ -480,13 +480,17 @@ impl Family for Tables {
     }
 
     fn wants(&self, cx: &Context<'_>) -> bool {
-        HINTS.any_in(cx)
+        match cx.syntax {
+            Syntax::Python | Syntax::JavaScript => HINTS.any_in(cx),
+            Syntax::Rust => false,
+        }
     }
 
     fn visit(&mut self, node: Node<'_>, kind: &str, cx: &Context<'_>, facts: &mut FileFacts) {
         match cx.syntax {
             Syntax::Python => self.visit_python(node, kind, cx, facts),
             Syntax::JavaScript => self.visit_js(node, kind, cx, facts),
+            Syntax::Rust => {}
         }
     }
 
