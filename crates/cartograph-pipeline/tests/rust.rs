@@ -22,6 +22,10 @@ pub fn api() -> Router {
 pub fn unknown() -> Router {
     Router::new().route("/orphans", get(handlers::list))
 }
+
+pub fn routes() -> Router {
+    Router::new().route("/extra", get(handlers::list))
+}
 "#;
 
 const SERVER: &str = r#"use axum::{routing::get, Router};
@@ -32,7 +36,8 @@ pub async fn run() {
     let app = Router::new()
         .nest("/v1", routes::api())
         .merge(health)
-        .nest(&format!("/{}", "x"), routes::unknown());
+        .nest(&format!("/{}", "x"), routes::unknown())
+        .merge(extra::routes());
     axum::serve(listener, app).await;
 }
 "#;
@@ -102,7 +107,9 @@ fn use_and_mod_resolve_across_the_crate() {
 }
 
 /// Routes of a router function nested under `/v1` in another module, a `let` router merged,
-/// a computed prefix kept as an unknown segment at `possible`; the client's calls link to them.
+/// a computed prefix kept as an unknown segment at `possible`; a merge of a function not found
+/// is refused, and a function of that name elsewhere is `likely`; the client's calls link to
+/// them.
 #[test]
 fn axum_routes_nested_across_modules_are_matched_by_calls() {
     let analysis = common::analyse_files(&files());
@@ -124,6 +131,7 @@ fn axum_routes_nested_across_modules_are_matched_by_calls() {
     assert_eq!(
         serves,
         [
+            "GET /extra <- agent/src/handlers.rs [syntax likely]",
             "GET /health <- agent/src/server.rs [syntax certain]",
             "GET /v1/jobs <- agent/src/handlers.rs [resolver certain]",
             "GET /{}/orphans <- agent/src/handlers.rs [resolver possible]",
@@ -149,6 +157,19 @@ fn axum_routes_nested_across_modules_are_matched_by_calls() {
         .map(|e| format!("{} -> {}", e.from.name(), e.to.name()))
         .collect();
     calls.sort();
+    let mounts: Vec<String> = analysis
+        .refusals
+        .iter()
+        .filter(|r| r.kind.as_str() == "unresolved-mount")
+        .map(|r| format!("{}:{} {}", r.location.path, r.location.line, r.reason))
+        .collect();
+    assert_eq!(
+        mounts,
+        [
+            "agent/src/server.rs:10 the axum router of extra::routes cannot be followed to a function \
+          of the tree: its routes may lack this prefix"
+        ]
+    );
     assert_eq!(
         calls,
         ["web/src/jobs.ts -> GET /v1/jobs", "web/src/jobs.ts -> POST /v1/jobs/{}/cancel"]

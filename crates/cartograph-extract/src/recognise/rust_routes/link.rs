@@ -6,18 +6,23 @@
 //! calls (`route::route(state)`, followed through the caller's `use` bindings, or a function of
 //! the same file). A route under no nest is served at its own path. Prefixes compose up to
 //! [`MAX_DEPTH`] nests; a computed prefix is an unknown segment and makes the route `possible`.
-//! A function whose name some unresolved nest calls may sit under a prefix that is not seen:
-//! its routes are `likely`.
+//! A nest whose function is not found is an `unresolved-mount` refusal, and a function of that
+//! name may sit under a prefix that is not seen: its routes are `likely`.
 
 use std::collections::BTreeSet;
 
-use cartograph_core::{Confidence, Provenance, RepoPath, RouteTemplate, SourceLocation};
+use cartograph_core::{
+    Confidence, Provenance, Refusal, RefusalKind, RepoPath, RouteTemplate, SourceLocation,
+};
 
 use super::{AxumNest, Chain, NestTarget};
 use crate::recognise::link::{BindingTarget, FileView, LinkInput, Linked, ServedRoute};
 
 /// How many nests deep a router is followed.
 const MAX_DEPTH: usize = 8;
+/// How many ways one router is served, at most (a router nested by many routers that are each
+/// nested by many would otherwise multiply).
+const MAX_PLACEMENTS: usize = 64;
 /// The segment a computed prefix leaves in the path.
 const UNKNOWN_PREFIX: &str = "{prefix}";
 
@@ -37,13 +42,25 @@ struct Placement<'a> {
 }
 
 /// Links this family's facts.
-pub fn link(input: &LinkInput<'_>, _linked: &mut Linked) -> Vec<ServedRoute> {
+pub fn link(input: &LinkInput<'_>, linked: &mut Linked) -> Vec<ServedRoute> {
     let nests: Vec<(&FileView<'_>, &AxumNest, Option<Position<'_>>)> = input
         .files
         .iter()
         .flat_map(|f| f.facts.rust_routes.nests.iter().map(move |n| (f, n)))
         .map(|(f, n)| (f, n, target(input, f, n)))
         .collect();
+    for (file, nest, target) in &nests {
+        if let (None, NestTarget::Call(path)) = (target, &nest.target) {
+            linked.refusals.push(Refusal::new(
+                RefusalKind::UnresolvedMount,
+                SourceLocation::new(file.path.clone(), nest.line, nest.column),
+                format!(
+                    "the axum router of {path} cannot be followed to a function of the tree: its \
+                     routes may lack this prefix"
+                ),
+            ));
+        }
+    }
     // Function names some nest calls without being resolved.
     let unresolved: BTreeSet<&str> = nests
         .iter()
@@ -149,10 +166,13 @@ fn place<'a>(
         return;
     }
     for (file, nest, _) in taking {
+        if out.len() >= MAX_PLACEMENTS {
+            return;
+        }
         let outer = self::position(file.path, &nest.chain);
         let mut above = Vec::new();
         place(nests, &outer, depth + 1, &mut above);
-        for mut placement in above {
+        for mut placement in above.into_iter().take(MAX_PLACEMENTS - out.len()) {
             placement.prefixes.extend(nest.chain.prefixes.iter().cloned());
             placement.prefixes.push(nest.prefix.clone());
             placement.through.insert(0, (file.path, *nest));
