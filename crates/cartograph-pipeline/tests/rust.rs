@@ -8,7 +8,7 @@ use cartograph_core::{EdgeKind, NodeKind};
 
 const MANIFEST: &str = "[package]\nname = \"desk-agent\"\nversion = \"0.1.0\"\n\n[lib]\nname = \"desk_agent_lib\"\n\n[dependencies]\naxum = \"0.7\"\n";
 
-const LIB: &str = "mod handlers;\npub mod routes;\nmod server;\nmod missing;\n\npub fn start() { server::run(); }\n";
+const LIB: &str = "mod handlers;\npub mod routes;\nmod server;\nmod missing;\nmod jobs;\n\npub fn start() { server::run(); }\n";
 
 const ROUTES: &str = r#"use axum::{routing::{get, post}, Router};
 use crate::handlers;
@@ -34,7 +34,7 @@ use crate::routes;
 pub async fn run() {
     let health = Router::new().route("/health", get(|| async { "ok" }));
     let app = Router::new()
-        .nest("/v1", routes::api())
+        .nest("/v1", routes::api().with_state(state))
         .merge(health)
         .nest(&format!("/{}", "x"), routes::unknown())
         .merge(extra::routes());
@@ -60,6 +60,9 @@ fn files() -> Vec<(&'static str, &'static str)> {
         ("agent/src/routes.rs", ROUTES),
         ("agent/src/server.rs", SERVER),
         ("agent/src/handlers.rs", HANDLERS),
+        // `super::` from a folder module, and a child module named without `self::`.
+        ("agent/src/jobs/mod.rs", "mod queue;\nuse queue::Queue;\nuse super::handlers::list;\n"),
+        ("agent/src/jobs/queue.rs", "pub struct Queue;\n"),
         ("web/src/jobs.ts", CLIENT),
     ]
 }
@@ -81,7 +84,10 @@ fn use_and_mod_resolve_across_the_crate() {
         imports,
         [
             "agent/src/handlers.rs -> cargo:serde_json",
+            "agent/src/jobs/mod.rs -> agent/src/handlers.rs",
+            "agent/src/jobs/mod.rs -> agent/src/jobs/queue.rs",
             "agent/src/lib.rs -> agent/src/handlers.rs",
+            "agent/src/lib.rs -> agent/src/jobs/mod.rs",
             "agent/src/lib.rs -> agent/src/routes.rs",
             "agent/src/lib.rs -> agent/src/server.rs",
             "agent/src/main.rs -> agent/src/lib.rs",
@@ -103,7 +109,7 @@ fn use_and_mod_resolve_across_the_crate() {
         .iter()
         .filter(|n| n.key.kind() == NodeKind::Module)
         .filter(|n| n.attrs.language.is_some_and(|l| l.as_str() == "rust"));
-    assert_eq!(rust.count(), 5);
+    assert_eq!(rust.count(), 7);
 }
 
 /// Routes of a router function nested under `/v1` in another module, a `let` router merged,

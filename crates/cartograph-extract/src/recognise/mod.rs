@@ -389,7 +389,7 @@ fn all_families() -> Vec<Box<dyn Family>> {
         Box::new(py_routes::PyRoutes::default()),
         Box::new(js_routes::JsRoutes::default()),
         Box::new(js_routes::JsHooks::default()),
-        Box::new(rust_routes::RustRoutes),
+        Box::new(rust_routes::RustRoutes::default()),
     ]
 }
 

@@ -5,8 +5,8 @@
 //! `src/lib.rs` or `src/main.rs`, and a file's module path follows from its place under `src/`
 //! (`src/a/b.rs` and `src/a/b/mod.rs` are `crate::a::b`; `src/bin/x.rs` is a crate root of its
 //! own). A path is read from its first segment: `crate` (the file's crate), `self` and `super`
-//! (its module, its parent), a module of the crate root (the 2018 edition's paths from a
-//! `mod`-declared name), a crate of the workspace by its package or `[lib]` name (`-` read as
+//! (its module, its parent), a child module of the file's module (the 2018 edition's uniform
+//! paths from a `mod`-declared name), a crate of the workspace by its package or `[lib]` name (`-` read as
 //! `_`), the standard crates (`std`, `core`, `alloc`, `proc_macro`, `test`: built-in), or else a
 //! third-party crate. From its module the path takes the longest run of segments that are module
 //! files; the first segment after it is an item of that module (`crate::controller::handshake`
@@ -110,10 +110,12 @@ impl RustResolver {
                 ("crate" | "self" | "super", None) => {
                     return unresolved(format!("{written}: the file belongs to no crate's src/"));
                 }
-                (name, Some((krate, _)))
-                    if module_file(index, krate, &[name.to_owned()]).is_some() =>
+                // The 2018 edition's uniform paths: a child module of the file's own module.
+                (name, Some((krate, m)))
+                    if module_file(index, krate, &[&m[..], &[name.to_owned()]].concat())
+                        .is_some() =>
                 {
-                    (Some(*krate), Vec::new(), &import.path[..])
+                    (Some(*krate), m.clone(), &import.path[..])
                 }
                 (name, _) => match self.names.get(name).and_then(|d| self.crates.get(d)) {
                     Some(other) => (Some(other), Vec::new(), &import.path[1..]),

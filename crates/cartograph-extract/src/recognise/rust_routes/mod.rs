@@ -105,7 +105,10 @@ pub enum NestTarget {
 }
 
 #[derive(Default)]
-pub(crate) struct RustRoutes;
+pub(crate) struct RustRoutes {
+    /// Whether the file imports axum, read at the first call.
+    axum: Option<bool>,
+}
 
 impl Family for RustRoutes {
     fn kinds(&self) -> &'static [&'static str] {
@@ -120,7 +123,9 @@ impl Family for RustRoutes {
     }
 
     fn visit(&mut self, node: Node<'_>, _kind: &str, cx: &Context<'_>, facts: &mut FileFacts) {
-        if !matches!(cx.syntax, Syntax::Rust) || !imports_axum(facts) {
+        if !matches!(cx.syntax, Syntax::Rust)
+            || !*self.axum.get_or_insert_with(|| imports_axum(facts))
+        {
             return;
         }
         let Some(function) =
@@ -262,20 +267,35 @@ fn nest(call: Node<'_>, merge: bool, cx: &Context<'_>, facts: &mut FileFacts) {
     } else {
         (args.first().and_then(|p| literal(*p, cx.source)), args.get(1))
     };
-    let Some(target) = target else { return };
-    let target = match target.kind_name() {
-        "identifier" => NestTarget::Local(text(*target, cx.source).to_owned()),
-        "call_expression" => match target.field("function") {
-            Some(f) if matches!(f.kind_name(), "identifier" | "scoped_identifier") => {
-                NestTarget::Call(text(f, cx.source).to_owned())
-            }
-            // A chain written in place is read where its routes are (see `chain`).
-            _ => return,
-        },
-        _ => return,
-    };
+    let Some(target) = target.and_then(|t| nested_router(*t, cx)) else { return };
     let (line, column) = method_position(call, cx);
     facts.rust_routes.nests.push(AxumNest { chain: chain(call, cx), prefix, target, line, column });
+}
+
+/// The router a nest or merge takes, under the methods called on it (`api().layer(l)`,
+/// `admin.with_state(s)`): a `let` name or a function's call. `None` for a chain that starts
+/// with `Router::new()` (read where its routes are, see [`chain`]) or anything else.
+fn nested_router(node: Node<'_>, cx: &Context<'_>) -> Option<NestTarget> {
+    let mut current = node;
+    for _ in 0..16 {
+        match current.kind_name() {
+            "identifier" => return Some(NestTarget::Local(text(current, cx.source).to_owned())),
+            "call_expression" => {
+                let function = current.field("function")?;
+                match function.kind_name() {
+                    "field_expression" => current = function.field("value")?,
+                    "identifier" | "scoped_identifier" => {
+                        let path = text(function, cx.source);
+                        let in_place = path == "Router::new" || path.ends_with("::Router::new");
+                        return (!in_place).then(|| NestTarget::Call(path.to_owned()));
+                    }
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// Where the router chain `call` belongs to ends up: the nests it is written inside, the `let`

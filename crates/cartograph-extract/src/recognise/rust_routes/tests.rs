@@ -70,8 +70,8 @@ pub fn api(state: AppState) -> Router {
 pub fn app(prefix: String) -> Router {
     let admin = Router::new().route("/stats", get(stats));
     Router::new()
-        .nest("/api", api(state()))
-        .nest("/admin", admin)
+        .nest("/api", api(state()).with_state(s))
+        .nest("/admin", admin.layer(auth()))
         .merge(Router::new().route("/health", any(health)))
         .nest("/v2", Router::new().route("/ping", get(ping)))
         .nest(&prefix, other::routes())
