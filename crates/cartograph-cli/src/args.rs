@@ -12,6 +12,8 @@ Examples:
   cartograph blast backend/app/models.py   What depends on a file, across languages
   cartograph trace web/src/api.ts          Where a client's calls go: routes, handlers, tables
   cartograph map                           Components, routes, tables, env vars, externals
+  cartograph check                         Check the tree against the rules of cartograph.toml
+  cartograph baseline write                Accept today's rule violations (only new ones fail)
   cartograph snapshot                      Snapshot the current directory to stdout
   cartograph snapshot ./repo -o graph.json Write the full graph of ./repo to graph.json
   cartograph summary ./repo                Counts, cycles and components as Markdown
@@ -80,7 +82,12 @@ pub enum Command {
 
 Finding kinds for --fail-on: route-removed, call-to-removed-route, route-added,
 new-cross-language-call, new-call, new-table, new-table-write, new-env-var,
-new-external-service, new-package, new-cycle, new-component-dependency, or `any`.")]
+new-external-service, new-package, new-cycle, new-component-dependency, rule-violation,
+rule-violation-fixed, stale-baseline, `rule:ID` (violations of one rule), or `any`.
+
+With a rules file (cartograph.toml in HEAD when it is a directory, else in the working directory,
+or --config), the violations the change introduces and fixes are findings too, and the baseline's
+entries HEAD no longer fires are stale-baseline findings.")]
     Diff {
         /// The tree before the change.
         #[arg(value_name = "BASE")]
@@ -90,10 +97,15 @@ new-external-service, new-package, new-cycle, new-component-dependency, or `any`
         head: String,
         #[command(flatten)]
         outputs: OutputArgs,
+        /// Also write the findings as SARIF 2.1.0 to FILE (`-` is stdout), for code scanning.
+        #[arg(long, value_name = "FILE")]
+        sarif: Option<String>,
         /// Exit 1 (after writing the reports) when a finding of one of these kinds is present;
-        /// comma-separated, or `any`.
+        /// comma-separated, `rule:ID`, or `any`.
         #[arg(long, value_name = "KIND[,KIND...]", value_delimiter = ',')]
         fail_on: Vec<String>,
+        #[command(flatten)]
+        rules: RulesArgs,
         /// How many import/call hops the blast radius of the changed files follows.
         #[arg(long, value_name = "N", default_value_t = 3)]
         blast_depth: usize,
@@ -193,6 +205,39 @@ report rendered from JSON has none.")]
         #[command(flatten)]
         analysis: AnalysisArgs,
     },
+    /// Check a tree against the architecture rules of its rules file: every violation the
+    /// baseline does not accept, and every baseline entry that no longer fires.
+    #[command(after_help = "Examples:
+  cartograph check
+  cartograph check ./repo --config rules/cartograph.toml --json check.json
+  cartograph check HEAD --sarif check.sarif --fail-on rule-violation,stale-baseline
+
+The rules file is --config, else cartograph.toml in TREE when it is a directory, else in the working
+directory. Without --fail-on, check exits 1 when a violation of an `error` rule is reported; with it,
+when a finding it names is (rule-violation, stale-baseline, rule:ID, any).")]
+    Check {
+        /// The tree to check: a directory, a git revision or a snapshot file.
+        #[arg(default_value = ".", value_name = "TREE")]
+        tree: String,
+        #[command(flatten)]
+        outputs: OutputArgs,
+        /// Also write the findings as SARIF 2.1.0 to FILE (`-` is stdout).
+        #[arg(long, value_name = "FILE")]
+        sarif: Option<String>,
+        /// Exit 1 when a finding of these kinds is present: rule-violation, stale-baseline,
+        /// rule:ID, any. Default: a violation of a rule of severity error.
+        #[arg(long, value_name = "KIND[,KIND...]", value_delimiter = ',')]
+        fail_on: Vec<String>,
+        #[command(flatten)]
+        rules: RulesArgs,
+        #[command(flatten)]
+        cache: CacheArgs,
+        #[command(flatten)]
+        analysis: AnalysisArgs,
+    },
+    /// The baseline of accepted rule violations.
+    #[command(subcommand)]
+    Baseline(BaselineCommand),
     /// Serve map, trace, blast, diff and evidence to a coding agent over MCP (JSON-RPC on stdio),
     /// for the trees granted here and no others.
     #[command(after_help = "Examples:
@@ -221,6 +266,47 @@ repository. Anything else is refused before a file is read. See docs/mcp.md.")]
         /// A document name (`snapshot`, `summary`).
         name: Option<String>,
     },
+}
+
+/// What to do with the baseline.
+#[derive(Debug, Subcommand)]
+pub enum BaselineCommand {
+    /// Record every rule violation of a tree as accepted, by identity (rule, edge kind and
+    /// endpoints; never a line number), so that `check` and `diff` report only new ones.
+    #[command(after_help = "Examples:
+  cartograph baseline write
+  cartograph baseline write HEAD --output cartograph-baseline.json
+
+Writes where the rules file says (`baseline = ...`, default cartograph-baseline.json beside it)
+unless --output is given. Entries that no longer fire are reported as stale-baseline until the
+file is written again: it only shrinks.")]
+    Write {
+        /// The tree whose violations to accept.
+        #[arg(default_value = ".", value_name = "TREE")]
+        tree: String,
+        /// Where to write (`-` is stdout); default: the baseline the rules file names.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<String>,
+        /// The rules file (default: cartograph.toml in TREE when a directory, else here).
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
+        #[command(flatten)]
+        cache: CacheArgs,
+        #[command(flatten)]
+        analysis: AnalysisArgs,
+    },
+}
+
+/// The rules file and baseline a run checks against.
+#[derive(Debug, Args)]
+pub struct RulesArgs {
+    /// The rules file (default: cartograph.toml in the tree when it is a directory, else in the
+    /// working directory).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// The baseline of accepted violations (default: the one the rules file names).
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
 }
 
 /// Where a report goes. With neither flag, Markdown goes to stdout; both may be given at once.

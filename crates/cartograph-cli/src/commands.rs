@@ -8,14 +8,19 @@ use std::time::Duration;
 use anyhow::{Result, anyhow, bail};
 use cartograph_graph::{Analysis, BlastOptions, MapOptions, TraceOptions};
 use cartograph_pipeline::{AnalysisOptions, ComponentRule, DiscoveryOptions, FactCache};
+use cartograph_query::config::CONFIG_FILE;
+use cartograph_query::rules::{Rules, find_config, read_rules};
 use cartograph_query::{FailOn, shown};
 use cartograph_report::diff::DiffDocument;
+use cartograph_report::diff::FindingDoc;
 use cartograph_report::diff_markdown::{self, DiffMarkdownOptions};
+use cartograph_report::sarif::{self, BaselineFile};
 use cartograph_report::snapshot::SnapshotDocument;
 use cartograph_report::summary::SummaryDocument;
-use cartograph_report::{blast, map, markdown, schema, to_json, trace};
+use cartograph_report::words::plural;
+use cartograph_report::{blast, map, markdown, rules, schema, to_json, trace};
 
-use crate::args::{AnalysisArgs, CacheArgs, Cli, Command, OutputArgs};
+use crate::args::{AnalysisArgs, BaselineCommand, CacheArgs, Cli, Command, OutputArgs, RulesArgs};
 use crate::output::write_output;
 use crate::trees::{load_pair, load_tree};
 
@@ -35,7 +40,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             base,
             head,
             outputs,
+            sarif,
             fail_on,
+            rules,
             blast_depth,
             write_snapshots,
             cache,
@@ -43,11 +50,69 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         } => {
             let reports = DiffReports {
                 outputs: &outputs,
+                sarif: sarif.as_deref(),
                 fail_on: &fail_on,
+                rules: &rules,
                 blast_depth,
                 snapshots: write_snapshots.as_deref(),
             };
             return diff(&base, &head, &reports, &cache, &analysis);
+        }
+        Command::Check { tree, outputs, sarif, fail_on, rules, cache, analysis } => {
+            let gate = FailOn::parse(&fail_on).map_err(|e| anyhow!("--fail-on {e}"))?;
+            let found = rules_for(&tree, &rules, true)?.ok_or_else(|| anyhow!("no rules file"))?;
+            check_gate_rules(&gate, &found)?;
+            let cache = open_cache(&cache)?;
+            let tree = load_tree(&tree, &analysis, cache.as_ref())?;
+            finish_cache(cache);
+            let doc = cartograph_query::rules::check_document(&tree, &found);
+            let render = || rules::render_check(&doc);
+            write_reports_beside(&outputs, sarif.as_deref(), &to_json(&doc), render)?;
+            if let Some(target) = &sarif {
+                write_output(target, &sarif_of(&doc.findings, &doc_rules(&found), &found))?;
+            }
+            let met = if gate.is_empty() {
+                let errors = doc
+                    .findings
+                    .iter()
+                    .filter(|f| f.kind == "rule-violation" && f.severity == "high")
+                    .count();
+                (errors > 0).then(|| {
+                    format!("{errors} violation{} of rules of severity error", plural(errors))
+                })
+            } else {
+                gate.met_by(&doc.findings).map(|m| m.to_string())
+            };
+            if let Some(met) = met {
+                eprintln!("cartograph: check failed: {met}");
+                return Ok(ExitCode::from(1));
+            }
+        }
+        Command::Baseline(BaselineCommand::Write { tree, output, config, cache, analysis }) => {
+            let args = RulesArgs { config, baseline: None };
+            let found = rules_for(&tree, &args, true)?.ok_or_else(|| anyhow!("no rules file"))?;
+            let cache = open_cache(&cache)?;
+            let tree = load_tree(&tree, &analysis, cache.as_ref())?;
+            finish_cache(cache);
+            let doc = cartograph_query::rules::baseline_document(&tree, &found);
+            match output {
+                Some(target) => write_output(&target, &to_json(&doc))?,
+                None => {
+                    std::fs::write(&found.baseline_path, to_json(&doc)).map_err(|e| {
+                        anyhow!(
+                            "cannot write the baseline {} ({})",
+                            shown(&found.baseline_path),
+                            e.kind()
+                        )
+                    })?;
+                    eprintln!(
+                        "cartograph: wrote {} with {} accepted violation{}",
+                        found.baseline_name,
+                        doc.entries.len(),
+                        plural(doc.entries.len())
+                    );
+                }
+            }
         }
         Command::Render { report, outputs } => render(&report, &outputs)?,
         Command::Blast { targets, tree, depth, limit, outputs, cache, analysis } => {
@@ -106,9 +171,52 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The rules that apply to a run over `tree` (see `cartograph_query::rules`); `required` makes a
+/// missing rules file an error rather than no rules.
+fn rules_for(tree: &str, args: &RulesArgs, required: bool) -> Result<Option<Rules>> {
+    let cwd = std::env::current_dir()
+        .map_err(|e| anyhow!("cannot read the current directory ({})", e.kind()))?;
+    let as_dir = Path::new(tree.strip_prefix("dir:").unwrap_or(tree));
+    let tree_dir = (!tree.starts_with("rev:") && as_dir.is_dir()).then_some(as_dir);
+    let Some(path) = find_config(args.config.as_deref(), tree_dir, &cwd) else {
+        if required {
+            bail!(
+                "no rules file: write {CONFIG_FILE} at the repository root (see `cartograph schema config`) or give --config FILE"
+            );
+        }
+        return Ok(None);
+    };
+    Ok(Some(read_rules(&path, args.baseline.as_deref()).map_err(|e| anyhow!("{e}"))?))
+}
+
+/// Refuses a `--fail-on rule:ID` that names no rule of the rules file.
+fn check_gate_rules(gate: &FailOn, rules: &Rules) -> Result<()> {
+    for id in gate.rule_ids() {
+        if !rules.policy.rules.iter().any(|r| r.id == id) {
+            bail!("--fail-on rule:{id} names no rule of the rules file");
+        }
+    }
+    Ok(())
+}
+
+fn doc_rules(rules: &Rules) -> Vec<rules::RuleDoc> {
+    rules::RuleDoc::all(&rules.policy)
+}
+
+/// The SARIF log of findings; a stale baseline entry points into the baseline file.
+fn sarif_of(findings: &[FindingDoc], docs: &[rules::RuleDoc], rules: &Rules) -> String {
+    let baseline = rules
+        .baseline_text
+        .as_deref()
+        .map(|text| BaselineFile { path: rules.baseline_name.as_str(), text });
+    sarif::sarif_log(findings, docs, baseline)
+}
+
 /// What `cartograph diff` writes, and when it fails.
 struct DiffReports<'a> {
     outputs: &'a OutputArgs,
+    sarif: Option<&'a str>,
+    rules: &'a RulesArgs,
     fail_on: &'a [String],
     blast_depth: usize,
     /// Where the two trees' snapshot documents go, if anywhere.
@@ -122,8 +230,17 @@ fn diff(
     cache: &CacheArgs,
     analysis: &AnalysisArgs,
 ) -> Result<ExitCode> {
-    let DiffReports { outputs, fail_on, blast_depth, snapshots } = *reports;
+    let DiffReports { outputs, sarif: sarif_target, rules, fail_on, blast_depth, snapshots } =
+        *reports;
     let gate = FailOn::parse(fail_on).map_err(|e| anyhow!("--fail-on {e}"))?;
+    let rules = rules_for(head, rules, false)?;
+    match &rules {
+        Some(rules) => check_gate_rules(&gate, rules)?,
+        None if gate.rule_ids().next().is_some() => {
+            bail!("--fail-on rule:ID needs a rules file ({CONFIG_FILE} or --config)")
+        }
+        None => {}
+    }
     // Whatever the cache, a file unchanged between the trees is extracted once.
     let cache = open_cache(cache)?;
     let started = std::time::Instant::now();
@@ -131,12 +248,22 @@ fn diff(
     tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "trees analysed");
     finish_cache(cache);
     tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "cache finished");
-    let doc = cartograph_query::diff_document(&base, &head);
+    let mut doc = cartograph_query::diff_document(&base, &head);
+    if let Some(rules) = &rules {
+        cartograph_query::rules::attach_rules(&mut doc, &base, &head, rules);
+    }
     tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "diffed");
     // The blast radius of the changed files appears in the Markdown report only.
     let render =
         || cartograph_query::diff_markdown(&doc, &base.analysis, &head.analysis, blast_depth);
-    write_reports(outputs, &doc.to_json(), render)?;
+    write_reports_beside(outputs, sarif_target, &doc.to_json(), render)?;
+    if let Some(target) = sarif_target {
+        let text = match &rules {
+            Some(rules) => sarif_of(&doc.findings, &doc_rules(rules), rules),
+            None => sarif::sarif_log(&doc.findings, &[], None),
+        };
+        write_output(target, &text)?;
+    }
     if let Some(dir) = snapshots {
         write_snapshots(dir, &base.analysis, &head.analysis)?;
     }
@@ -182,6 +309,29 @@ fn write_reports(
     json: &str,
     markdown: impl FnOnce() -> String,
 ) -> Result<()> {
+    write_reports_beside(outputs, None, json, markdown)
+}
+
+/// [`write_reports`] for a command that also writes SARIF: when the SARIF goes to stdout, the
+/// Markdown does not go there by default, and no other report may.
+fn write_reports_beside(
+    outputs: &OutputArgs,
+    sarif: Option<&str>,
+    json: &str,
+    markdown: impl FnOnce() -> String,
+) -> Result<()> {
+    if sarif == Some("-") {
+        if outputs.json.as_deref() == Some("-") || outputs.markdown.as_deref() == Some("-") {
+            bail!("--sarif - writes to stdout; give the other reports a FILE");
+        }
+        if let Some(target) = &outputs.json {
+            write_output(target, json)?;
+        }
+        if let Some(target) = &outputs.markdown {
+            write_output(target, &markdown())?;
+        }
+        return Ok(());
+    }
     if let (Some(a), Some(b)) = (&outputs.json, &outputs.markdown)
         && a == "-"
         && b == "-"

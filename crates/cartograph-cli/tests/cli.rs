@@ -68,8 +68,13 @@ fn bad_usage_exits_2() {
 fn schema_lists_and_prints_schemas() {
     let list = run(&["schema"]);
     assert!(list.status.success());
-    assert_eq!(stdout(&list), "blast\ndiff\nmap\nsnapshot\nsummary\ntrace\n");
-    for name in ["blast", "diff", "map", "snapshot", "summary", "trace"] {
+    assert_eq!(
+        stdout(&list),
+        "baseline\nblast\ncheck\nconfig\ndiff\nmap\nsnapshot\nsummary\ntrace\n"
+    );
+    for name in
+        ["baseline", "blast", "check", "config", "diff", "map", "snapshot", "summary", "trace"]
+    {
         let output = run(&["schema", name]);
         assert!(output.status.success());
         let printed: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("json");

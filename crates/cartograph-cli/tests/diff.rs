@@ -56,6 +56,11 @@ fn the_fixture_pairs_produce_every_finding_kind() {
     let mut kinds = finding_kinds(&doc);
     assert!(!kinds.contains("new-call"), "Ledger's frontend and backend are two languages");
     kinds.extend(finding_kinds(&same_language));
+    // The rule kinds come from the rules fixture, whose head breaks its rules.
+    let rules =
+        run(&["diff", "tests/fixtures/rules/base", "tests/fixtures/rules/head", "--json", "-"]);
+    assert!(rules.status.success(), "{}", stderr(&rules));
+    kinds.extend(finding_kinds(&valid_document(&stdout(&rules))));
     let every: BTreeSet<String> =
         cartograph_graph::FindingKind::ALL.iter().map(|k| k.as_str().to_owned()).collect();
     assert_eq!(kinds, every, "finding kinds");

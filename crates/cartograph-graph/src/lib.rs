@@ -12,6 +12,7 @@ pub mod components;
 mod cycles;
 pub mod diff;
 pub mod map;
+pub mod policy;
 pub mod target;
 pub mod trace;
 

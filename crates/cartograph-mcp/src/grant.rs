@@ -21,6 +21,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use cartograph_core::RepoPath;
 use cartograph_pipeline::discover::{DiscoverError, DiscoveryOptions};
 use cartograph_pipeline::{DirectorySource, FileSource, GitRevisionSource};
 use cartograph_query::names::{directory_label, revision_label};
@@ -268,6 +269,36 @@ pub struct OpenedTree {
 }
 
 impl OpenedTree {
+    /// Reads a small file of the tree that is not source code (the rules file, its baseline):
+    /// `None` when there is none. In a directory, only a regular file is read — never a link,
+    /// which could point out of the granted tree — and none larger than `max` bytes.
+    pub fn read_small(&self, path: &RepoPath, max: u64) -> std::io::Result<Option<Vec<u8>>> {
+        if let Some(root) = &self.root {
+            match std::fs::symlink_metadata(root.join(path.as_str())) {
+                Ok(meta) if meta.file_type().is_file() && meta.len() <= max => {}
+                Ok(meta) if meta.file_type().is_file() => {
+                    return Err(std::io::Error::new(std::io::ErrorKind::FileTooLarge, "too large"));
+                }
+                Ok(_) => {
+                    return Err(std::io::Error::new(
+                        std::io::ErrorKind::InvalidInput,
+                        "not a regular file",
+                    ));
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+                Err(e) => return Err(e),
+            }
+        }
+        match self.source.read(path, 0) {
+            Ok(bytes) if bytes.len() as u64 > max => {
+                Err(std::io::Error::new(std::io::ErrorKind::FileTooLarge, "too large"))
+            }
+            Ok(bytes) => Ok(Some(bytes)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
     /// A stamp of the tree's current content, for keying cached analyses: a revision's commit, or
     /// for a directory a hash of every file discovery keeps, with its size and modification
     /// time. Reads no file's content.

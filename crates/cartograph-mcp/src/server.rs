@@ -10,7 +10,7 @@ use rmcp::model::{CallToolResult, ContentBlock};
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 
 use crate::session::Session;
-use crate::tools::{self, BlastArgs, DiffArgs, EvidenceArgs, MapArgs, Reply, TraceArgs};
+use crate::tools::{self, BlastArgs, CheckArgs, DiffArgs, EvidenceArgs, MapArgs, Reply, TraceArgs};
 
 /// The MCP server of one session.
 #[derive(Clone, Debug)]
@@ -88,6 +88,16 @@ impl Cartograph {
         self.run(args, tools::diff).await
     }
 
+    /// Architecture rules: the tree checked against the rules file at its root
+    /// (`cartograph.toml`) — every violation its baseline does not accept, as a finding naming
+    /// the rule and the edges that break it (a transitive rule's whole path), and every baseline
+    /// entry that no longer fires. Summary first; every violation of an error rule is listed, the
+    /// rest bounded by `limit`. The document is Cartograph's check document.
+    #[tool(annotations(read_only_hint = true))]
+    async fn check(&self, Parameters(args): Parameters<CheckArgs>) -> CallToolResult {
+        self.run(args, tools::check).await
+    }
+
     /// One edge's evidence: for the edges of `kind` from node `from` to node `to`, the evidence
     /// sentence, provenance (how it was found), confidence (certain / likely / possible) and
     /// source location (file and line).
@@ -100,6 +110,6 @@ impl Cartograph {
 #[tool_handler(
     name = "cartograph",
     version = "0.1.0",
-    instructions = "Cartograph answers architecture questions (map, trace, blast, diff, evidence) about the trees granted to this session at launch. Name a tree as it was granted, or rev:REV for a revision of the granted git repository. Anything else is refused before it is read."
+    instructions = "Cartograph answers architecture questions (map, trace, blast, diff, check, evidence) about the trees granted to this session at launch. Name a tree as it was granted, or rev:REV for a revision of the granted git repository. Anything else is refused before it is read."
 )]
 impl ServerHandler for Cartograph {}

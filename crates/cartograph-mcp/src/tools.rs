@@ -9,9 +9,13 @@
 //! (findings first: every high-severity finding is kept, the other findings and each raw list are
 //! cut to `limit`, and each finding names at most a few edges).
 
+use cartograph_core::RepoPath;
 use cartograph_graph::{BlastOptions, MapOptions, TraceOptions};
 use cartograph_query::LoadedTree;
+use cartograph_query::config::{CONFIG_FILE, parse_config};
+use cartograph_query::rules::Rules;
 use cartograph_report::diff::{DiffDocument, DiffEdgeDoc};
+use cartograph_report::rules::BaselineDocument;
 use cartograph_report::words::plural;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -98,6 +102,18 @@ pub struct DiffArgs {
     /// Entries kept in each raw list (nodes, edges, refusals, cycles, the modules of each cycle)
     /// and non-high findings (at most 1000). Without it, 10 each, cut further until the answer
     /// fits 24 KB. High-severity findings are always all listed.
+    #[serde(default)]
+    pub limit: Option<usize>,
+}
+
+/// Arguments of `check`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CheckArgs {
+    /// A granted tree (see `map`) with a rules file, `cartograph.toml`, at its root.
+    pub tree: String,
+    /// Findings listed besides every violation of a rule of severity error (default 10, at
+    /// most 1000).
     #[serde(default)]
     pub limit: Option<usize>,
 }
@@ -414,6 +430,97 @@ fn cut<T>(list: &mut Vec<T>, name: &str, limit: usize, notes: &mut Vec<Truncatio
         notes.push(Truncation { list: name.to_owned(), shown: limit, total: list.len() });
         list.truncate(limit);
     }
+}
+
+/// The most bytes a rules file or a baseline may have to be read.
+const MAX_RULES_BYTES: u64 = 1024 * 1024;
+
+/// The rules of an authorized tree: its `cartograph.toml` and the baseline it names, read from the
+/// tree itself (never from outside it), or `None` when it has no rules file.
+fn rules_of(tree: &AuthorizedTree) -> Result<Option<Rules>, String> {
+    let opened = tree.open().map_err(|e| e.to_string())?;
+    let read = |path: &RepoPath, what: &str| {
+        opened
+            .read_small(path, MAX_RULES_BYTES)
+            .map_err(|e| format!("{what} cannot be read ({})", e.kind()))
+    };
+    let config_path = RepoPath::new(CONFIG_FILE).map_err(|_| internal())?;
+    let Some(bytes) = read(&config_path, CONFIG_FILE)? else { return Ok(None) };
+    let text = String::from_utf8(bytes).map_err(|_| format!("{CONFIG_FILE} is not UTF-8 text"))?;
+    let config = parse_config(&text).map_err(|e| format!("{CONFIG_FILE} is invalid at {e}"))?;
+    let baseline_path = RepoPath::new(&config.baseline)
+        .map_err(|_| format!("{CONFIG_FILE} names a baseline outside the tree"))?;
+    let (baseline, baseline_text) = match read(&baseline_path, "the baseline")? {
+        None => (None, None),
+        Some(bytes) => {
+            let text = String::from_utf8(bytes)
+                .map_err(|_| "the baseline is not UTF-8 text".to_owned())?;
+            let doc =
+                BaselineDocument::from_json(&text).map_err(|e| format!("the baseline {e}"))?;
+            (Some(doc), Some(text))
+        }
+    };
+    Ok(Some(Rules {
+        policy: config.policy,
+        baseline_path: config.baseline.clone().into(),
+        baseline_name: config.baseline,
+        baseline,
+        baseline_text,
+    }))
+}
+
+/// `check`: the tree against its rules — violations not accepted by its baseline, and stale
+/// baseline entries; every violation of an error rule listed, the rest bounded.
+pub fn check(session: &Session, args: &CheckArgs) -> Result<Reply, String> {
+    let tree = authorize(session, &args.tree)?;
+    let limit = bounded(args.limit, DEFAULT_DIFF_LIMIT, MAX_DIFF_LIMIT, "limit")?;
+    let rules = rules_of(&tree)?.ok_or_else(|| {
+        format!("{} has no rules file: write {CONFIG_FILE} at its root (see `cartograph schema config`)", tree.requested())
+    })?;
+    let loaded = session.load(&tree)?;
+    let mut doc = cartograph_query::rules::check_document(&loaded.tree, &rules);
+    let s = &doc.summary;
+    let summary = format!(
+        "check of {}: {} violation{} reported of {} rule{} ({} error, {} warning, {} info), {} accepted by the baseline, {} stale baseline entr{}",
+        loaded.tree.label,
+        s.reported,
+        plural(s.reported as usize),
+        s.rules,
+        plural(s.rules as usize),
+        s.reported_by_severity.get("error").copied().unwrap_or(0),
+        s.reported_by_severity.get("warning").copied().unwrap_or(0),
+        s.reported_by_severity.get("info").copied().unwrap_or(0),
+        s.baselined,
+        s.stale_baseline,
+        if s.stale_baseline == 1 { "y" } else { "ies" },
+    );
+    let mut truncated = Vec::new();
+    let total = doc.findings.len();
+    let mut others = 0usize;
+    doc.findings.retain(|f| {
+        if f.severity == "high" {
+            return true;
+        }
+        others += 1;
+        others <= limit
+    });
+    if doc.findings.len() < total {
+        truncated.push(Truncation {
+            list: "findings".to_owned(),
+            shown: doc.findings.len(),
+            total,
+        });
+    }
+    let (mut shown, mut all) = (0, 0);
+    for finding in &mut doc.findings {
+        all += finding.edges.len();
+        finding.edges.truncate(FINDING_EDGES);
+        shown += finding.edges.len();
+    }
+    if shown < all {
+        truncated.push(Truncation { list: "findings[].edges".to_owned(), shown, total: all });
+    }
+    Reply::new(&Answer { tool: "check", summary, truncated, document: doc })
 }
 
 /// `evidence`: one edge's evidence, provenance, confidence and location.

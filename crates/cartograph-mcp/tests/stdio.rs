@@ -60,7 +60,7 @@ fn the_binary_speaks_json_rpc_over_stdio() {
         .filter_map(|t| t["name"].as_str())
         .collect();
     names.sort_unstable();
-    assert_eq!(names, ["blast", "diff", "evidence", "map", "trace"]);
+    assert_eq!(names, ["blast", "check", "diff", "evidence", "map", "trace"]);
 
     send(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
         "params": {"name": "map", "arguments": {"tree": "tests/fixtures/fullstack"}}}));

@@ -118,13 +118,13 @@ fn refusal(result: &CallToolResult) -> String {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn lists_the_five_tools_with_described_inputs() {
+async fn lists_the_six_tools_with_described_inputs() {
     let fixtures = workspace().join("tests/fixtures");
     let c = connect(session(&["fullstack"], &fixtures)).await;
     let tools = c.client.list_all_tools().await.expect("tools");
     let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
     names.sort_unstable();
-    assert_eq!(names, ["blast", "diff", "evidence", "map", "trace"]);
+    assert_eq!(names, ["blast", "check", "diff", "evidence", "map", "trace"]);
     // The envelope schema rejects what it should.
     assert!(!answer_schema().is_valid(&json!({"tool": "map"})));
     let mismatched = json!({"tool": "map", "summary": "s", "truncated": [],
@@ -188,6 +188,45 @@ async fn map_trace_blast_and_evidence_on_the_fullstack_fixture() {
     // Four queries on one tree: one analysis, three answers from the cache.
     assert_eq!(s.analyses_run(), 1);
     assert!(s.cache_hits() >= 3);
+    c.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn check_answers_from_the_rules_file_inside_the_granted_tree() {
+    let fixtures = workspace().join("tests/fixtures");
+    let s = session(&["rules/head", "fullstack"], &fixtures);
+    let c = connect(Arc::clone(&s)).await;
+    let result = c.call("check", json!({"tree": "rules/head", "limit": 1})).await;
+    let summary = result.structured_content.clone().expect("structured")["summary"].clone();
+    assert!(
+        summary.as_str().is_some_and(|t| t.starts_with("check of head: 10 violations reported of 11 rules (7 error, 2 warning, 1 info), 1 accepted by the baseline, 1 stale baseline entry")),
+        "{summary}"
+    );
+    let doc = document(&result);
+    let findings = doc["findings"].as_array().expect("findings");
+    // Every error violation is kept; one other finding besides.
+    assert_eq!(findings.iter().filter(|f| f["severity"] == "high").count(), 7);
+    assert_eq!(findings.len(), 8);
+    // A tree without a rules file is refused, naming what to write.
+    let message = refusal(&c.call("check", json!({"tree": "fullstack"})).await);
+    assert!(message.contains("has no rules file: write cartograph.toml"), "{message}");
+    // A rules file that is a link (which could lead out of the tree) is never read.
+    #[cfg(unix)]
+    {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("a.py"), "import os\n").expect("write");
+        std::os::unix::fs::symlink(
+            fixtures.join("rules/head/cartograph.toml"),
+            dir.path().join("cartograph.toml"),
+        )
+        .expect("link");
+        let tree = dir.path().to_string_lossy().into_owned();
+        let linked = session(&[tree.as_str()], dir.path());
+        let c2 = connect(linked).await;
+        let message = refusal(&c2.call("check", json!({"tree": tree})).await);
+        assert!(message.contains("cartograph.toml cannot be read"), "{message}");
+        c2.close().await;
+    }
     c.close().await;
 }
 

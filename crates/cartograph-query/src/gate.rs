@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::fmt;
 
 use cartograph_graph::FindingKind;
-use cartograph_report::diff::DiffDocument;
+use cartograph_report::diff::{DiffDocument, FindingDoc};
 use cartograph_report::words::plural;
 
 /// The finding kinds a diff fails on: `any`, or a set of kinds.
@@ -14,11 +14,13 @@ use cartograph_report::words::plural;
 pub struct FailOn {
     any: bool,
     kinds: BTreeSet<String>,
+    /// `rule:ID`: rule violations of these rules.
+    rules: BTreeSet<String>,
 }
 
 /// A value that is neither `any` nor a finding kind.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("`{value}` is not a finding kind; use `any` or one of: {}", known_kinds())]
+#[error("`{value}` is not a finding kind; use `any`, `rule:ID` or one of: {}", known_kinds())]
 pub struct UnknownFindingKind {
     pub value: String,
 }
@@ -36,6 +38,8 @@ impl FailOn {
         for value in values.iter().map(|v| v.as_ref().trim()).filter(|v| !v.is_empty()) {
             if value == "any" {
                 gate.any = true;
+            } else if let Some(id) = value.strip_prefix("rule:").filter(|id| !id.is_empty()) {
+                gate.rules.insert(id.to_owned());
             } else if FindingKind::parse(value).is_some() {
                 gate.kinds.insert(value.to_owned());
             } else {
@@ -50,14 +54,32 @@ impl FailOn {
         self.any || self.kinds.contains(kind)
     }
 
+    /// Whether nothing can meet the gate (no value was given).
+    pub fn is_empty(&self) -> bool {
+        !self.any && self.kinds.is_empty() && self.rules.is_empty()
+    }
+
+    /// The rule ids named with `rule:ID`, in name order.
+    pub fn rule_ids(&self) -> impl Iterator<Item = &str> {
+        self.rules.iter().map(String::as_str)
+    }
+
+    /// Whether a finding meets the gate: by its kind, or as a violation of a rule named.
+    pub fn meets(&self, finding: &FindingDoc) -> bool {
+        self.matches(&finding.kind)
+            || (finding.kind == FindingKind::RuleViolation.as_str()
+                && finding.rule.as_ref().is_some_and(|r| self.rules.contains(&r.id)))
+    }
+
     /// The findings of `doc` that meet the gate, or `None` when none does.
     pub fn met(&self, doc: &DiffDocument) -> Option<GateMet> {
-        let met: Vec<&str> = doc
-            .findings
-            .iter()
-            .filter(|f| self.matches(&f.kind))
-            .map(|f| f.kind.as_str())
-            .collect();
+        self.met_by(&doc.findings)
+    }
+
+    /// The findings that meet the gate, or `None` when none does.
+    pub fn met_by(&self, findings: &[FindingDoc]) -> Option<GateMet> {
+        let met: Vec<&str> =
+            findings.iter().filter(|f| self.meets(f)).map(|f| f.kind.as_str()).collect();
         if met.is_empty() {
             return None;
         }
@@ -97,9 +119,17 @@ mod tests {
         assert!(!gate.matches("new-table"));
         assert!(FailOn::parse(&["any"]).expect("any").matches("new-table"));
         assert!(!FailOn::parse::<&str>(&[]).expect("none").matches("new-table"));
+        let gate = FailOn::parse(&["rule:web-not-backend"]).expect("rule");
+        assert_eq!(gate.rule_ids().collect::<Vec<_>>(), ["web-not-backend"]);
+        assert!(!gate.matches("rule-violation") && !gate.is_empty());
+        assert!(FailOn::parse(&["rule:"]).is_err());
         let error = FailOn::parse(&["route-gone"]).expect_err("unknown");
         let message = error.to_string();
-        assert!(message.starts_with("`route-gone` is not a finding kind; use `any` or one of: "));
+        assert!(
+            message.starts_with(
+                "`route-gone` is not a finding kind; use `any`, `rule:ID` or one of: "
+            )
+        );
         assert!(message.contains("route-removed"), "{message}");
     }
 

@@ -8,17 +8,21 @@
 //! - [`documents`] and [`diff`]: the map, trace, blast and diff documents, the modules a change
 //!   touched and the diff's Markdown report with its blast-radius section.
 //! - [`gate`]: the `--fail-on` gate over a diff's findings.
+//! - [`config`] and [`rules`]: the rules file, its baseline, `check`, and a diff's rule
+//!   findings.
 //! - [`names`]: how trees and user-given paths are named in reports and messages.
 //!
 //! Synchronous and offline: no async runtime, no network, no authorization of its own. The MCP
 //! server authorizes every tree through its grant before anything here sees the tree's files; it
 //! passes its authorized sources in and never asks this crate to open an argument.
 
+pub mod config;
 pub mod diff;
 pub mod documents;
 pub mod failure;
 pub mod gate;
 pub mod names;
+pub mod rules;
 pub mod targets;
 pub mod tree;
 

@@ -19,8 +19,9 @@ use crate::words::numbered;
 
 pub const SCHEMA_NAME: &str = "diff";
 /// 1.1 added the optional `explanations` section; 1.2 the optional `covered_by` of a finding;
-/// 1.3 the finding kind `new-call`.
-pub const SCHEMA_VERSION: &str = "1.4";
+/// 1.3 the finding kind `new-call`; 1.5 the kinds `rule-violation`, `rule-violation-fixed` and
+/// `stale-baseline`, a finding's optional `rule`, and the optional `rules` section.
+pub const SCHEMA_VERSION: &str = "1.5";
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct DiffDocument {
@@ -38,6 +39,10 @@ pub struct DiffDocument {
     pub edges: EdgesDiffDoc,
     pub refusals: RefusalsDiffDoc,
     pub cycles: CyclesDiffDoc,
+    /// The rules of the repository's rules file the change was checked against (since 1.5);
+    /// absent when there was none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Vec<crate::rules::RuleDoc>>,
     /// What `cartograph-ask` attached: absent until it has run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub explanations: Option<ExplanationsDoc>,
@@ -94,6 +99,18 @@ pub struct FindingDoc {
     /// `--fail-on` on that kind still trips, and its severity is `info`. Absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub covered_by: Option<CoveredByDoc>,
+    /// For `rule-violation`, `rule-violation-fixed` and `stale-baseline` (since 1.5): the rule
+    /// and the violation's stable identity. Absent for every other kind.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<FindingRuleDoc>,
+}
+
+/// The rule a finding is about, and the identity a baseline records it by.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct FindingRuleDoc {
+    pub id: String,
+    /// Rule, edge kind and endpoints; never a line number.
+    pub identity: String,
 }
 
 /// A finding named by kind and subject.
@@ -244,6 +261,7 @@ impl DiffDocument {
                 added: diff.cycles.added.iter().map(cycle_ids).collect(),
                 removed: diff.cycles.removed.iter().map(cycle_ids).collect(),
             },
+            rules: None,
             explanations: None,
         }
     }
@@ -388,6 +406,7 @@ impl FindingDoc {
                 kind: c.kind.as_str().to_owned(),
                 subject: c.subject.id(),
             }),
+            rule: None,
         }
     }
 }
@@ -633,6 +652,9 @@ fn kind_phrase(kind: FindingKind, findings: &[&Finding]) -> String {
         };
     }
     let phrase = match kind {
+        FindingKind::RuleViolation => "rule violations",
+        FindingKind::RuleViolationFixed => "rule violations fixed",
+        FindingKind::StaleBaseline => "stale baseline entries",
         FindingKind::RouteRemoved => "routes removed",
         FindingKind::CallToRemovedRoute => "calls to removed routes",
         FindingKind::RouteAdded => "routes added",

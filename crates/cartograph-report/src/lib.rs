@@ -13,6 +13,8 @@ pub mod diff_markdown;
 pub mod explain;
 pub mod map;
 pub mod markdown;
+pub mod rules;
+pub mod sarif;
 pub mod schema;
 mod short_path;
 pub mod snapshot;

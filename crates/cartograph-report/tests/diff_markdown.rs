@@ -103,6 +103,7 @@ fn finding(
         message: message.into(),
         edges,
         covered_by: None,
+        rule: None,
     }
 }
 
@@ -159,6 +160,7 @@ fn empty(verdict: &str) -> DiffDocument {
         edges: EdgesDiffDoc { added: Vec::new(), removed: Vec::new(), changed: Vec::new() },
         refusals: RefusalsDiffDoc { by_kind: Vec::new(), added: Vec::new(), removed: Vec::new() },
         cycles: CyclesDiffDoc { added: Vec::new(), removed: Vec::new() },
+        rules: None,
         explanations: None,
     };
     summarise(&mut doc);

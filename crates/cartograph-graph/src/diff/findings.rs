@@ -47,6 +47,16 @@ impl Severity {
 /// The kinds of finding, in ranking order within a severity.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum FindingKind {
+    /// A violation of an architecture rule of the repository's `cartograph.toml` (see
+    /// [`crate::policy`]) that the change introduces (in `cartograph diff`) or that the tree has
+    /// (in `cartograph check`), not accepted by the baseline. Its severity is the rule's: error →
+    /// high, warning → medium, info → low. Built by the query layer, not by the diff's rules.
+    RuleViolation,
+    /// Info. A rule violation of base that head no longer has: debt paid.
+    RuleViolationFixed,
+    /// Low. A baseline entry that no longer fires (its violation is gone, or its rule is): the
+    /// baseline should shrink by it.
+    StaleBaseline,
     /// High. A route served in base is served by no route in head — not even by a head route of
     /// the same template whose method serves it (`ANY`, or `GET` for `HEAD`). Subject: the route;
     /// edges: its base `serves` edges. A possible breaking API change.
@@ -119,7 +129,10 @@ pub const MAX_CYCLE_EDGES: usize = 20;
 pub const MAX_COMPONENT_EDGES: usize = 5;
 
 impl FindingKind {
-    pub const ALL: [FindingKind; 12] = [
+    pub const ALL: [FindingKind; 15] = [
+        FindingKind::RuleViolation,
+        FindingKind::RuleViolationFixed,
+        FindingKind::StaleBaseline,
         FindingKind::RouteRemoved,
         FindingKind::CallToRemovedRoute,
         FindingKind::RouteAdded,
@@ -137,6 +150,9 @@ impl FindingKind {
     /// The stable name used in documents and in `--fail-on`.
     pub fn as_str(self) -> &'static str {
         match self {
+            FindingKind::RuleViolation => "rule-violation",
+            FindingKind::RuleViolationFixed => "rule-violation-fixed",
+            FindingKind::StaleBaseline => "stale-baseline",
             FindingKind::RouteRemoved => "route-removed",
             FindingKind::CallToRemovedRoute => "call-to-removed-route",
             FindingKind::RouteAdded => "route-added",
@@ -156,9 +172,23 @@ impl FindingKind {
         FindingKind::ALL.into_iter().find(|k| k.as_str() == name)
     }
 
+    /// Whether findings of this kind come from a repository's rules (`rule-violation`,
+    /// `rule-violation-fixed`, `stale-baseline`) rather than from the diff of two graphs.
+    pub fn from_rules(self) -> bool {
+        matches!(
+            self,
+            FindingKind::RuleViolation
+                | FindingKind::RuleViolationFixed
+                | FindingKind::StaleBaseline
+        )
+    }
+
     /// A short phrase for prose: `route removed`, `new table write`.
     pub fn label(self) -> &'static str {
         match self {
+            FindingKind::RuleViolation => "rule violation",
+            FindingKind::RuleViolationFixed => "rule violation fixed",
+            FindingKind::StaleBaseline => "stale baseline entry",
             FindingKind::RouteRemoved => "route removed",
             FindingKind::CallToRemovedRoute => "call to removed route",
             FindingKind::RouteAdded => "route added",
@@ -176,7 +206,10 @@ impl FindingKind {
 
     pub fn severity(self) -> Severity {
         match self {
-            FindingKind::RouteRemoved | FindingKind::CallToRemovedRoute => Severity::High,
+            FindingKind::RuleViolation
+            | FindingKind::RouteRemoved
+            | FindingKind::CallToRemovedRoute => Severity::High,
+            FindingKind::RuleViolationFixed => Severity::Info,
             FindingKind::NewCrossLanguageCall
             | FindingKind::NewTable
             | FindingKind::NewTableWrite
@@ -186,7 +219,8 @@ impl FindingKind {
             | FindingKind::NewCall
             | FindingKind::NewEnvVar
             | FindingKind::NewPackage
-            | FindingKind::NewComponentDependency => Severity::Low,
+            | FindingKind::NewComponentDependency
+            | FindingKind::StaleBaseline => Severity::Low,
         }
     }
 }
