@@ -448,6 +448,35 @@ class ActionHarness(unittest.TestCase):
         self.assertIn("route added", result.summary)
         self.assertIn("cannot comment on this pull request", result.summary)
 
+    def test_rules_fail_the_job_and_sarif_is_written_for_code_scanning(self):
+        number, base, head = self.pull_request()
+        ws = self.checkout()
+        rules = (
+            '[[rule]]\nid = "web-reads-only"\nkind = "allowed-only"\n'
+            'reason = "The web app only reads items."\nedges = ["calls"]\nfrom = "web/**"\nto = "route:GET /api/**"\n'
+        )
+        with open(os.path.join(ws, "cartograph.toml"), "w", encoding="utf-8") as handle:
+            handle.write(rules)
+        inputs = {"fail-on": "rule:web-reads-only", "sarif": "out/cartograph.sarif"}
+        result = self.run_case("pull_request", self.pr_event(number, base, head), inputs, workspace=ws)
+        self.assertFalse(result.success)
+        self.assertEqual(result.outputs["gate"], "met")
+        self.assertEqual(result.outputs["rule-violations"], "1")
+        sarif_path = result.outputs["sarif-path"]
+        self.assertEqual(os.path.realpath(sarif_path), os.path.realpath(os.path.join(ws, "out", "cartograph.sarif")))
+        with open(sarif_path, encoding="utf-8") as handle:
+            log = json.load(handle)
+        self.assertEqual(log["version"], "2.1.0")
+        results = log["runs"][0]["results"]
+        self.assertEqual(results[0]["ruleId"], "rule/web-reads-only")
+        self.assertEqual(results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], "web/src/api.ts")
+        # The comment names the rule, and it is posted before the gate fails.
+        self.assertIn("web-reads-only", self.api.comments_on(number)[0]["body"])
+        # A SARIF path out of the workspace is refused.
+        refused = self.run_case("pull_request", self.pr_event(number, base, head), {"sarif": "../x.sarif"}, workspace=ws)
+        self.assertFalse(refused.success)
+        self.assertTrue(any("input `sarif` must be a path inside the workspace" in e for e in refused.errors()))
+
     def test_fail_on_gates_the_job_after_reporting(self):
         number, base, head = self.pull_request()
         head2 = self.push({"backend/app/main.py": BACKEND.replace('@app.get("/api/items")', '@app.get("/api/things")') + ARCHIVE_ROUTE})

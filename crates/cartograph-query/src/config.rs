@@ -137,7 +137,7 @@ pub fn parse_config(text: &str) -> Result<Config, ConfigError> {
     for spanned in raw.rule {
         let line = at(Some(spanned.span()));
         let raw = spanned.into_inner();
-        let rule = read_rule(text, &raw).map_err(|(span, message)| ConfigError {
+        let rule = read_rule(&raw).map_err(|(span, message)| ConfigError {
             line: span.map_or(line, |s| line_of(text, s.start)),
             message,
         })?;
@@ -154,7 +154,7 @@ pub fn parse_config(text: &str) -> Result<Config, ConfigError> {
 
 type Refused = (Option<Range<usize>>, String);
 
-fn read_rule(_text: &str, raw: &RawRule) -> Result<Rule, Refused> {
+fn read_rule(raw: &RawRule) -> Result<Rule, Refused> {
     let id = raw.id.get_ref().trim().to_owned();
     let valid_id = !id.is_empty()
         && id.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));

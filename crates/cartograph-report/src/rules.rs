@@ -98,8 +98,8 @@ pub fn stale_finding(entry: &BaselineEntryDoc, rule_known: bool) -> FindingDoc {
     }
 }
 
-/// Orders findings as every document does: severity, then kind order, then subject, then rule
-/// identity; a stable sort, so findings already ranked keep their order among equals.
+/// Orders findings by severity, then kind order, with a stable sort: among equals, findings keep
+/// the order they came in (a diff's own ranking; rule findings by rule, then identity).
 pub fn rank_findings(findings: &mut [FindingDoc]) {
     let kind_rank =
         |k: &str| FindingKind::ALL.iter().position(|x| x.as_str() == k).unwrap_or(usize::MAX);
@@ -108,7 +108,6 @@ pub fn rank_findings(findings: &mut [FindingDoc]) {
         (severity_rank(&a.severity), kind_rank(&a.kind))
             .cmp(&(severity_rank(&b.severity), kind_rank(&b.kind)))
     });
-    // Rule findings come in identity order already; keep them so within one kind.
 }
 
 /// The accepted violations of a repository.

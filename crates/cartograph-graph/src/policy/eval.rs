@@ -387,7 +387,10 @@ impl<'a> Index<'a> {
         // Backwards adjacency: for a node, the steps that land on it and where they start.
         let mut back: HashMap<&NodeKey, Vec<(&NodeKey, &Edge)>> = HashMap::new();
         let owner_step = |e: &Edge| matches!(e.kind, EdgeKind::Serves | EdgeKind::Defines);
-        for edge in self.edges.iter().filter(|e| kinds.contains(&e.kind) && !owner_step(e)) {
+        // A path is a runtime dependency: type-only imports (`if TYPE_CHECKING:`, `import type`)
+        // exist to avoid one, so a path does not run through them.
+        let step = |e: &Edge| kinds.contains(&e.kind) && !owner_step(e) && !e.type_only;
+        for edge in self.edges.iter().filter(|e| step(e)) {
             back.entry(&edge.to).or_default().push((&edge.from, edge));
         }
         if kinds.contains(&EdgeKind::Calls) {
@@ -436,5 +439,163 @@ impl<'a> Index<'a> {
             .collect();
         found.sort_by(|a, b| a.0.cmp(b.0));
         found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use cartograph_core::{Confidence, Evidence, Provenance, RepoPath, SourceLocation};
+
+    use super::*;
+    use crate::policy::{Rule, RuleSeverity, Target};
+
+    fn module(path: &str, component: &str) -> Node {
+        let mut node = Node::new(NodeKey::module(&RepoPath::new(path).expect("path")));
+        node.attrs.component = Some(component.to_owned());
+        node
+    }
+
+    fn edge(kind: EdgeKind, from: &NodeKey, to: &NodeKey) -> Edge {
+        Edge {
+            kind,
+            from: from.clone(),
+            to: to.clone(),
+            evidence: Evidence::new(format!("{} to {}", kind.as_str(), to.name())),
+            provenance: Provenance::Resolver,
+            confidence: Confidence::Certain,
+            location: SourceLocation::new(RepoPath::new(from.name()).expect("path"), 1, 1),
+            type_only: false,
+            occurrences: 1,
+        }
+    }
+
+    fn rule(kind: RuleKind) -> Policy {
+        Policy {
+            rules: vec![Rule {
+                id: "r".into(),
+                severity: RuleSeverity::Error,
+                reason: "why".into(),
+                kind,
+            }],
+        }
+    }
+
+    fn sel(patterns: &[&str]) -> Selector {
+        Selector::parse(patterns, Target::Path).expect("selector")
+    }
+
+    /// web/a.ts calls GET /x, served by api/x.py, which imports db/m.py; api/x.py and db/m.py
+    /// import each other.
+    fn graph() -> (Vec<Node>, Vec<Edge>) {
+        let web = module("web/a.ts", "web");
+        let api = module("api/x.py", "api");
+        let db = module("db/m.py", "db");
+        let route = Node::new(NodeKey::from_parts(NodeKind::Route, "GET /x"));
+        let mut edges = vec![
+            edge(EdgeKind::Calls, &web.key, &route.key),
+            edge(EdgeKind::Serves, &api.key, &route.key),
+            edge(EdgeKind::Imports, &api.key, &db.key),
+            edge(EdgeKind::Imports, &db.key, &api.key),
+        ];
+        edges.sort_by(|a, b| a.identity().cmp(&b.identity()));
+        let mut nodes = vec![web, api, db, route];
+        nodes.sort_by(|a, b| a.key.cmp(&b.key));
+        (nodes, edges)
+    }
+
+    fn run(policy: &Policy) -> Vec<Violation> {
+        let (nodes, edges) = graph();
+        evaluate(GraphView { nodes: &nodes, edges: &edges, refusals: &[] }, policy)
+    }
+
+    #[test]
+    fn a_call_reaches_the_module_that_serves_its_route() {
+        let found = run(&rule(RuleKind::Forbidden {
+            edges: vec![EdgeKind::Calls],
+            from: sel(&["web/**"]),
+            to: sel(&["api/**"]),
+            transitive: false,
+        }));
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].identity, "calls module:web/a.ts -> route:GET /x");
+        assert_eq!(found[0].message, "web/a.ts calls GET /x, served by api/x.py (rule `r`)");
+        let kinds: Vec<EdgeKind> = found[0].edges.iter().map(|e| e.kind).collect();
+        assert_eq!(kinds, [EdgeKind::Calls, EdgeKind::Serves]);
+    }
+
+    #[test]
+    fn a_transitive_rule_follows_calls_into_handlers_and_imports() {
+        let found = run(&rule(RuleKind::Forbidden {
+            edges: vec![EdgeKind::Imports, EdgeKind::Calls],
+            from: sel(&["web/**"]),
+            to: sel(&["db/**"]),
+            transitive: true,
+        }));
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].identity, "module:web/a.ts reaches db/**");
+        let kinds: Vec<EdgeKind> = found[0].edges.iter().map(|e| e.kind).collect();
+        assert_eq!(kinds, [EdgeKind::Calls, EdgeKind::Serves, EdgeKind::Imports]);
+        // Without calls among the edge kinds, the web module reaches nothing.
+        let found = run(&rule(RuleKind::Forbidden {
+            edges: vec![EdgeKind::Imports],
+            from: sel(&["web/**"]),
+            to: sel(&["db/**"]),
+            transitive: true,
+        }));
+        assert!(found.is_empty());
+    }
+
+    #[test]
+    fn a_path_does_not_run_through_a_type_only_import() {
+        let (nodes, mut edges) = graph();
+        for e in &mut edges {
+            if e.kind == EdgeKind::Imports && e.from.name() == "api/x.py" {
+                e.type_only = true;
+            }
+        }
+        let policy = rule(RuleKind::Forbidden {
+            edges: vec![EdgeKind::Imports, EdgeKind::Calls],
+            from: sel(&["web/**"]),
+            to: sel(&["db/**"]),
+            transitive: true,
+        });
+        let view = GraphView { nodes: &nodes, edges: &edges, refusals: &[] };
+        assert!(evaluate(view, &policy).is_empty());
+    }
+
+    #[test]
+    fn layers_independence_cycles_and_fans() {
+        let layers = run(&rule(RuleKind::Layers {
+            edges: vec![EdgeKind::Imports, EdgeKind::Calls],
+            layers: vec![sel(&["web/**"]), sel(&["api/**"]), sel(&["db/**"])],
+            transitive: false,
+        }));
+        let ids: Vec<&str> = layers.iter().map(|v| v.identity.as_str()).collect();
+        assert_eq!(ids, ["imports module:db/m.py -> module:api/x.py"]);
+        let independent = run(&rule(RuleKind::Independent {
+            edges: vec![EdgeKind::Calls],
+            members: vec![sel(&["web/**"]), sel(&["api/**"])],
+            transitive: false,
+        }));
+        assert_eq!(independent.len(), 1, "the call crosses from web to api's route");
+        let cycles = run(&rule(RuleKind::NoCycles {
+            edges: vec![EdgeKind::Imports],
+            scope: Selector::default(),
+            between: CycleUnit::Components,
+        }));
+        assert_eq!(cycles[0].identity, "cycle of components api db");
+        let fan = run(&rule(RuleKind::MaxFanIn {
+            edges: vec![EdgeKind::Imports, EdgeKind::Calls],
+            components: Selector::parse(&["api"], Target::Component).expect("selector"),
+            max: 1,
+        }));
+        assert_eq!(fan[0].identity, "fan-in of api");
+        assert_eq!(fan[0].message, "2 components depend on component api, more than 1 (rule `r`)");
+        let allowed = run(&rule(RuleKind::AllowedOnly {
+            edges: vec![EdgeKind::Calls],
+            from: sel(&["web/**"]),
+            to: sel(&["route:/v2/**"]),
+        }));
+        assert_eq!(allowed.len(), 1);
     }
 }
