@@ -111,6 +111,25 @@ fn a_stale_baseline_entry_is_reported_and_fails_on_request() {
 }
 
 #[test]
+fn a_baseline_given_by_name_must_exist() {
+    let output = check(&["check", "rules/head", "--baseline", "rules/head/nope.json"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output)
+            .contains("the baseline `rules/head/nope.json` cannot be read (entity not found)"),
+        "{}",
+        stderr(&output)
+    );
+    let output = check(&["check", "rules/head", "--baseline", "rules/head/cartograph.toml"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("is not a baseline: it is not valid JSON"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
 fn fail_on_a_rule_id() {
     let output =
         check(&["diff", "rules/base", "rules/head", "--json", "--fail-on", "rule:backend-layers"]);

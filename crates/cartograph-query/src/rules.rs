@@ -76,7 +76,8 @@ pub fn read_rules(path: &Path, baseline: Option<&Path>) -> Result<Rules, RulesEr
             })?;
             (Some(doc), Some(text))
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => (None, None),
+        // The rules file's own baseline may not exist yet; one given by name must.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && baseline.is_none() => (None, None),
         Err(e) => {
             return Err(RulesError::BaselineUnreadable {
                 named: shown(&baseline_path),

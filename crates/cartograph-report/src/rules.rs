@@ -456,14 +456,11 @@ pub fn attach_to_diff(
             .collect();
         let rules = if broken.len() <= 3 {
             let names: Vec<String> = broken.iter().map(|id| format!("`{id}`")).collect();
-            format!("rule{} {}", plural(broken.len()), names.join(", "))
+            format!("architecture rule{} {}", plural(broken.len()), names.join(", "))
         } else {
-            format!("{} rules", broken.len())
+            format!("{} architecture rules", broken.len())
         };
-        told.push(format!(
-            "Breaks architecture {rules} ({introduced} new violation{})",
-            plural(introduced)
-        ));
+        told.push(format!("Breaks {rules} ({introduced} new violation{})", plural(introduced)));
     }
     if fixed > 0 {
         told.push(format!("fixes {fixed} rule violation{}", plural(fixed)));
