@@ -14,7 +14,7 @@ use cartograph_graph::{BlastOptions, MapOptions, TraceOptions};
 use cartograph_query::LoadedTree;
 use cartograph_query::config::{CONFIG_FILE, parse_config};
 use cartograph_query::rules::Rules;
-use cartograph_report::diff::{DiffDocument, DiffEdgeDoc};
+use cartograph_report::diff::{DiffDocument, DiffEdgeDoc, FindingDoc};
 use cartograph_report::rules::BaselineDocument;
 use cartograph_report::words::plural;
 use schemars::JsonSchema;
@@ -385,28 +385,7 @@ fn diff_answer(
 /// cycle's modules) and `finding_limit` findings that are not high; every high-severity finding is
 /// kept, each naming at most [`FINDING_EDGES`] edges.
 pub fn bound_diff(doc: &mut DiffDocument, limit: usize, finding_limit: usize) -> Vec<Truncation> {
-    let mut notes = Vec::new();
-    let total = doc.findings.len();
-    let mut others = 0usize;
-    doc.findings.retain(|f| {
-        if f.severity == "high" {
-            return true;
-        }
-        others += 1;
-        others <= finding_limit
-    });
-    if doc.findings.len() < total {
-        notes.push(Truncation { list: "findings".to_owned(), shown: doc.findings.len(), total });
-    }
-    let (mut shown, mut all) = (0, 0);
-    for finding in &mut doc.findings {
-        all += finding.edges.len();
-        finding.edges.truncate(FINDING_EDGES);
-        shown += finding.edges.len();
-    }
-    if shown < all {
-        notes.push(Truncation { list: "findings[].edges".to_owned(), shown, total: all });
-    }
+    let mut notes = bound_findings(&mut doc.findings, finding_limit);
     cut(&mut doc.nodes.added, "nodes.added", limit, &mut notes);
     cut(&mut doc.nodes.removed, "nodes.removed", limit, &mut notes);
     cut(&mut doc.nodes.changed, "nodes.changed", limit, &mut notes);
@@ -421,6 +400,34 @@ pub fn bound_diff(doc: &mut DiffDocument, limit: usize, finding_limit: usize) ->
         for (i, cycle) in cycles.iter_mut().enumerate() {
             cut(cycle, &format!("cycles.{side}[{i}]"), limit.max(2), &mut notes);
         }
+    }
+    notes
+}
+
+/// Keeps every high-severity finding and at most `limit` others, each naming at most
+/// [`FINDING_EDGES`] edges; says what was cut.
+fn bound_findings(findings: &mut Vec<FindingDoc>, limit: usize) -> Vec<Truncation> {
+    let mut notes = Vec::new();
+    let total = findings.len();
+    let mut others = 0usize;
+    findings.retain(|f| {
+        if f.severity == "high" {
+            return true;
+        }
+        others += 1;
+        others <= limit
+    });
+    if findings.len() < total {
+        notes.push(Truncation { list: "findings".to_owned(), shown: findings.len(), total });
+    }
+    let (mut shown, mut all) = (0, 0);
+    for finding in findings.iter_mut() {
+        all += finding.edges.len();
+        finding.edges.truncate(FINDING_EDGES);
+        shown += finding.edges.len();
+    }
+    if shown < all {
+        notes.push(Truncation { list: "findings[].edges".to_owned(), shown, total: all });
     }
     notes
 }
@@ -494,32 +501,7 @@ pub fn check(session: &Session, args: &CheckArgs) -> Result<Reply, String> {
         s.stale_baseline,
         if s.stale_baseline == 1 { "y" } else { "ies" },
     );
-    let mut truncated = Vec::new();
-    let total = doc.findings.len();
-    let mut others = 0usize;
-    doc.findings.retain(|f| {
-        if f.severity == "high" {
-            return true;
-        }
-        others += 1;
-        others <= limit
-    });
-    if doc.findings.len() < total {
-        truncated.push(Truncation {
-            list: "findings".to_owned(),
-            shown: doc.findings.len(),
-            total,
-        });
-    }
-    let (mut shown, mut all) = (0, 0);
-    for finding in &mut doc.findings {
-        all += finding.edges.len();
-        finding.edges.truncate(FINDING_EDGES);
-        shown += finding.edges.len();
-    }
-    if shown < all {
-        truncated.push(Truncation { list: "findings[].edges".to_owned(), shown, total: all });
-    }
+    let truncated = bound_findings(&mut doc.findings, limit);
     Reply::new(&Answer { tool: "check", summary, truncated, document: doc })
 }
 
