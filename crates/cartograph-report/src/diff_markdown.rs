@@ -1,5 +1,6 @@
 //! The Markdown pull-request report of a [`DiffDocument`]: a one-line verdict, the findings table
-//! with the edges that justify each finding, the explanations `cartograph-ask` attached (when it
+//! (findings of one kind and cause share a row, see [`grouping`]) with the edges that justify
+//! each finding, the explanations `cartograph-ask` attached (when it
 //! has run), collapsible sections per concern (routes, calls, tables, environment variables,
 //! packages, cycles, modules, refusals), a bounded Mermaid diagram of the changed edges, and
 //! refusal counts.
@@ -12,9 +13,15 @@
 pub(crate) mod escape;
 mod explanations;
 mod findings;
+mod group_text;
+mod grouping;
 mod mermaid;
+mod route_moves;
 mod rows;
+mod rules_section;
 mod sections;
+#[cfg(test)]
+mod tests;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -56,12 +63,17 @@ impl Default for DiffMarkdownOptions {
 
 /// Renders the report of a diff.
 ///
+/// Findings of one kind, severity and cause share a row of the findings table (twenty new routes
+/// under `/api/v2`, routes moved from one prefix to another), with the findings it stands for in
+/// a collapsible list in its last cell; a grouped row counts as one row in every cut below, and
+/// its evidence is that of all its findings.
+///
 /// When the full report is longer than `options.budget`, detail goes in this order until it fits:
 /// 1. the diagram shrinks to 30 edges, then 15 (those behind findings first);
 /// 2. each section's lists shrink to 25 rows per list, lowest-priority section first (refusal
 ///    lists, modules and imports, cycles, packages, environment variables, tables, calls,
-///    routes), and the blast radius to 40 lines;
-/// 3. each finding shows at most 3 of its edges (10 for a high-severity one);
+///    routes), the blast radius to 40 lines, and each grouped row's list to 25 findings;
+/// 3. each row shows at most 3 of its edges (10 for a high-severity one);
 /// 4. section lists shrink to 5 rows, in the same order;
 /// 5. every finding keeps 1 edge of evidence, a high one 3;
 /// 6. section lists go (their counts stay), then the blast radius, then the diagram shrinks to
@@ -70,8 +82,9 @@ impl Default for DiffMarkdownOptions {
 /// 8. info findings lose their evidence, then low ones, then medium ones, and high ones keep 1
 ///    edge;
 /// 9. the explanations keep their first 10 entries, then 5, then only their counts;
-/// 10. info findings leave the table, then low, then medium ones;
-/// 11. high findings lose their evidence, then the table keeps as many rows as fit.
+/// 10. grouped rows' lists keep 5 findings, then go (the row's count and cause stay);
+/// 11. info findings leave the table, then low, then medium ones;
+/// 12. high findings lose their evidence, then the table keeps as many rows as fit.
 ///
 /// The explanations rank below the findings table and above the section lists: for a reviewer
 /// they are the reading of the findings' edges, worth more than the lists of every change.
@@ -152,9 +165,11 @@ struct Plan {
     diagram_edges: usize,
     /// Per section (in [`Prepared::sections`] order): rows shown per list.
     rows: Vec<usize>,
-    /// Per severity (high, medium, low, info): evidence edges shown per finding.
+    /// Per severity (high, medium, low, info): evidence edges shown per row.
     evidence: [usize; 4],
     finding_rows: usize,
+    /// Entries shown of each grouped row's list of findings.
+    group_members: usize,
     blast_lines: usize,
     explain: ExplainPlan,
 }
@@ -166,6 +181,7 @@ impl Plan {
             rows: vec![usize::MAX; prepared.sections.len()],
             evidence: [usize::MAX; 4],
             finding_rows: prepared.findings.len(),
+            group_members: usize::MAX,
             blast_lines: usize::MAX,
             explain: ExplainPlan::ALL,
         }
@@ -203,9 +219,12 @@ fn glyph(severity: &str) -> &'static str {
 /// Everything rendered once; a plan only chooses how much of it to show.
 struct Prepared {
     head: String,
-    findings: Vec<PreparedFinding>,
+    /// The architecture-rules section, first after the counts; empty without rule findings.
+    rules: String,
     /// How the table's paths were shortened, under the table; empty when none was.
     paths_note: String,
+    /// One per row of the table: a finding, or a group of them.
+    findings: Vec<PreparedFinding>,
     /// In document order; `priority` orders the cuts.
     sections: Vec<Section>,
     blast: Option<Vec<String>>,
@@ -217,6 +236,8 @@ struct Prepared {
 struct Omitted {
     findings: usize,
     evidence_edges: usize,
+    /// Entries of grouped rows' lists of findings.
+    group_members: usize,
     rows: usize,
     diagram_edges: usize,
     blast_lines: usize,
@@ -241,9 +262,17 @@ impl DiagramCache<'_> {
 
 impl Prepared {
     fn new(doc: &DiffDocument, blast: Option<&str>) -> Self {
-        let findings = prepare_findings(doc);
+        // Rule findings are told in their own section, not again in the findings table.
+        let findings = if doc.findings.iter().any(rules_section::is_rule_finding) {
+            let mut table = doc.clone();
+            table.findings.retain(|f| !rules_section::is_rule_finding(f));
+            prepare_findings(&table)
+        } else {
+            prepare_findings(doc)
+        };
         Self {
             head: head(doc),
+            rules: rules_section::render(doc),
             findings: findings.rows,
             paths_note: findings.paths_note,
             sections: sections(doc),
@@ -270,6 +299,7 @@ impl Prepared {
             step(&mut plans, &|p| p.rows[s] = p.rows[s].min(25));
         }
         step(&mut plans, &|p| p.blast_lines = p.blast_lines.min(40));
+        step(&mut plans, &|p| p.group_members = p.group_members.min(25));
         step(&mut plans, &|p| p.evidence = cap(p.evidence, [10, 3, 3, 3]));
         for &s in &order {
             step(&mut plans, &|p| p.rows[s] = p.rows[s].min(5));
@@ -292,6 +322,10 @@ impl Prepared {
         for most in [10, 5, 0] {
             step(&mut plans, &|p| p.explain.max_entries = p.explain.max_entries.min(most));
         }
+        // A grouped row's list names its findings; the row itself says how many and why, so
+        // the list goes before any row does.
+        step(&mut plans, &|p| p.group_members = p.group_members.min(5));
+        step(&mut plans, &|p| p.group_members = 0);
         for below in [Severity::Info, Severity::Low, Severity::Medium] {
             let keep = self.findings.iter().filter(|f| f.severity < below).count();
             step(&mut plans, &|p| p.finding_rows = p.finding_rows.min(keep));
@@ -338,6 +372,7 @@ impl Prepared {
         }
         out.push_str(&self.head);
         out.push_str(&omission_note(&omitted));
+        out.push_str(&self.rules);
         out.push_str(&body);
         out
     }
@@ -350,18 +385,21 @@ impl Prepared {
         out.push_str(findings::TABLE_HEADER);
         let shown = plan.finding_rows.min(self.findings.len());
         for f in &self.findings[..shown] {
-            out.push_str(&f.row);
+            let (row, left_out) = f.row(plan.group_members);
+            out.push_str(&row);
+            omitted.group_members += left_out;
         }
         if shown < self.findings.len() {
+            // Rows left out are counted by the findings they stand for.
             let mut left: BTreeMap<Severity, usize> = BTreeMap::new();
             for f in &self.findings[shown..] {
-                *left.entry(f.severity).or_default() += 1;
+                *left.entry(f.severity).or_default() += f.findings;
             }
             let by: Vec<String> = left
                 .iter()
                 .map(|(s, n)| format!("{} {}", thousands(*n), severity_name(*s)))
                 .collect();
-            let n = self.findings.len() - shown;
+            let n: usize = left.values().sum();
             let _ = writeln!(
                 out,
                 "\n… {} more finding{} ({}) left out to fit one GitHub comment; the JSON report \
@@ -527,6 +565,13 @@ fn omission_note(o: &Omitted) -> String {
             "{} evidence edge{} of the findings",
             thousands(o.evidence_edges),
             plural(o.evidence_edges)
+        ));
+    }
+    if o.group_members > 0 {
+        parts.push(format!(
+            "{} name{} in the lists of grouped findings",
+            thousands(o.group_members),
+            plural(o.group_members)
         ));
     }
     if o.explanations > 0 {

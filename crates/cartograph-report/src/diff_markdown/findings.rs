@@ -7,9 +7,12 @@
 //! names is shortened (see [`crate::short_path`]). A long route may wrap after a `/`. The
 //! evidence, below the table, names every file and subject in full.
 
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
 
-use super::escape::{code, code_wrapping, plain};
+use super::escape::{code, code_wrapping, plain, thousands};
+use super::group_text::{GroupText, Writers, group_text, named_paths};
+use super::grouping::{RowGroup, ShownFinding, group_rows};
 use super::rows::evidence_row;
 use super::{Severity, finding_label, glyph, node_name};
 use crate::diff::{CoveredByDoc, DiffDocument, FindingDoc};
@@ -26,9 +29,35 @@ pub(super) const TABLE_HEADER: &str =
 
 pub(super) struct PreparedFinding {
     pub(super) severity: Severity,
-    pub(super) row: String,
+    /// How many findings the row stands for: 1, or a group's members.
+    pub(super) findings: usize,
+    /// The row up to its last cell: number, severity and label.
+    row_start: String,
+    /// The last cell: the finding's message, or what a group's findings share.
+    cell: String,
+    /// A group's members, one entry each, listed in a collapsible list in the last cell; empty
+    /// for a single finding.
+    members: Vec<String>,
     pub(super) evidence_title: String,
     pub(super) evidence: Vec<String>,
+}
+
+impl PreparedFinding {
+    /// The row, with at most `max_members` entries of a group's member list (none: no list),
+    /// and how many entries it left out.
+    pub(super) fn row(&self, max_members: usize) -> (String, usize) {
+        let Self { row_start, cell, members, .. } = self;
+        if members.is_empty() || max_members == 0 {
+            return (format!("{row_start}{cell} |\n"), members.len());
+        }
+        let take = max_members.min(members.len());
+        let mut list = members[..take].join("<br>");
+        let left = members.len() - take;
+        if left > 0 {
+            list.push_str(&format!("<br>… and {} more", thousands(left)));
+        }
+        (format!("{row_start}<details><summary>{cell}</summary>{list}</details> |\n"), left)
+    }
 }
 
 /// The table's rows and the note on how its paths were shortened (empty when none was).
@@ -37,9 +66,10 @@ pub(super) struct PreparedFindings {
     pub(super) paths_note: String,
 }
 
-/// One row per finding that no other finding covers, numbered in order; a covering finding's
-/// label names the kinds it covers (`new cross-language call + route added`). Its message
-/// already names what they say, and its edges include theirs.
+/// One row per finding that no other finding covers, or per group of them (see
+/// [`super::grouping`]), numbered in order; a covering finding's label names the kinds it covers
+/// (`new cross-language call + route added`). Its message already names what they say, and its
+/// edges include theirs.
 pub(super) fn prepare_findings(doc: &DiffDocument) -> PreparedFindings {
     let findings = &doc.findings;
     let mut also: BTreeMap<(&str, &str), Vec<&str>> = BTreeMap::new();
@@ -57,29 +87,45 @@ pub(super) fn prepare_findings(doc: &DiffDocument) -> PreparedFindings {
             .iter()
             .any(|g| g.kind == by.kind && g.subject == by.subject && g.covered_by.is_none())
     };
-    let shown: Vec<&FindingDoc> =
-        findings.iter().filter(|f| f.covered_by.as_ref().is_none_or(|by| !present(by))).collect();
+    let shown: Vec<ShownFinding<'_>> = findings
+        .iter()
+        .filter(|f| f.covered_by.as_ref().is_none_or(|by| !present(by)))
+        .map(|f| ShownFinding {
+            finding: f,
+            covers: also.get(&(f.kind.as_str(), f.subject.as_str())).map_or(&[][..], Vec::as_slice),
+        })
+        .collect();
+    let groups = group_rows(&shown);
 
     let paths = DocumentPaths::new(doc);
-    let pieces: Vec<Vec<Piece>> = shown.iter().map(|f| message_pieces(f, &paths)).collect();
+    let pieces: Vec<Vec<Piece>> = shown.iter().map(|s| message_pieces(s.finding, &paths)).collect();
+    let named: Vec<String> = groups.iter().flat_map(|g| named_paths(g, &shown)).collect();
     let shortener = PathShortener::new(
-        pieces.iter().flatten().filter(|p| p.kind == PieceKind::Path).map(|p| p.text.as_str()),
+        pieces
+            .iter()
+            .flatten()
+            .filter(|p| p.kind == PieceKind::Path)
+            .map(|p| p.text.as_str())
+            .chain(named.iter().map(String::as_str)),
         paths.known.iter().map(String::as_str),
         MAX_TABLE_PATH_CHARS,
     );
-    let mut used = Shortened::default();
-    let rows = shown
-        .iter()
-        .zip(&pieces)
-        .enumerate()
-        .map(|(i, (f, pieces))| {
-            let covered =
-                also.get(&(f.kind.as_str(), f.subject.as_str())).map_or(&[][..], Vec::as_slice);
-            let cell = render_pieces(pieces, &shortener, &mut used);
-            prepare_finding(i, f, covered, &cell)
-        })
-        .collect();
-    let how = shortener.how(used);
+    // The cells and the names of a group's summary are written by two closures, both noting
+    // which shortening they used.
+    let used = RefCell::new(Shortened::default());
+    let mut cell = |m: usize| render_pieces(&pieces[m], &shortener, &mut used.borrow_mut());
+    let mut path = |p: &str| code_wrapping(&shortener.shorten_noting(p, &mut used.borrow_mut()));
+    let mut rows = Vec::with_capacity(groups.len());
+    for (i, group) in groups.iter().enumerate() {
+        let row = if let [only] = group.members[..] {
+            prepare_finding(i, &shown[only], &cell(only))
+        } else {
+            let text = group_text(group, &shown, &mut Writers { cell: &mut cell, path: &mut path });
+            prepare_group(i, group, &shown, text)
+        };
+        rows.push(row);
+    }
+    let how = shortener.how(used.into_inner());
     let paths_note = if how.is_empty() {
         String::new()
     } else {
@@ -92,31 +138,87 @@ pub(super) fn prepare_findings(doc: &DiffDocument) -> PreparedFindings {
     PreparedFindings { rows, paths_note }
 }
 
-fn prepare_finding(index: usize, f: &FindingDoc, covered: &[&str], cell: &str) -> PreparedFinding {
-    let n = index + 1;
-    let mut label = finding_label(&f.kind);
-    for kind in covered {
+/// A finding's label, with the kinds it covers: `new cross-language call + route added`.
+fn label(shown: &ShownFinding<'_>) -> String {
+    let mut label = finding_label(&shown.finding.kind);
+    for kind in shown.covers {
         label.push_str(" + ");
         label.push_str(&finding_label(kind));
     }
-    let row = format!(
-        "| {n} | {}&nbsp;{} | {label} | {cell} |\n",
-        glyph(&f.severity),
-        plain(&f.severity)
-    );
-    let evidence_title = format!("**{n}. {label}** {}", code(node_name(&f.subject)));
-    let evidence = f.edges.iter().map(evidence_row).collect();
-    PreparedFinding { severity: Severity::parse(&f.severity), row, evidence_title, evidence }
+    label
+}
+
+fn row_start(index: usize, severity: &str, label: &str) -> String {
+    format!("| {} | {}&nbsp;{} | {label} | ", index + 1, glyph(severity), plain(severity))
+}
+
+fn prepare_finding(index: usize, shown: &ShownFinding<'_>, cell: &str) -> PreparedFinding {
+    let f = shown.finding;
+    let label = label(shown);
+    let evidence_title = format!("**{}. {label}** {}", index + 1, code(node_name(&f.subject)));
+    PreparedFinding {
+        severity: Severity::parse(&f.severity),
+        findings: 1,
+        row_start: row_start(index, &f.severity, &label),
+        cell: cell.to_owned(),
+        members: Vec::new(),
+        evidence_title,
+        evidence: f.edges.iter().map(evidence_row).collect(),
+    }
+}
+
+/// A group's row: the severity of its first member (a move's: of its removed routes), its label
+/// (a move names both kinds, and the call kinds of new routes newly called), the edges of all its
+/// members, each once.
+fn prepare_group(
+    index: usize,
+    group: &RowGroup,
+    shown: &[ShownFinding<'_>],
+    text: GroupText,
+) -> PreparedFinding {
+    // A move sits where its first removed route was, with that route's severity.
+    let first = &shown[group.moved.as_ref().map_or(group.members[0], |m| m.pairs[0].0)];
+    let label = match &group.moved {
+        Some(m) => {
+            let mut kinds = vec!["route-removed", "route-added"];
+            for (_, a) in &m.pairs {
+                let kind = shown[*a].finding.kind.as_str();
+                if !kinds.contains(&kind) {
+                    kinds.push(kind);
+                }
+            }
+            kinds.iter().map(|k| finding_label(k)).collect::<Vec<_>>().join(" + ")
+        }
+        None => label(first),
+    };
+    let severity = &first.finding.severity;
+    let mut seen = BTreeSet::new();
+    let evidence = group
+        .members
+        .iter()
+        .flat_map(|&i| &shown[i].finding.edges)
+        .filter(|e| seen.insert((&e.side, &e.kind, &e.from, &e.to)))
+        .map(evidence_row)
+        .collect();
+    PreparedFinding {
+        severity: Severity::parse(severity),
+        findings: group.members.len(),
+        row_start: row_start(index, severity, &label),
+        evidence_title: format!("**{}. {label}** {}", index + 1, text.summary),
+        cell: text.summary,
+        members: text.members,
+        evidence,
+    }
 }
 
 /// Every repository path the document names: module files and components.
 struct DocumentPaths {
-    known: std::collections::BTreeSet<String>,
+    known: BTreeSet<String>,
 }
 
 impl DocumentPaths {
     fn new(doc: &DiffDocument) -> Self {
-        let mut known = std::collections::BTreeSet::new();
+        let mut known = BTreeSet::new();
         let mut add = |id: &str| {
             if let Some(path) = id.strip_prefix("module:").or_else(|| id.strip_prefix("component:"))
             {
