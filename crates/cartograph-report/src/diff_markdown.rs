@@ -1,9 +1,9 @@
-//! The Markdown pull-request report of a [`DiffDocument`]: a one-line verdict, the findings table
+//! The Markdown pull-request report of a [`DiffDocument`]: a one-line verdict, the architecture
+//! rules the change breaks (when a rules file applied, see `rules_section`), the findings table
 //! (findings of one kind and cause share a row, see [`grouping`]) with the edges that justify
-//! each finding, the explanations `cartograph-ask` attached (when it
-//! has run), collapsible sections per concern (routes, calls, tables, environment variables,
-//! packages, cycles, modules, refusals), a bounded Mermaid diagram of the changed edges, and
-//! refusal counts.
+//! each finding, the explanations `cartograph-ask` attached (when it has run), collapsible
+//! sections per concern (routes, calls, tables, environment variables, packages, cycles, modules,
+//! refusals), a bounded Mermaid diagram of the changed edges, and refusal counts.
 //!
 //! The report always fits in one GitHub comment. It is first written in full; while it is longer
 //! than the budget, detail is taken away in reverse order of priority (see [`render_diff`]), and
