@@ -24,7 +24,7 @@ mod adjust;
 mod findings;
 mod rules;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -199,29 +199,46 @@ pub fn judge(
     for rule in &policy.rules {
         judged.counts.insert(rule.id.clone(), (0, 0));
     }
-    let mut firing = BTreeSet::new();
     for violation in violations {
         let rule = &policy.rules[violation.rule];
-        firing.insert((rule.id.as_str(), violation.identity.as_str()));
         let count = judged.counts.entry(rule.id.clone()).or_default();
         count.0 += 1;
-        if accepted.contains(&(rule.id.as_str(), violation.identity.as_str())) {
+        if accepted.contains(&pair(policy, violation)) {
             count.1 += 1;
         } else {
             judged.findings.push(violation_finding(violation, rule, Side::Head, false));
         }
     }
-    if let Some(baseline) = baseline {
-        for entry in &baseline.entries {
-            if !firing.contains(&(entry.rule.as_str(), entry.identity.as_str())) {
-                let known = policy.rules.iter().any(|r| r.id == entry.rule);
-                judged.findings.push(stale_finding(entry, known));
-                judged.stale += 1;
-            }
-        }
-    }
+    let stale = stale_findings(policy, &firing(policy, violations), baseline);
+    judged.stale = stale.len() as u64;
+    judged.findings.extend(stale);
     rank_findings(&mut judged.findings);
     judged
+}
+
+/// The `(rule id, identity)` pairs that `violations` fire.
+fn firing<'a>(policy: &'a Policy, violations: &'a [Violation]) -> BTreeSet<(&'a str, &'a str)> {
+    violations.iter().map(|v| pair(policy, v)).collect()
+}
+
+/// A violation as a baseline names it: `(rule id, identity)`.
+fn pair<'a>(policy: &'a Policy, violation: &'a Violation) -> (&'a str, &'a str) {
+    (policy.rules[violation.rule].id.as_str(), violation.identity.as_str())
+}
+
+/// A `stale-baseline` finding for every baseline entry not among the pairs `firing`.
+fn stale_findings(
+    policy: &Policy,
+    firing: &BTreeSet<(&str, &str)>,
+    baseline: Option<&BaselineDocument>,
+) -> Vec<FindingDoc> {
+    let Some(baseline) = baseline else { return Vec::new() };
+    baseline
+        .entries
+        .iter()
+        .filter(|e| !firing.contains(&(e.rule.as_str(), e.identity.as_str())))
+        .map(|e| stale_finding(e, policy.rules.iter().any(|r| r.id == e.rule)))
+        .collect()
 }
 
 /// The `check` document: every violation of a tree's rules not accepted by its baseline, and
@@ -413,32 +430,24 @@ pub fn attach_to_diff(
     head: &[Violation],
     baseline: Option<&BaselineDocument>,
 ) {
-    let key = |v: &Violation| (policy.rules[v.rule].id.clone(), v.identity.clone());
-    let before: BTreeSet<(String, String)> = base.iter().map(key).collect();
-    let after: BTreeSet<(String, String)> = head.iter().map(key).collect();
-    let accepted: BTreeSet<(String, String)> = baseline
-        .map(|b| b.entries.iter().map(|e| (e.rule.clone(), e.identity.clone())).collect())
-        .unwrap_or_default();
+    let before = firing(policy, base);
+    let after = firing(policy, head);
+    let accepted = baseline.map(BaselineDocument::accepted).unwrap_or_default();
     let mut added = Vec::new();
-    for v in head.iter().filter(|v| !before.contains(&key(v)) && !accepted.contains(&key(v))) {
+    for v in head
+        .iter()
+        .filter(|v| !before.contains(&pair(policy, v)) && !accepted.contains(&pair(policy, v)))
+    {
         added.push(violation_finding(v, &policy.rules[v.rule], Side::Head, false));
     }
     let introduced = added.len();
-    for v in base.iter().filter(|v| !after.contains(&key(v))) {
+    for v in base.iter().filter(|v| !after.contains(&pair(policy, v))) {
         added.push(violation_finding(v, &policy.rules[v.rule], Side::Base, true));
     }
     let fixed = added.len() - introduced;
-    let mut stale = 0;
-    if let Some(baseline) = baseline {
-        for entry in baseline
-            .entries
-            .iter()
-            .filter(|e| !after.contains(&(e.rule.clone(), e.identity.clone())))
-        {
-            added.push(stale_finding(entry, policy.rules.iter().any(|r| r.id == entry.rule)));
-            stale += 1;
-        }
-    }
+    let stale_found = stale_findings(policy, &after, baseline);
+    let stale = stale_found.len();
+    added.extend(stale_found);
     for finding in &added {
         *doc.summary.findings_by_severity.entry(finding.severity.clone()).or_default() += 1;
         *doc.summary.findings_by_kind.entry(finding.kind.clone()).or_default() += 1;

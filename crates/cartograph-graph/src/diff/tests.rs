@@ -26,7 +26,7 @@ fn key(kind: NodeKind, name: &str) -> NodeKey {
 }
 
 /// A module in the component named by its first directory, its language from its extension.
-fn module(p: &str) -> Node {
+pub(crate) fn module(p: &str) -> Node {
     let mut node = Node::new(module_key(p));
     node.attrs.language = Some(if p.ends_with(".py") {
         Language::Python
@@ -46,7 +46,8 @@ fn route(name: &str, handler: &str, function: &str) -> Node {
     node
 }
 
-fn edge(kind: EdgeKind, from: &NodeKey, to: &NodeKey) -> Edge {
+/// An edge at line 1 of its source module.
+pub(crate) fn edge(kind: EdgeKind, from: &NodeKey, to: &NodeKey) -> Edge {
     Edge {
         kind,
         from: from.clone(),

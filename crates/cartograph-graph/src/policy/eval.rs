@@ -444,30 +444,9 @@ impl<'a> Index<'a> {
 
 #[cfg(test)]
 mod tests {
-    use cartograph_core::{Confidence, Evidence, Provenance, RepoPath, SourceLocation};
-
     use super::*;
+    use crate::diff::tests::{edge, module};
     use crate::policy::{Rule, RuleSeverity, Target};
-
-    fn module(path: &str, component: &str) -> Node {
-        let mut node = Node::new(NodeKey::module(&RepoPath::new(path).expect("path")));
-        node.attrs.component = Some(component.to_owned());
-        node
-    }
-
-    fn edge(kind: EdgeKind, from: &NodeKey, to: &NodeKey) -> Edge {
-        Edge {
-            kind,
-            from: from.clone(),
-            to: to.clone(),
-            evidence: Evidence::new(format!("{} to {}", kind.as_str(), to.name())),
-            provenance: Provenance::Resolver,
-            confidence: Confidence::Certain,
-            location: SourceLocation::new(RepoPath::new(from.name()).expect("path"), 1, 1),
-            type_only: false,
-            occurrences: 1,
-        }
-    }
 
     fn rule(kind: RuleKind) -> Policy {
         Policy {
@@ -487,9 +466,9 @@ mod tests {
     /// web/a.ts calls GET /x, served by api/x.py, which imports db/m.py; api/x.py and db/m.py
     /// import each other.
     fn graph() -> (Vec<Node>, Vec<Edge>) {
-        let web = module("web/a.ts", "web");
-        let api = module("api/x.py", "api");
-        let db = module("db/m.py", "db");
+        let web = module("web/a.ts");
+        let api = module("api/x.py");
+        let db = module("db/m.py");
         let route = Node::new(NodeKey::from_parts(NodeKind::Route, "GET /x"));
         let mut edges = vec![
             edge(EdgeKind::Calls, &web.key, &route.key),
@@ -561,6 +540,36 @@ mod tests {
         });
         let view = GraphView { nodes: &nodes, edges: &edges, refusals: &[] };
         assert!(evaluate(view, &policy).is_empty());
+    }
+
+    #[test]
+    fn transitive_layers_and_members_report_each_source_once_with_its_path() {
+        let layers = run(&rule(RuleKind::Layers {
+            edges: vec![EdgeKind::Imports, EdgeKind::Calls],
+            layers: vec![sel(&["api/**"]), sel(&["db/**"]), sel(&["web/**"])],
+            transitive: true,
+        }));
+        // web (bottom) reaches db and api above it; db reaches api: one violation per source and
+        // layer above, the shortest path as evidence.
+        let ids: Vec<&str> = layers.iter().map(|v| v.identity.as_str()).collect();
+        assert_eq!(
+            ids,
+            [
+                "module:db/m.py reaches layer api/**",
+                "module:web/a.ts reaches layer api/**",
+                "module:web/a.ts reaches layer db/**",
+            ]
+        );
+        let to_db = &layers[2];
+        let kinds: Vec<EdgeKind> = to_db.edges.iter().map(|e| e.kind).collect();
+        assert_eq!(kinds, [EdgeKind::Calls, EdgeKind::Serves, EdgeKind::Imports]);
+        let members = run(&rule(RuleKind::Independent {
+            edges: vec![EdgeKind::Imports, EdgeKind::Calls],
+            members: vec![sel(&["web/**"]), sel(&["db/**"])],
+            transitive: true,
+        }));
+        let ids: Vec<&str> = members.iter().map(|v| v.identity.as_str()).collect();
+        assert_eq!(ids, ["module:web/a.ts reaches member db/**"]);
     }
 
     #[test]
