@@ -198,7 +198,8 @@ fn normalise_segment(raw: &str) -> Segment {
     let inner = |open: &str, close: &str| {
         s.strip_prefix(open).and_then(|rest| rest.strip_suffix(close)).map(str::trim)
     };
-    if s == "*" || s == "**" {
+    // `{*}` is the identity form of a nameless catch-all: a route's node id must parse back.
+    if s == "*" || s == "**" || s == "{*}" {
         return Segment::CatchAll(String::new());
     }
     // path-to-regexp 8 (Express 5, NestJS 11) `*path` and `{*path}`: a named wildcard.
@@ -285,6 +286,10 @@ mod tests {
         assert_eq!(id("/docs/[...slug]"), "/docs/{*}");
         assert_eq!(id("/static/<path:rest>"), "/static/{*}");
         assert_eq!(id("/a/*"), "/a/{*}");
+        // Identity forms are parsed back to themselves (a node id is a valid target).
+        for identity in ["/a/{*}", "/themes/{}/static/{*}", "/{*}"] {
+            assert_eq!(id(identity), identity);
+        }
         assert_eq!(RouteTemplate::parse("/a/*path").display(), "/a/{*path}");
         assert_eq!(RouteTemplate::parse("/a/{*splat}").display(), "/a/{*splat}");
         assert_eq!(id("/a/*.png"), "/a/*.png");
