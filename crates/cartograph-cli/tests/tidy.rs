@@ -335,3 +335,203 @@ fn decision_records_are_complete_and_indexed() {
     }
     assert!(problems.is_empty(), "{problems:#?}");
 }
+
+/// FNV-1a (64 bits) of `bytes`: a fixed checksum the standard library can compute, so the test
+/// needs no hashing crate.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// A licence expression of `cargo metadata` (SPDX, with the legacy `/` for OR) is satisfied by
+/// `accepted` the way cargo-about and cargo-deny read it: one alternative of an OR, every part
+/// of an AND; `X WITH EXCEPTION` only when accepted as written. `Err` when it does not parse.
+fn licence_accepted(expression: &str, accepted: &BTreeSet<String>) -> Result<bool, String> {
+    let spaced = expression.replace('(', " ( ").replace(')', " ) ").replace('/', " OR ");
+    let mut reader = LicenceReader { tokens: spaced.split_whitespace().collect(), at: 0, accepted };
+    let value = reader.any_of()?;
+    match reader.tokens.get(reader.at) {
+        None => Ok(value),
+        Some(token) => Err(format!("`{expression}`: unexpected `{token}`")),
+    }
+}
+
+/// A recursive-descent reader of one licence expression: OR binds looser than AND.
+struct LicenceReader<'a> {
+    tokens: Vec<&'a str>,
+    at: usize,
+    accepted: &'a BTreeSet<String>,
+}
+
+impl LicenceReader<'_> {
+    fn any_of(&mut self) -> Result<bool, String> {
+        let mut any = self.all_of()?;
+        while self.tokens.get(self.at) == Some(&"OR") {
+            self.at += 1;
+            any |= self.all_of()?;
+        }
+        Ok(any)
+    }
+
+    fn all_of(&mut self) -> Result<bool, String> {
+        let mut all = self.term()?;
+        while self.tokens.get(self.at) == Some(&"AND") {
+            self.at += 1;
+            all &= self.term()?;
+        }
+        Ok(all)
+    }
+
+    fn term(&mut self) -> Result<bool, String> {
+        let token = *self.tokens.get(self.at).ok_or("the expression ends early")?;
+        self.at += 1;
+        if token == "(" {
+            let value = self.any_of()?;
+            if self.tokens.get(self.at) != Some(&")") {
+                return Err("a `(` is not closed".to_owned());
+            }
+            self.at += 1;
+            return Ok(value);
+        }
+        if ["AND", "OR", "WITH", ")"].contains(&token) {
+            return Err(format!("`{token}` where a licence was expected"));
+        }
+        if self.tokens.get(self.at) == Some(&"WITH") {
+            let exception = self.tokens.get(self.at + 1).ok_or("`WITH` names no exception")?;
+            self.at += 2;
+            return Ok(self.accepted.contains(&format!("{token} WITH {exception}")));
+        }
+        Ok(self.accepted.contains(token))
+    }
+}
+
+#[test]
+fn licence_expressions_are_read_as_cargo_about_reads_them() {
+    let accepted: BTreeSet<String> =
+        ["Apache-2.0", "MIT", "Unicode-3.0"].into_iter().map(str::to_owned).collect();
+    let read = |expression| licence_accepted(expression, &accepted);
+    assert_eq!(read("MIT OR Apache-2.0 OR LGPL-2.1-or-later"), Ok(true));
+    assert_eq!(read("(MIT OR Apache-2.0) AND Unicode-3.0"), Ok(true));
+    assert_eq!(read("Apache-2.0 AND ISC"), Ok(false));
+    assert_eq!(read("Apache-2.0/MIT"), Ok(true));
+    assert_eq!(read("Apache-2.0 WITH LLVM-exception"), Ok(false));
+    assert_eq!(read("Apache-2.0 WITH LLVM-exception OR MIT"), Ok(true));
+    assert!(read("(MIT OR").is_err() && read("MIT Apache-2.0").is_err());
+}
+
+/// One step's `run:` script of a workflow (the lines below `- name: STEP` up to the next step),
+/// or the empty string when there is no such step.
+fn workflow_step(workflow: &str, step: &str) -> String {
+    let header = format!("- name: {step}");
+    let mut lines = workflow.lines().skip_while(|l| l.trim() != header);
+    let Some(first) = lines.next() else { return String::new() };
+    let indent = first.len() - first.trim_start().len();
+    lines
+        .take_while(|l| {
+            let trimmed = l.trim_start();
+            l.trim().is_empty() || l.len() - trimmed.len() > indent || !trimmed.starts_with('-')
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn licences_ship_and_every_dependency_licence_is_accepted() {
+    let root = workspace();
+
+    // LICENSE is the Apache License 2.0 the manifests declare, verbatim: apache.org's
+    // LICENSE-2.0.txt (SHA-256 cfc7749b96f63bd31c3c42b5c471bf756814053e847c10f3eb003417bc523d30,
+    // 11,358 bytes), compared with line endings as committed (a Windows checkout may add CRs).
+    let license = std::fs::read_to_string(root.join("LICENSE")).expect("LICENSE at the root");
+    let license = license.replace("\r\n", "\n");
+    assert!(license.trim_start().starts_with("Apache License\n"), "LICENSE is not Apache-2.0");
+    assert!(license.contains("TERMS AND CONDITIONS FOR USE, REPRODUCTION, AND DISTRIBUTION"));
+    assert_eq!(
+        (license.len(), fnv1a(license.as_bytes())),
+        (11_358, 0x2eb9_294a_0308_d938),
+        "LICENSE differs from the Apache License 2.0 text"
+    );
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("Cargo.toml");
+    let manifest: toml::Table = manifest.parse().expect("Cargo.toml parses");
+    assert_eq!(manifest["workspace"]["package"]["license"].as_str(), Some("Apache-2.0"));
+
+    // about.toml (the release's third-party licence file) and deny.toml (CI) accept the same
+    // licences, in the same order.
+    let read_toml = |name: &str| -> toml::Table {
+        let text = std::fs::read_to_string(root.join(name)).unwrap_or_else(|_| panic!("{name}"));
+        text.parse().unwrap_or_else(|e| panic!("{name} parses: {e}"))
+    };
+    let names = |value: &toml::Value| -> Vec<String> {
+        let list = value.as_array().expect("a list of licences");
+        list.iter().map(|v| v.as_str().expect("a licence id").to_owned()).collect()
+    };
+    let about = names(&read_toml("about.toml")["accepted"]);
+    let deny = names(&read_toml("deny.toml")["licenses"]["allow"]);
+    assert_eq!(about, deny, "about.toml `accepted` and deny.toml `licenses.allow` differ");
+    let accepted: BTreeSet<String> = about.into_iter().collect();
+
+    // Every package of the build (the host platform's, offline) has a licence expression the
+    // list satisfies. The workspace's own crates are Apache-2.0 and left to the check above.
+    let meta = dependency_graph::host_metadata();
+    let members: BTreeSet<&str> = meta["workspace_members"]
+        .as_array()
+        .expect("workspace members")
+        .iter()
+        .filter_map(|m| m.as_str())
+        .collect();
+    let mut licences = BTreeMap::new();
+    let mut refused = Vec::new();
+    for package in meta["packages"].as_array().expect("packages") {
+        if members.contains(package["id"].as_str().unwrap_or_default()) {
+            continue;
+        }
+        let version = package["version"].as_str().unwrap_or("?");
+        let name = format!("{} {version}", package["name"].as_str().unwrap_or("?"));
+        let Some(expression) = package["license"].as_str() else {
+            refused.push(format!("{name}: no `license` expression (only a licence file)"));
+            continue;
+        };
+        match licence_accepted(expression, &accepted) {
+            Ok(true) => {}
+            Ok(false) => refused.push(format!("{name}: `{expression}` is not accepted")),
+            Err(error) => refused.push(format!("{name}: {error}")),
+        }
+        licences.insert(package["name"].as_str().unwrap_or_default().to_owned(), expression);
+    }
+    assert!(licences.len() > 100, "cargo metadata lists the dependencies ({})", licences.len());
+    assert!(
+        refused.is_empty(),
+        "licences not on about.toml's accepted list (add one only if it allows shipping the crate \
+         in an Apache-2.0 binary, to about.toml and deny.toml alike): {refused:#?}"
+    );
+
+    // The licence that started this: cartograph-ask embeds webpki-roots' root certificates,
+    // data under CDLA-Permissive-2.0.
+    assert_eq!(licences.get("webpki-roots").copied(), Some("CDLA-Permissive-2.0"));
+    assert!(accepted.contains("CDLA-Permissive-2.0"));
+
+    // The release generates the third-party file with cargo-about (failing on a licence not
+    // accepted), every archive ships it and LICENSE, and the release checks that they do.
+    let release =
+        std::fs::read_to_string(root.join(".github/workflows/release.yml")).expect("release.yml");
+    let generate = workflow_step(&release, "Third-party licences");
+    assert!(
+        generate.contains("cargo install cargo-about --version ") && generate.contains("--locked"),
+        "release.yml installs a pinned cargo-about: {generate}"
+    );
+    assert!(
+        generate.contains("cargo about generate") && generate.contains("--fail"),
+        "release.yml generates THIRD-PARTY-LICENSES.md with cargo-about --fail: {generate}"
+    );
+    let package = workflow_step(&release, "Package");
+    for shipped in ["cp LICENSE \"dist/$name/\"", "THIRD-PARTY-LICENSES.md \"dist/$name/\""] {
+        assert!(package.contains(shipped), "release.yml's Package step lacks `{shipped}`");
+    }
+    let check = workflow_step(&release, "Every archive ships the licences");
+    for file in ["/LICENSE", "/THIRD-PARTY-LICENSES.md"] {
+        assert!(check.contains(file), "release.yml does not check archives for {file}: {check}");
+    }
+    let ci = std::fs::read_to_string(root.join(".github/workflows/ci.yml")).expect("ci.yml");
+    assert!(ci.contains("cargo deny") && ci.contains("check licenses"), "ci.yml checks licences");
+}
