@@ -193,6 +193,7 @@ fn git(dir: &Path, args: &[&str]) {
         .args(args)
         .current_dir(dir)
         .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", dir.join(".git/no-global-config"))
         .env("HOME", dir)
         .status()
         .expect("git runs");
@@ -319,16 +320,72 @@ fn bad_input_is_one_sentence_and_exit_2() {
     valid_document(&stdout(&output));
 }
 
+/// How many file contents a run parsed, from its `distinct contents extracted` debug line (a
+/// content the cache answers is not parsed).
+fn contents_extracted(output: &std::process::Output) -> usize {
+    let log = stderr(output);
+    let line = log
+        .lines()
+        .find(|l| l.contains("distinct contents extracted"))
+        .unwrap_or_else(|| panic!("no extraction line in the debug log:\n{log}"));
+    let value = line.split("extracted=").nth(1).expect("an `extracted` field");
+    value[..value.find(|c: char| !c.is_ascii_digit()).unwrap_or(value.len())]
+        .parse()
+        .expect("a count")
+}
+
+/// The paths of the files a snapshot document says were analysed (its modules with a language).
+fn analysed_paths(tree: &str) -> BTreeSet<String> {
+    let output = run(&["snapshot", tree]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let doc = valid_document(&stdout(&output));
+    let paths: BTreeSet<String> = doc["nodes"]
+        .as_array()
+        .expect("nodes")
+        .iter()
+        .filter(|n| n["kind"] == "module" && n["language"].is_string())
+        .map(|n| n["name"].as_str().expect("name").to_owned())
+        .collect();
+    assert_eq!(Some(paths.len() as u64), doc["stats"]["files_analysed"].as_u64(), "{tree}");
+    paths
+}
+
 #[test]
-fn a_warm_cache_gives_the_same_report() {
+fn a_warm_cache_gives_the_same_report_without_parsing_anything() {
+    // What a cold run must parse: each analysed file of either tree once, and a file whose bytes
+    // are the same in both trees only once (the key is path and content).
+    let (base, head) = ("tests/fixtures/diff/base", "tests/fixtures/diff/head");
+    let (base_paths, head_paths) = (analysed_paths(base), analysed_paths(head));
+    let unchanged = base_paths
+        .intersection(&head_paths)
+        .filter(|path| {
+            let read = |tree: &str| std::fs::read(fixture(tree).join(path)).expect("read");
+            read("diff/base") == read("diff/head")
+        })
+        .count();
+    let distinct = base_paths.len() + head_paths.len() - unchanged;
+    assert!(unchanged > 0 && distinct > unchanged, "the pair shares files and changes some");
+
     let cache = tempfile::tempdir().expect("temp dir");
     let cache = cache.path().to_str().expect("utf-8");
-    let cold = fixture_diff(&["--json", "--cache", cache]);
-    assert!(cold.status.success(), "{}", stderr(&cold));
-    let warm = fixture_diff(&["--json", "--cache", cache]);
-    assert!(warm.status.success(), "{}", stderr(&warm));
+    let debug = [("CARTOGRAPH_LOG", "debug")];
+    let diff = |extra: &[&str]| {
+        let mut args = vec!["diff", base, head, "--json"];
+        args.extend_from_slice(extra);
+        let output = run_in(&common::workspace(), &args, &debug);
+        assert!(output.status.success(), "{}", stderr(&output));
+        output
+    };
+    let uncached = diff(&[]);
+    assert_eq!(contents_extracted(&uncached), distinct);
+    let cold = diff(&["--cache", cache]);
+    assert_eq!(contents_extracted(&cold), distinct, "an empty cache answers nothing");
+    // The warm run is answered entirely by the cache: no content is parsed (a cache that kept
+    // nothing would parse all of them again), and the report is the same, byte for byte.
+    let warm = diff(&["--cache", cache]);
+    assert_eq!(contents_extracted(&warm), 0);
     assert_eq!(stdout(&cold), stdout(&warm));
-    assert_eq!(stdout(&cold), stdout(&fixture_diff(&["--json"])));
+    assert_eq!(stdout(&cold), stdout(&uncached));
 }
 
 #[test]
