@@ -15,4 +15,8 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 node lint.mjs json ../action.yml > "$tmp/action.json"
 python3 check_action.py "$tmp/action.json"
-PYTHONDONTWRITEBYTECODE=1 python3 run_tests.py
+# The harness reads no machine or user configuration: a temporary HOME, no system or global git
+# config (test_action.py also gives every git it runs its own isolated configuration).
+mkdir -p "$tmp/home"
+HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL="$tmp/home/gitconfig" \
+  PYTHONDONTWRITEBYTECODE=1 python3 run_tests.py

@@ -65,9 +65,38 @@ def real_ask_binary():
     return sibling if os.path.isfile(sibling) else None
 
 
+# Every git the harness runs (its own commits and clones, and the action's fetches) reads no
+# machine or user configuration: no system file, a global file of the harness's own in a
+# temporary HOME, never signing. A developer's hooks, signing keys, templates or `url.*.insteadOf`
+# cannot change the commits or the fetches. Set by ActionHarness.setUpClass.
+GIT_ISOLATION = {}
+_GIT_LOCATION_VARIABLES = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_CEILING_DIRECTORIES")
+
+
+def isolate_git(home):
+    os.makedirs(home, exist_ok=True)
+    config = os.path.join(home, "gitconfig")
+    with open(config, "w", encoding="utf-8") as handle:
+        handle.write(
+            "[user]\n\tname = t\n\temail = t@example.com\n[commit]\n\tgpgsign = false\n[tag]\n\tgpgsign = false\n"
+            "[init]\n\tdefaultBranch = main\n[core]\n\tautocrlf = false\n"
+        )
+    GIT_ISOLATION.clear()
+    GIT_ISOLATION.update({"HOME": home, "XDG_CONFIG_HOME": os.path.join(home, ".config"), "GIT_CONFIG_GLOBAL": config, "GIT_CONFIG_NOSYSTEM": "1"})
+
+
+def git_env(**extra):
+    if not GIT_ISOLATION:
+        raise RuntimeError("isolate_git() first: the harness never runs git with the user's configuration")
+    env = dict(os.environ, **GIT_ISOLATION)
+    for name in _GIT_LOCATION_VARIABLES:
+        env.pop(name, None)
+    env.update(extra)
+    return env
+
+
 def git(cwd, *args):
-    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com", GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.com")
-    env.pop("GIT_DIR", None)
+    env = git_env(GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com", GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.com")
     return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True, env=env).stdout.strip()
 
 
@@ -170,6 +199,7 @@ class ActionHarness(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="cartograph-action-")
+        isolate_git(os.path.join(cls.tmp, "home"))
         cls.action = json.loads(node("json", os.path.join(ACTION_DIR, "action.yml")))
         binary_path = cartograph_binary()
         if shutil.which("strip"):  # a smaller archive makes every install step faster
@@ -250,7 +280,7 @@ class ActionHarness(unittest.TestCase):
     def checkout(self, branch="feature"):
         """A depth-1 clone, as actions/checkout makes by default."""
         ws = os.path.join(self.work, f"ws-{len(os.listdir(self.work))}")
-        subprocess.run(["git", "clone", "-q", "--depth=1", "--no-tags", "-b", branch, f"file://{self.origin}", ws], check=True)
+        subprocess.run(["git", "clone", "-q", "--depth=1", "--no-tags", "-b", branch, f"file://{self.origin}", ws], check=True, env=git_env())
         return ws
 
     def pr_event(self, number, base, head, head_repo=REPO):
@@ -268,7 +298,10 @@ class ActionHarness(unittest.TestCase):
     def run_case(self, event_name, event, inputs=None, workspace=None, upload_url=ARTIFACT_URL, token=TOKEN, runner_temp=None):
         env = {
             "PATH": os.environ["PATH"],
-            "HOME": os.environ.get("HOME", self.work),
+            **GIT_ISOLATION,
+            # No repository above a case's own folder is ever found (a workspace that is not a
+            # checkout must be seen as one).
+            "GIT_CEILING_DIRECTORIES": self.work,
             "LANG": "C.UTF-8",
             "GITHUB_API_URL": self.api.url,
             "GITHUB_SERVER_URL": "https://github.com",
@@ -757,8 +790,109 @@ class ActionHarness(unittest.TestCase):
         self.assertGreater(int(by_rev.outputs["findings"]), 0)
         ws = self.checkout("main")
         git(ws, "fetch", "-q", "--depth=1", "origin", self.root_commit)
-        snap = subprocess.run([cartograph_binary(), "snapshot", f"rev:{self.root_commit}", "-o", "baseline.snapshot.json"], cwd=ws, capture_output=True, text=True)
+        snap = subprocess.run([cartograph_binary(), "snapshot", f"rev:{self.root_commit}", "-o", "baseline.snapshot.json"], cwd=ws, capture_output=True, text=True, env=git_env())
         self.assertEqual(snap.returncode, 0, snap.stderr)
         by_snapshot = self.run_case("workflow_dispatch", {}, {"baseline": "snapshot:baseline.snapshot.json", "issue": "false"}, workspace=ws)
         self.assertSucceeded(by_snapshot)
         self.assertEqual(by_snapshot.outputs["findings"], by_rev.outputs["findings"])
+
+    # ---- inputs the README documents ------------------------------------------------------------
+    def report_findings(self, result):
+        """`(kind, severity, subject)` of every finding in the report the run wrote, sorted."""
+        with open(result.outputs["json-path"], encoding="utf-8") as handle:
+            doc = json.load(handle)
+        return sorted((f["kind"], f["severity"], f["subject"]) for f in doc["findings"])
+
+    # The pull request of `pull_request()`, against its merge base (the first commit: GET
+    # /api/items and a client calling it): head adds the route POST /api/items/{item_id}/archive
+    # and the TypeScript call to it. One call edge from TypeScript to a Python route makes one
+    # `new-cross-language-call` (medium), which covers the route's `route-added` (info).
+    PR_FINDINGS = [
+        ("new-cross-language-call", "medium", "route:POST /api/items/{}/archive"),
+        ("route-added", "info", "route:POST /api/items/{}/archive"),
+    ]
+
+    def test_compare_base_tip_diffs_against_the_base_branch_as_it_is_now(self):
+        number, _, head = self.pull_request()
+        # main moves on after the branch point: its tip serves GET /api/status, which the head
+        # (branched before) does not have.
+        git(self.origin, "checkout", "-q", "main")
+        status_route = '\n\n@app.get("/api/status")\ndef status():\n    return "ok"\n'
+        tip = commit(self.origin, "status", {"backend/app/main.py": BACKEND + status_route})
+        git(self.origin, "checkout", "-q", "feature")
+        self.api.pulls[number]["base"]["sha"] = tip
+        event = self.pr_event(number, tip, head)
+
+        merge_base = self.run_case("pull_request", event, {"comment": "false"})
+        self.assertSucceeded(merge_base)
+        self.assertEqual(self.report_findings(merge_base), self.PR_FINDINGS, "the default: against the merge base")
+        # Against the tip, the head also lacks GET /api/status: one `route-removed` (high) more.
+        # (The tip's unmounted health router serves no route, so it adds no finding.)
+        base_tip = self.run_case("pull_request", event, {"compare": "base-tip", "comment": "false"})
+        self.assertSucceeded(base_tip)
+        self.assertEqual(
+            self.report_findings(base_tip),
+            sorted(self.PR_FINDINGS + [("route-removed", "high", "route:GET /api/status")]),
+        )
+        self.assertEqual((base_tip.outputs["high"], merge_base.outputs["high"]), ("1", "0"))
+        # The base each run diffed: the branch point (the first commit), and the tip.
+        for result, commit_sha in ((merge_base, self.root_commit), (base_tip, tip)):
+            with open(result.outputs["json-path"], encoding="utf-8") as handle:
+                self.assertTrue(json.load(handle)["base"]["label"].endswith(f"({commit_sha[:12]})"))
+        # Any other value is a usage error.
+        bad = self.run_case("pull_request", event, {"compare": "tip"})
+        self.assertFalse(bad.success)
+        self.assertIn("input `compare` must be merge-base or base-tip", bad.errors())
+
+    def test_comment_author_names_the_login_our_comments_are_written_by(self):
+        """An app token cannot read GET /user; its comments are by `my-app[bot]`, not by
+        github-actions[bot]. With `comment-author` the second run finds and updates its comment;
+        without it, the action looks for github-actions[bot]'s and posts a duplicate."""
+        self.api.add_token("ghs_app_token", "my-app[bot]")
+        number, base, head = self.pull_request()
+        event = self.pr_event(number, base, head)
+        inputs = {"github-token": "ghs_app_token", "comment-author": "my-app[bot]"}
+        first = self.run_case("pull_request", event, inputs)
+        self.assertSucceeded(first)
+        self.assertEqual(first.outputs["comment-action"], "created")
+        second = self.run_case("pull_request", event, inputs)
+        self.assertSucceeded(second)
+        self.assertEqual(second.outputs["comment-action"], "unchanged", "same report, same comment")
+        self.assertEqual(second.outputs["comment-id"], first.outputs["comment-id"])
+        self.assertEqual([c["user"]["login"] for c in self.api.comments_on(number)], ["my-app[bot]"])
+        self.assertFalse(any(r["path"] == "/user" for r in self.api.requests), "the input is taken as given")
+        # The control: the same token without the input does not recognise its own comment.
+        without = self.run_case("pull_request", event, {"github-token": "ghs_app_token"})
+        self.assertSucceeded(without)
+        self.assertEqual(without.outputs["comment-action"], "created")
+        self.assertEqual([c["user"]["login"] for c in self.api.comments_on(number)], ["my-app[bot]", "my-app[bot]"])
+
+    def test_working_directory_names_the_checkout_inside_the_workspace(self):
+        number, base, head = self.pull_request()
+        workspace = tempfile.mkdtemp(prefix="workspace-", dir=self.work)
+        checkout = self.checkout()
+        shutil.move(checkout, os.path.join(workspace, "app"))
+        result = self.run_case("pull_request", self.pr_event(number, base, head), {"working-directory": "app"}, workspace=workspace)
+        self.assertSucceeded(result)
+        self.assertEqual(self.report_findings(result), self.PR_FINDINGS)
+        self.assertEqual(result.outputs["comment-action"], "created")
+        # The workspace root itself is not a checkout: without the input the same run fails.
+        root = self.run_case("pull_request", self.pr_event(number, base, head), workspace=workspace)
+        self.assertFalse(root.success)
+        self.assertIn("the working directory is not a git checkout: run actions/checkout first", root.errors())
+
+    def test_a_missing_checkout_is_a_usage_error_that_fails_the_job(self):
+        """README: "a usage error, such as a missing checkout, fails it too" — with one clear
+        error, before anything is posted or uploaded."""
+        number, base, head = self.pull_request()
+        empty = tempfile.mkdtemp(prefix="no-checkout-", dir=self.work)
+        result = self.run_case("pull_request", self.pr_event(number, base, head), workspace=empty)
+        self.assertFalse(result.success)
+        self.assertEqual(result.errors(), ["the working directory is not a git checkout: run actions/checkout first"])
+        statuses = {s["id"]: s["status"] for s in result.steps}
+        self.assertEqual((statuses["install"], statuses["analyse"]), ("success", "failure"))
+        self.assertEqual(statuses["upload"], "skipped")
+        self.assertEqual(statuses["publish"], "skipped")
+        self.assertEqual(result.uses, [])
+        self.assertEqual(self.api.writes(), [])
+        self.assertEqual(self.api.comments_on(number), [])
