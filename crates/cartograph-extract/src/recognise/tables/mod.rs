@@ -17,6 +17,8 @@ mod peewee;
 pub mod prisma;
 mod raw_sql;
 pub(crate) use raw_sql::SQL_WORDS;
+#[doc(hidden)]
+pub use raw_sql::{RawSqlScan, scan_raw_sql};
 mod sequelize;
 pub mod sql_schema;
 mod sqlalchemy;

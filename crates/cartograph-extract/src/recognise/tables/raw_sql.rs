@@ -821,6 +821,35 @@ fn word_is(token: Option<&Token>, keyword: &str) -> bool {
     matches!(token, Some(Token::Word(w)) if w.eq_ignore_ascii_case(keyword))
 }
 
+/// What the raw-SQL reader makes of one SQL text, without the literal around it: `None` when the
+/// text is not read as SQL, else each table it names as `(schema, table, access)` in order, and
+/// whether a table position held an interpolation (`computed`) or a placeholder written in the text.
+/// For the fuzz targets (`fuzz/`) and their regression tests; not a stable interface.
+#[doc(hidden)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawSqlScan {
+    pub tables: Vec<(Option<String>, String, Access)>,
+    pub computed: bool,
+    pub placeholder: bool,
+    pub open_end: bool,
+}
+
+/// Runs the tokenizer and the statement reader on `sql` (see [`RawSqlScan`]). An interpolation is
+/// written as U+0001, as the literal's reassembly writes it.
+#[doc(hidden)]
+pub fn scan_raw_sql(sql: &str) -> Option<RawSqlScan> {
+    scan(sql).map(|found| RawSqlScan {
+        tables: found
+            .tables
+            .into_iter()
+            .map(|(schema, table, access, _)| (schema, table, access))
+            .collect(),
+        computed: found.computed,
+        placeholder: found.placeholder,
+        open_end: found.open_end,
+    })
+}
+
 /// Reads the SQL text; `None` when it does not look like SQL.
 fn scan(sql: &str) -> Option<Scan> {
     let tokens = tokenize(sql);
