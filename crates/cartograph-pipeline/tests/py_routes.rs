@@ -285,6 +285,35 @@ fn flask_blueprints_registered_in_an_app_factory() {
     assert!(!evidence.contains("/shop"), "the registration prefix replaces the blueprint's own");
 }
 
+// The snapshot of the Django test below, line by line, from its files. ROOT_URLCONF names
+// config.urls, so that conf is the root and its chains are `certain`, `resolver`:
+// - `blog/` includes blog.urls (imported as blog_urls): `posts/` → post_list, unrestricted, so
+//   `ANY /blog/posts`.
+// - `shop/` includes "shop.urls": `items/<int:pk>/` → item_detail, restricted by
+//   `@require_http_methods(["GET", "POST"])`: `GET` and `POST /shop/items/{pk}`;
+//   `^legacy/(?P<slug>[-\w]+)/$` is a plain regex: `ANY /shop/legacy/{slug}`; `cbv/` →
+//   ItemView, a bare `View`: `ANY /shop/cbv`; `more/` includes an inline list whose `x/` →
+//   legacy: `ANY /shop/more/x`; `^(a|b)/$` is not a plain sequence of segments: the
+//   `computed-route` refusal at shop/urls.py:7:5 (line 7 of that file, the entry's column 5).
+// - `api/` includes "shop.api_urls", whose `v1/` includes a DefaultRouter's urls (`likely`,
+//   `convention`): the router's root view `GET /api/v1`; `items` → ItemViewSet, a
+//   ModelViewSet: list and create on `/api/v1/items`, retrieve, update, partial_update and
+//   destroy on `/api/v1/items/{pk}`, and the `@action(detail=True, methods=["post"])`
+//   `POST /api/v1/items/{pk}/publish`; `tags` → TagViewSet, read-only with
+//   `lookup_field = "slug"`: `GET /api/v1/tags` and `GET /api/v1/tags/{slug}`.
+// - `admin/` → `admin.site.urls`, no router or module of the tree: the `unresolved-mount`
+//   refusal at config/urls.py:5:5.
+// - other/urls.py is included by nothing and is not ROOT_URLCONF. The linker still places its
+//   route, as `ANY /stray <- other/urls.py:stray possible syntax` (evidence: "URL conf
+//   other/urls.py, which neither ROOT_URLCONF nor any include reaches"). That line contradicts
+//   the README ("A router mounted on no app Cartograph can find is refused (`unresolved-mount`)
+//   rather than placed at a partial path") and docs/ARCHITECTURE.md ("Routes need their app. A
+//   route is placed only when its router chain reaches an app"): with the root URL conf known,
+//   this conf's chain reaches no app, and `/stray` is at best a partial path. By those rules
+//   the line should be an `unresolved-mount` refusal on line 3 of other/urls.py instead. The
+//   snapshot pins what the linker does today, not what is intended; the recogniser's owners
+//   have the finding (test audit), with the same question for unincluded Ninja APIs and DRF
+//   routers, which the linker also places at `possible`.
 #[test]
 fn django_url_confs_views_and_drf_routers() {
     let analysis = check!(&[

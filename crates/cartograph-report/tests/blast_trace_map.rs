@@ -30,6 +30,39 @@ fn validated<T: serde::Serialize>(doc: &T) -> String {
     text
 }
 
+// The blast of `backend/app/api/routes/items.py` in the full-stack fixture, derived by hand from
+// its sources and EXPECTED.md (`## Routes`, `## Calls`) with the rules of `cartograph_graph::blast`
+// (importers, callers, and the routes an affected module serves, breadth-first). Components are
+// the default `roots:2`: the package root (`backend`, `bff`, `frontend`, `services/notify`) plus
+// two folder levels; a route's component is its handler module's.
+//
+// depth 1 (7): items.py serves its 6 routes (EXPECTED.md, items.py L25-L97: GET and POST
+//   /api/v1/items, GET, PUT and DELETE /api/v1/items/{}, GET /api/v1/items/{}/tracking), and
+//   backend/app/api/main.py imports items (L6-9).
+// depth 2 (5): backend/app/main.py imports api.main; the callers of the item routes:
+//   frontend/src/client/services/ItemsService.ts (the generated client), bff/src/routes/orders.ts,
+//   frontend/src/features/items/ItemsPage.tsx and services/notify/notify/backend_api.py.
+// depth 3 (8): GET / (served by backend/app/main.py); GET /bff/orders, GET /bff/orders/{} and
+//   POST /bff/orders (served by orders.ts); bff/src/server.ts (imports orders.ts),
+//   frontend/src/client/index.ts (re-exports ItemsService), frontend/src/router.tsx (imports
+//   ItemsPage), services/notify/notify/hooks.py (imports backend_api).
+// depth 4 (10): GET /healthz (server.ts), POST /v1/hooks/shipment and POST
+//   /v1/hooks/carrier/{} (hooks.py); importers of client/index.ts: features/admin/ReportsPage.tsx,
+//   features/auth/session.ts, features/users/updateProfile.ts, features/users/useCurrentUser.ts,
+//   src/main.tsx; features/orders/useOrders.ts (calls GET /bff/orders); notify/app.py (imports
+//   hooks).
+// depth 5 (9): GET /status (notify/app.py); backend/app/notifier.py (calls POST
+//   /v1/hooks/shipment); components/NavBar.tsx and features/auth/LoginPage.tsx (import session);
+//   features/orders/CreateOrderForm.tsx, OrderDetail.tsx, OrdersPage.tsx (import useOrders);
+//   features/users/ProfilePage.tsx (imports updateProfile); services/notify/wsgi.py (imports app).
+// Nothing lies at depth 6, so the default bounds (depth 6, 500 nodes) cut nothing.
+//
+// Total 7 + 5 + 8 + 10 + 9 = 39 nodes: 14 routes (6 + 1 + 3 + 1 + 2 + 1) and 25 modules, in 10
+// components: backend/app/api (api/main.py and the 6 item routes: 7, 6 of them routes),
+// backend/app, bff/src/routes (orders.ts and its 3 routes: 4), bff/src, frontend/src/client,
+// frontend/src/features (11 modules: ItemsPage, ReportsPage, session, updateProfile,
+// useCurrentUser, useOrders, LoginPage, CreateOrderForm, OrderDetail, OrdersPage, ProfilePage),
+// frontend/src, frontend/src/components, services/notify/notify, services/notify.
 fn items_blast(options: &BlastOptions) -> BlastDocument {
     let analysis = fullstack();
     let targets = resolve_target(analysis.view(), "backend/app/api/routes/items.py").unwrap();
@@ -48,6 +81,7 @@ fn blast_of_the_fastapi_items_handler_reaches_the_react_client() {
         .iter()
         .find(|a| a.id == "module:frontend/src/client/services/ItemsService.ts")
         .expect("the generated client calls the items routes");
+    // items.py serves the item routes; the generated client calls them: two edges.
     assert_eq!(client.depth, 2);
     let kinds: Vec<&str> = client.path.iter().map(|e| e.kind.as_str()).collect();
     assert_eq!(kinds, ["serves", "calls"]);
@@ -68,7 +102,10 @@ fn blast_bounds_are_stated_in_json_and_markdown() {
     validated(&doc);
     assert!(doc.truncation.truncated);
     assert_eq!(doc.affected.len(), 3);
-    assert!(doc.truncation.beyond_depth > 0 && doc.truncation.beyond_node_limit > 0);
+    // Of the 39 nodes reached (derived above `items_blast`), 7 are within one edge and 32
+    // beyond it; of those 7, the node limit shows 3 and counts 4.
+    assert_eq!(doc.truncation.reachable, 39);
+    assert_eq!((doc.truncation.beyond_depth, doc.truncation.beyond_node_limit), (32, 4));
     assert_eq!(
         doc.truncation.reachable,
         doc.truncation.shown + doc.truncation.beyond_depth + doc.truncation.beyond_node_limit
@@ -86,6 +123,8 @@ fn the_blast_section_fits_its_budget() {
         assert!(!section.lines().any(|l| l.starts_with('#')));
         assert!(!section.contains("<details>"));
     }
+    // The counts are derived above `items_blast`: 39 nodes, 25 modules and 14 routes, 10
+    // components; the rows are ranked by nodes reached.
     let full = render_blast_section(&doc, 100_000);
     assert!(full.starts_with(
         "1 target reaches **39 nodes**: 25 modules and 14 routes in 10 components.\n"
@@ -107,9 +146,13 @@ fn the_blast_section_fits_its_budget() {
     assert!(full.contains(
         "**Routes reached** (14), nearest first: <code>DELETE&nbsp;/api/v1/items/{}</code>, "
     ));
+    // The section names at most 8 routes (`MAX_ROUTES` of the renderer): 14 - 8 = 6 more.
     assert!(full.contains("and 6 more."));
+    // It has room for 10 component rows (`MAX_COMPONENTS`): all 10 are rows.
     assert!(!full.contains("components reached too"), "all 10 components are rows");
-    // Short of room, rows go from the bottom and the rest are counted.
+    // Short of room, rows go from the bottom and the rest are counted: at 900 characters the
+    // two largest rows stay (frontend/src/features, 11; backend/app/api, 7), and the other
+    // 10 - 2 = 8 components hold 39 - 11 - 7 = 21 nodes.
     let small = render_blast_section(&doc, 900);
     assert!(small.contains("| <code>backend/app/api</code> | 7 (6 routes) |"), "{small}");
     assert!(small.contains("\n… 8 components reached too (21 nodes).\n"), "{small}");
