@@ -21,25 +21,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::bundle::EvidenceBundle;
 
-/// The shortest quotation accepted, in bytes, unless the quotation is the cited edge's whole
-/// evidence. Short fragments ("the", "GET") are substrings of almost anything and support no
-/// claim.
-pub const MIN_QUOTE_BYTES: usize = 12;
-
-/// Why one citation is refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum CitationError {
-    #[error("belongs to another bundle")]
-    ForeignBundle,
-    #[error("names an edge that is not in the bundle")]
-    UnknownEdge,
-    #[error("is empty")]
-    Empty,
-    #[error("is not verbatim evidence of edge e{edge}")]
-    NotVerbatim { edge: usize },
-    #[error("is shorter than {min} bytes (quoting edge e{edge})")]
-    TooShort { edge: usize, min: usize },
-}
+/// The contract's quotation rules live with the document they protect, so that rendering a report
+/// read from disk checks them again with the same code (`cartograph_report::explain::verify_entry`).
+pub use cartograph_report::explain::{CitationError, MIN_QUOTE_BYTES};
 
 /// Why an answer is refused as a whole. Positions are 1-based.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -202,25 +186,11 @@ impl Citation {
 }
 
 fn check_citation(bundle: &EvidenceBundle, citation: &WireCitation) -> Result<(), CitationError> {
-    if citation.bundle != bundle.scope() {
-        return Err(CitationError::ForeignBundle);
-    }
-    let (number, edge) = bundle
-        .edges()
-        .iter()
-        .enumerate()
-        .find(|(_, e)| e.id == citation.edge)
-        .ok_or(CitationError::UnknownEdge)?;
-    let number = number + 1;
-    if citation.text.trim().is_empty() {
-        return Err(CitationError::Empty);
-    }
-    if !edge.claim.evidence.contains(citation.text.as_str()) {
-        return Err(CitationError::NotVerbatim { edge: number });
-    }
-    let min = MIN_QUOTE_BYTES.min(edge.claim.evidence.len());
-    if citation.text.len() < min {
-        return Err(CitationError::TooShort { edge: number, min });
-    }
-    Ok(())
+    cartograph_report::explain::check_citation(
+        bundle.scope(),
+        bundle.edges(),
+        &citation.bundle,
+        &citation.edge,
+        &citation.text,
+    )
 }

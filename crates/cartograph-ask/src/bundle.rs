@@ -14,7 +14,7 @@
 //! id is `b-` plus 16 hex digits of the BLAKE3 hash of the bundle's canonical bytes; every
 //! citation must carry it.
 
-use serde::Serialize;
+use cartograph_report::explain::{bundle_canonical_bytes, bundle_scope};
 
 use crate::select::{Change, ChangedEdge, EdgeFacts, EdgePool, Side};
 
@@ -32,19 +32,6 @@ pub struct EvidenceBundle {
     side: Side,
     change: Change,
     edges: Vec<BundleEdge>,
-    truncated: bool,
-    omitted_edges: u64,
-}
-
-/// What the scope hash is computed over: the format tag, the side, the change, the edges in order
-/// and the truncation. Serialised compactly by serde_json with fields in declaration order, so the
-/// bytes are a function of the bundle alone.
-#[derive(Serialize)]
-struct Canonical<'a> {
-    format: &'static str,
-    side: &'static str,
-    change: &'static str,
-    edges: &'a [BundleEdge],
     truncated: bool,
     omitted_edges: u64,
 }
@@ -91,23 +78,19 @@ impl EvidenceBundle {
     ) -> Self {
         let mut bundle =
             Self { scope: String::new(), side, change, edges, truncated, omitted_edges };
-        let hash = blake3::hash(&bundle.canonical_bytes());
-        bundle.scope = format!("b-{}", &hash.to_hex()[..16]);
+        bundle.scope = bundle_scope(&bundle.canonical_bytes());
         bundle
     }
 
     /// The canonical bytes: what the scope and the cache key are computed from.
     pub fn canonical_bytes(&self) -> Vec<u8> {
-        let canonical = Canonical {
-            format: "cartograph-bundle/1",
-            side: self.side.as_str(),
-            change: self.change.as_str(),
-            edges: &self.edges,
-            truncated: self.truncated,
-            omitted_edges: self.omitted_edges,
-        };
-        // Strings, numbers and booleans only: serialising cannot fail.
-        serde_json::to_vec(&canonical).unwrap_or_default()
+        bundle_canonical_bytes(
+            self.side.as_str(),
+            self.change.as_str(),
+            &self.edges,
+            self.truncated,
+            self.omitted_edges,
+        )
     }
 
     /// Whether the bundle may be sent: its changed edge's location is a plain repository-relative

@@ -89,6 +89,12 @@ pub fn resolve_key(
                         "no API key: the OS keychain denied access (is it locked?); {enable}"
                     ),
                 },
+                Err(KeychainError::Confined) => KeyOutcome::Missing {
+                    note: "no API key: the OS keychain is not used while \
+                           CARTOGRAPH_ASK_LOOPBACK_ONLY is set; pass --api-key-env NAME or \
+                           --api-key-stdin to enable ASK"
+                        .to_owned(),
+                },
                 Err(KeychainError::Backend) => KeyOutcome::Missing {
                     note: format!("no API key: the OS keychain could not be read; {enable}"),
                 },

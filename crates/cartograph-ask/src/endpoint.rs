@@ -76,6 +76,22 @@ pub enum EndpointError {
     NotPlain,
     #[error("the model name must be non-empty printable text")]
     BadModel,
+    #[error(
+        "CARTOGRAPH_ASK_LOOPBACK_ONLY is set: only a provider on 127.0.0.1, [::1] or localhost may be asked (give --provider custom --base-url http://127.0.0.1:PORT/v1)"
+    )]
+    NotLoopback,
+}
+
+/// The environment switch that confines `cartograph-ask` to this machine: with it set (to anything
+/// but empty or `0`), an endpoint off loopback is refused before anything is built, and the OS
+/// keychain is never opened (see [`crate::keychain::Keychain::platform_unless_confined`]). Every
+/// test of the binary sets it, so no test can reach a real provider or a real keychain; a user who
+/// runs a local model may set it too.
+pub const LOOPBACK_ONLY_ENV: &str = "CARTOGRAPH_ASK_LOOPBACK_ONLY";
+
+/// Whether [`LOOPBACK_ONLY_ENV`] is set, read through `env` (injected for tests).
+pub fn loopback_only(env: &dyn Fn(&str) -> Option<String>) -> bool {
+    env(LOOPBACK_ONLY_ENV).is_some_and(|v| !v.is_empty() && v != "0")
 }
 
 /// A checked endpoint.
@@ -145,6 +161,15 @@ impl Endpoint {
         self.loopback_http
     }
 
+    /// This endpoint, or [`EndpointError::NotLoopback`] when `confined` and its host is not
+    /// loopback (https to `localhost` counts as loopback; any other host does not).
+    pub fn confined_to_loopback(self, confined: bool) -> Result<Self, EndpointError> {
+        if confined && !is_loopback_host(&self.host) {
+            return Err(EndpointError::NotLoopback);
+        }
+        Ok(self)
+    }
+
     /// `{base}/chat/completions`.
     pub fn chat_completions_url(&self) -> String {
         format!("{}/chat/completions", self.base_url)
@@ -172,13 +197,20 @@ fn check_base_url(url: &str) -> Result<(String, bool), EndpointError> {
     {
         return Err(EndpointError::Malformed);
     }
-    let host_only = host_without_port(authority).ok_or(EndpointError::Malformed)?;
-    let loopback =
-        matches!(host_only.to_ascii_lowercase().as_str(), "127.0.0.1" | "[::1]" | "localhost");
+    host_without_port(authority).ok_or(EndpointError::Malformed)?;
+    let loopback = is_loopback_host(authority);
     if !https && !loopback {
         return Err(EndpointError::Insecure);
     }
     Ok((authority.to_ascii_lowercase(), !https))
+}
+
+/// Whether `host[:port]` names this machine: 127.0.0.1, [::1] or localhost; `false` when the port
+/// is not a number.
+fn is_loopback_host(authority: &str) -> bool {
+    host_without_port(authority).is_some_and(|host| {
+        matches!(host.to_ascii_lowercase().as_str(), "127.0.0.1" | "[::1]" | "localhost")
+    })
 }
 
 /// `host[:port]` or `[v6][:port]` → the host part; `None` when the port is not a number.

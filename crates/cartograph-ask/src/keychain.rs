@@ -30,6 +30,8 @@ pub enum KeychainError {
     PermissionDenied,
     #[error("the OS keychain failed to read or write the entry")]
     Backend,
+    #[error("the OS keychain is not used while CARTOGRAPH_ASK_LOOPBACK_ONLY is set")]
+    Confined,
 }
 
 /// Whether a key is stored for a provider.
@@ -57,6 +59,15 @@ impl Keychain {
     /// panic.
     pub fn platform() -> Result<Self, KeychainError> {
         platform_store().map(|store| Self { store }).map_err(|_| KeychainError::Unavailable)
+    }
+
+    /// [`Keychain::platform`], or [`KeychainError::Confined`] without touching the OS when
+    /// `confined` ([`crate::endpoint::LOOPBACK_ONLY_ENV`] is set).
+    pub fn platform_unless_confined(confined: bool) -> Result<Self, KeychainError> {
+        if confined {
+            return Err(KeychainError::Confined);
+        }
+        Self::platform()
     }
 
     /// A given store: keyring-core's mock store in tests.

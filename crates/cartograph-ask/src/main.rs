@@ -23,7 +23,7 @@ use cartograph_ask::attach::{self, Asker, AttachOptions, KeyState, Snapshots};
 use cartograph_ask::bundle::DEFAULT_MAX_BUNDLE_BYTES;
 use cartograph_ask::cache::AnswerCache;
 use cartograph_ask::credential::{self, KeyOutcome, KeySource};
-use cartograph_ask::endpoint::{Endpoint, ProviderName};
+use cartograph_ask::endpoint::{Endpoint, ProviderName, loopback_only};
 use cartograph_ask::keychain::Keychain;
 use cartograph_ask::keycmd::{KeyCommand, TerminalOrStdin, run_key_command};
 use cartograph_ask::provider::ChatProvider;
@@ -135,7 +135,7 @@ struct KeyArgs {
 
 fn main() -> ExitCode {
     let redactor = cartograph_diagnostics::init_from_env();
-    let cli = Cli::parse();
+    let cli = cartograph_diagnostics::parse_args::<Cli>();
     let result = match cli.command {
         Command::Attach(args) => run_attach(&args, &redactor),
         Command::Key { action } => run_key(&action),
@@ -143,7 +143,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("cartograph-ask: {error:#}");
+            cartograph_diagnostics::stderr_line(&format!("cartograph-ask: {error:#}"));
             ExitCode::from(2)
         }
     }
@@ -176,7 +176,9 @@ fn run_attach(args: &AttachArgs, redactor: &cartograph_diagnostics::Redactor) ->
     let base = snapshot(&args.base_snapshot, "base")?;
     let head = snapshot(&args.head_snapshot, "head")?;
     let provider = provider_name(&args.provider);
-    let endpoint = Endpoint::resolve(provider, args.base_url.as_deref(), args.model.as_deref())?;
+    let confined = loopback_only(&|name| std::env::var(name).ok());
+    let endpoint = Endpoint::resolve(provider, args.base_url.as_deref(), args.model.as_deref())?
+        .confined_to_loopback(confined)?;
     let options = AttachOptions {
         max_edges: args.max_edges,
         max_bundle_bytes: args.max_bundle_bytes,
@@ -196,12 +198,12 @@ fn run_attach(args: &AttachArgs, redactor: &cartograph_diagnostics::Redactor) ->
         provider,
         &mut std::io::stdin().lock(),
         &|name| std::env::var(name).ok(),
-        &Keychain::platform,
+        &|| Keychain::platform_unless_confined(confined),
     );
     let key_state = match &outcome {
         KeyOutcome::Missing { note } => {
             // The one line saying how to enable ASK; nothing will be sent.
-            eprintln!("cartograph-ask: {note}");
+            cartograph_diagnostics::stderr_line(&format!("cartograph-ask: {note}"));
             KeyState::Missing { note: note.clone() }
         }
         KeyOutcome::Found { key, source } => {
@@ -223,7 +225,9 @@ fn run_attach(args: &AttachArgs, redactor: &cartograph_diagnostics::Redactor) ->
         (Some(dir), KeyState::Present(_)) => match AnswerCache::open(dir) {
             Ok(cache) => Some(cache),
             Err(error) => {
-                eprintln!("cartograph-ask: {error}; continuing without the cache");
+                cartograph_diagnostics::stderr_line(&format!(
+                    "cartograph-ask: {error}; continuing without the cache"
+                ));
                 None
             }
         },
@@ -262,7 +266,7 @@ fn run_key(action: &KeyAction) -> Result<()> {
     run_key_command(
         command,
         provider_name(&args.provider),
-        Keychain::platform(),
+        Keychain::platform_unless_confined(loopback_only(&|name| std::env::var(name).ok())),
         &mut TerminalOrStdin,
         &mut std::io::stdout().lock(),
     )?;

@@ -4,6 +4,8 @@
 //! on a machine whose keychain cannot be reached.
 
 mod common;
+#[path = "../../../tests/support/leaks.rs"]
+mod leaks;
 
 use std::io::Write;
 use std::path::Path;
@@ -14,19 +16,9 @@ use cartograph_report::schema;
 use common::*;
 use serde_json::{Value, json};
 
-const BIN: &str = env!("CARGO_BIN_EXE_cartograph-ask");
-
-/// The binary with a cleared environment (no proxy, no key, no session bus), logging at debug so
-/// the stderr check covers log lines too.
+/// The binary, confined to loopback with a cleared environment (see [`common::ask_binary`]).
 fn ask(dir: &Path) -> Command {
-    let mut command = Command::new(BIN);
-    command
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("CARTOGRAPH_LOG", "debug")
-        .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/cartograph-test-bus")
-        .current_dir(dir);
-    command
+    ask_binary(dir)
 }
 
 fn write_report(dir: &Path) -> std::path::PathBuf {
@@ -85,11 +77,13 @@ fn explains_every_changed_edge_against_a_fake_provider() {
         assert_eq!(r.header("authorization"), Some(format!("Bearer {key}").as_str()));
         assert!(!r.body.contains(&key));
     }
-    // The key is in no output, no log line, no file.
-    assert!(!stderr.contains(&key), "{stderr}");
+    // The key is in no output, no log line, no file; nor is a machine path.
     let json = std::fs::read_to_string(dir.path().join("out.json")).unwrap();
     let markdown = std::fs::read_to_string(dir.path().join("out.md")).unwrap();
-    assert!(!json.contains(&key) && !markdown.contains(&key));
+    let leaks = leaks::LeakCheck::new(std::slice::from_ref(&key), &[dir.path()]);
+    for (channel, text) in [("stderr", &stderr), ("JSON", &json), ("Markdown", &markdown)] {
+        leaks.assert_clean(channel, text);
+    }
     // The Markdown ties quotations to bundle edges.
     assert!(markdown.contains("e1"), "{markdown}");
     let _ = report;
@@ -127,17 +121,79 @@ fn no_key_bar_through_the_binary() {
 }
 
 #[test]
-fn no_key_in_a_keychain_that_cannot_be_reached_degrades_too() {
+fn no_key_and_no_keychain_degrades_without_a_request() {
+    // No --api-key-env or --api-key-stdin: the keychain is the source, and a confined binary never
+    // opens it (on any platform), so the edges are unavailable and nothing is sent.
+    let server = FakeServer::start(|_| panic!("no request may reach the provider"));
     let dir = tempfile::tempdir().unwrap();
     write_report(dir.path());
-    let (output, stderr) = run(ask(dir.path()).args(["attach", "report.json", "-o", "out.json"]));
+    let (output, stderr) = run(ask(dir.path())
+        .args(["attach", "report.json", "-o", "out.json"])
+        .args(["--provider", "custom", "--model", "m", "--base-url", &server.base_url()]));
     assert_eq!(output.status.code(), Some(0), "{stderr}");
     let doc = check_output_document(&dir.path().join("out.json"));
     let ex = doc.explanations.unwrap();
-    assert_eq!(ex.unavailable, 24);
-    assert_eq!(ex.provider.host, "api.groq.com");
-    #[cfg(target_os = "linux")]
-    assert!(stderr.contains("keychain is unavailable"), "{stderr}");
+    assert_eq!((ex.selected, ex.unavailable), (24, 24));
+    assert_eq!(ex.provider.host, format!("127.0.0.1:{}", server.port));
+    assert!(stderr.contains("keychain is not used while CARTOGRAPH_ASK_LOOPBACK_ONLY"), "{stderr}");
+    assert_eq!(server.connections.load(std::sync::atomic::Ordering::SeqCst), 0, "zero requests");
+}
+
+#[test]
+fn a_confined_binary_refuses_every_endpoint_off_loopback() {
+    // The default provider (api.groq.com), OpenAI, and a custom https host: each refused with exit
+    // 2 before a key is looked for or an agent is built, and no report is written.
+    let dir = tempfile::tempdir().unwrap();
+    write_report(dir.path());
+    let key = fixture_key_text();
+    for provider_args in [
+        vec![],
+        vec!["--provider", "openai"],
+        vec!["--provider", "custom", "--model", "m", "--base-url", "https://llm.example.com/v1"],
+    ] {
+        let (output, stderr) = run(ask(dir.path())
+            .env("ASK_TEST_KEY", &key)
+            .args(["attach", "report.json", "-o", "out.json", "--api-key-env", "ASK_TEST_KEY"])
+            .args(&provider_args));
+        assert_eq!(output.status.code(), Some(2), "{provider_args:?}: {stderr}");
+        assert!(stderr.contains("CARTOGRAPH_ASK_LOOPBACK_ONLY is set"), "{stderr}");
+        assert!(!stderr.contains("API key found"), "refused before the key: {stderr}");
+        assert!(!dir.path().join("out.json").exists());
+    }
+    // https to localhost is loopback too: accepted (nothing listens; the edge is unavailable).
+    let (output, stderr) = run(ask(dir.path())
+        .args(["attach", "report.json", "-o", "out.json"])
+        .args(["--provider", "custom", "--model", "m", "--base-url", "https://localhost:9/v1"]));
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+}
+
+#[test]
+fn no_test_starts_the_binary_unconfined() {
+    // The binary's path is named in `common/mod.rs` only, by `ask_binary`, which sets
+    // CARTOGRAPH_ASK_LOOPBACK_ONLY: a test that built its own Command could reach a real provider
+    // or the developer's keychain.
+    let tests = workspace().join("crates/cartograph-ask/tests");
+    let needle = concat!("CARGO_BIN_EXE_", "cartograph-ask");
+    let mut naming = Vec::new();
+    let mut stack = vec![tests.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs")
+                && std::fs::read_to_string(&path).unwrap().contains(needle)
+            {
+                naming
+                    .push(path.strip_prefix(&tests).unwrap().to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    naming.sort();
+    assert_eq!(naming, ["common/mod.rs"]);
+    let common = std::fs::read_to_string(tests.join("common/mod.rs")).unwrap();
+    assert_eq!(common.matches(needle).count(), 1, "one constructor");
+    assert!(common.contains(".env(cartograph_ask::endpoint::LOOPBACK_ONLY_ENV, \"1\")"));
 }
 
 #[test]
@@ -287,27 +343,28 @@ fn usage_errors_exit_2_without_machine_paths() {
     assert_eq!(output.status.code(), Some(2), "there is no argv key option: {stderr}");
 }
 
-#[cfg(target_os = "linux")]
 #[test]
-fn key_commands_without_a_reachable_keychain_say_so_and_never_panic() {
+fn key_commands_of_a_confined_binary_never_open_the_keychain() {
     let dir = tempfile::tempdir().unwrap();
     let (output, stderr) = run(ask(dir.path()).args(["key", "status"]));
     assert_eq!(output.status.code(), Some(0), "{stderr}");
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(stdout.starts_with("groq: unavailable: the OS keychain is unavailable"), "{stdout}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(
+        stdout,
+        "groq: unavailable: the OS keychain is not used while CARTOGRAPH_ASK_LOOPBACK_ONLY is set\n"
+    );
     let (output, stderr) = run(ask(dir.path()).args(["key", "delete", "--provider", "openai"]));
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr.contains("keychain is unavailable"), "{stderr}");
+    assert!(stderr.contains("keychain is not used"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
     let (output, stderr) = run(ask(dir.path()).args(["key", "set"]));
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr.contains("keychain is unavailable"), "{stderr}");
+    assert!(stderr.contains("keychain is not used"), "{stderr}");
 }
 
 #[test]
 fn help_documents_the_output_and_key_sources() {
-    let (output, _) = run(Command::new(BIN).args(["attach", "--help"]));
+    let (output, _) = run(ask(Path::new(".")).args(["attach", "--help"]));
     let help = String::from_utf8_lossy(&output.stdout);
     for needle in [
         "--api-key-env",

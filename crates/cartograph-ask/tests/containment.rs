@@ -63,3 +63,111 @@ fn ureq_is_built_without_the_json_feature() {
     assert!(features.contains(&"rustls"), "{features:?}");
     assert!(!features.contains(&"native-tls"), "{features:?}");
 }
+
+/// Crates that exist to reach a network, a TLS stack or a keychain: none may be on the allowlist.
+const NEVER_LINKABLE: &[&str] = &[
+    "ureq",
+    "ureq-proto",
+    "rustls",
+    "rustls-webpki",
+    "webpki-roots",
+    "native-tls",
+    "openssl",
+    "openssl-sys",
+    "hyper",
+    "hyper-util",
+    "reqwest",
+    "curl",
+    "curl-sys",
+    "h2",
+    "mio",
+    "socket2",
+    "tokio-rustls",
+    "trust-dns-resolver",
+    "hickory-resolver",
+    "keyring-core",
+    "cartograph-ask",
+];
+
+/// The allowlist of `tests/support/linkable.txt`: names, comments and blank lines left out.
+fn linkable() -> std::collections::BTreeSet<String> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/support/linkable.txt");
+    std::fs::read_to_string(path)
+        .expect("tests/support/linkable.txt")
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn the_binary_and_the_mcp_server_link_only_allowlisted_crates() {
+    // Decision 0008 rule 7: an allowlist, not a denylist — a new dependency anywhere below the
+    // `cartograph` binary or the MCP server fails here until someone has read what it does.
+    let graph = DependencyGraph::of_workspace();
+    let allowed = linkable();
+    for name in NEVER_LINKABLE {
+        assert!(!allowed.contains(*name), "{name} can reach a network or a keychain");
+    }
+    let mut unlisted = Vec::new();
+    for package in ["cartograph-cli", "cartograph-mcp"] {
+        let linked = graph.reachable(package);
+        assert!(
+            linked.len() > 100,
+            "{package} links {} crates (the check is not vacuous)",
+            linked.len()
+        );
+        for name in linked.difference(&allowed) {
+            let chain = graph.chain(package, name).unwrap_or_default().join(" → ");
+            unlisted.push(format!("{package} links {name}, not on the allowlist: {chain}"));
+        }
+    }
+    assert!(unlisted.is_empty(), "{}", unlisted.join("\n"));
+}
+
+#[test]
+fn socket_features_stay_off() {
+    // The features, resolved for the whole workspace (so a superset of what either binary
+    // builds with): tokio without `net` (rmcp's stdio transport needs `io-std` only; the server
+    // passes tokio's stdin and stdout to rmcp itself), gix's transport and protocol without a
+    // client. Neither mio nor socket2 is in the graph at all.
+    let meta = host_metadata();
+    let packages = meta["packages"].as_array().unwrap();
+    let features = |name: &str| -> Vec<String> {
+        let id = packages.iter().find(|p| p["name"] == name).and_then(|p| p["id"].as_str());
+        let Some(id) = id else { return Vec::new() };
+        let node = meta["resolve"]["nodes"].as_array().unwrap().iter().find(|n| n["id"] == id);
+        node.and_then(|n| n["features"].as_array())
+            .map(|f| f.iter().filter_map(|f| f.as_str().map(str::to_owned)).collect())
+            .unwrap_or_default()
+    };
+    let tokio = features("tokio");
+    assert!(tokio.iter().any(|f| f == "io-std"), "tokio is resolved: {tokio:?}");
+    assert!(!tokio.iter().any(|f| f == "net"), "tokio's net feature is on: {tokio:?}");
+    for (name, off) in [
+        ("gix-transport", &["blocking-client", "async-client", "http-client"][..]),
+        ("gix-protocol", &["blocking-client", "async-client"][..]),
+        (
+            "rmcp",
+            &[
+                "transport-io",
+                "transport-child-process",
+                "transport-streamable-http-server",
+                "transport-streamable-http-client",
+                "__reqwest",
+            ][..],
+        ),
+    ] {
+        let on = features(name);
+        for feature in off {
+            assert!(!on.iter().any(|f| f == feature), "{name} has {feature}: {on:?}");
+        }
+    }
+    let graph = DependencyGraph::of_workspace();
+    for name in ["mio", "socket2"] {
+        for package in ["cartograph-cli", "cartograph-mcp"] {
+            assert!(!graph.reachable(package).contains(name), "{package} reaches {name}");
+        }
+    }
+}

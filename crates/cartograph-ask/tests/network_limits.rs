@@ -15,23 +15,18 @@ use std::time::{Duration, Instant};
 use cartograph_report::diff::{DiffDocument, STATUS_EXPLAINED, STATUS_UNAVAILABLE};
 use common::*;
 
-const BIN: &str = env!("CARGO_BIN_EXE_cartograph-ask");
-
 /// Every proxy variable ureq (or curl-style tooling) would read, in both cases.
 const PROXY_VARIABLES: [&str; 6] =
     ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"];
 
-/// The binary with a cleared environment (so no `NO_PROXY` can exempt loopback, and no key or
-/// session bus is inherited), the fixture report in `dir`, and the key in `ASK_TEST_KEY`.
+/// The binary confined to loopback with a cleared environment (so no `NO_PROXY` can exempt
+/// loopback, and no key or session bus is inherited; see [`common::ask_binary`]), the fixture
+/// report in `dir`, and the key in `ASK_TEST_KEY`.
 fn attach(dir: &Path, base_url: &str, extra: &[&str]) -> Command {
     std::fs::write(dir.join("report.json"), fixture_report_text()).expect("write the report");
-    let mut command = Command::new(BIN);
+    let mut command = ask_binary(dir);
     command
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/cartograph-test-bus")
         .env("ASK_TEST_KEY", fixture_key_text())
-        .current_dir(dir)
         .args(["attach", "report.json", "-o", "out.json"])
         .args(["--provider", "custom", "--model", "m", "--base-url", base_url])
         .args(["--api-key-env", "ASK_TEST_KEY"])

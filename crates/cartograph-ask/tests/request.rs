@@ -5,6 +5,9 @@
 
 mod common;
 
+#[path = "../../../tests/support/leaks.rs"]
+mod leaks;
+
 use cartograph_ask::attach::{AttachOptions, Snapshots};
 use cartograph_ask::bundle::EvidenceBundle;
 use cartograph_ask::endpoint::{Endpoint, ProviderName};
@@ -198,7 +201,9 @@ fn the_body_carries_no_source_text_no_absolute_path_and_no_identity() {
     }
     assert!(source_lines.len() > 20, "the fixture has source to compare with");
     let home = std::env::var("HOME").unwrap_or_default();
+    let leaks = leaks::LeakCheck::new(&[], &[&root]);
     for body in &bodies {
+        leaks.assert_clean("request body", body);
         for line in &source_lines {
             assert!(!body.contains(line.as_str()), "source line sent: {line}");
         }

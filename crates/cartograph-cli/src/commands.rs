@@ -84,7 +84,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 gate.met_by(&doc.findings).map(|m| m.to_string())
             };
             if let Some(met) = met {
-                eprintln!("cartograph: check failed: {met}");
+                cartograph_diagnostics::stderr_line(&format!("cartograph: check failed: {met}"));
                 return Ok(ExitCode::from(1));
             }
         }
@@ -105,12 +105,12 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                             e.kind()
                         )
                     })?;
-                    eprintln!(
+                    cartograph_diagnostics::stderr_line(&format!(
                         "cartograph: wrote {} with {} accepted violation{}",
                         found.baseline_name,
                         doc.entries.len(),
                         plural(doc.entries.len())
-                    );
+                    ));
                 }
             }
         }
@@ -151,7 +151,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 .map_err(|e| anyhow!("{e}"))?;
             let options = AnalysisOptions { threads, ..AnalysisOptions::default() };
             if let Err(message) = cartograph_mcp::serve_stdio(grant, options) {
-                eprintln!("error: {message}");
+                cartograph_diagnostics::stderr_line(&format!("error: {message}"));
                 return Ok(ExitCode::from(1));
             }
         }
@@ -269,7 +269,7 @@ fn diff(
     }
     tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "reports written");
     if let Some(met) = gate.met(&doc) {
-        eprintln!("cartograph: --fail-on met: {met}");
+        cartograph_diagnostics::stderr_line(&format!("cartograph: --fail-on met: {met}"));
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)

@@ -10,19 +10,17 @@ mod trees;
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 #[cfg(target_os = "linux")]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    let cli = args::Cli::parse();
+    let cli = cartograph_diagnostics::parse_args::<args::Cli>();
     cartograph_diagnostics::init_from_env();
     match commands::run(cli) {
         Ok(code) => code,
         Err(error) => {
-            eprintln!("error: {error}");
+            cartograph_diagnostics::stderr_line(&format!("error: {error}"));
             ExitCode::from(2)
         }
     }

@@ -80,6 +80,9 @@ fn with_spinner<T>(analyse: impl FnOnce() -> T) -> T {
 
 fn note_if_empty(analysis: &Analysis, shown_as: &Path) {
     if analysis.stats.files_analysed == 0 {
-        eprintln!("note: no analysable source files were found in {}", shown(shown_as));
+        cartograph_diagnostics::stderr_line(&format!(
+            "note: no analysable source files were found in {}",
+            shown(shown_as)
+        ));
     }
 }

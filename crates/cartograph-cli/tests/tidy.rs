@@ -100,6 +100,54 @@ fn every_module_has_a_doc_comment_and_no_stub() {
     assert!(stubs.is_empty(), "stubs in production code: {stubs:#?}");
 }
 
+#[test]
+fn stderr_goes_through_the_redactor_and_only_ask_can_open_a_socket() {
+    // Decision 0007: every line on stderr is redacted. A binary's own lines go through
+    // `cartograph_diagnostics::stderr_line` (or `tracing`); `eprintln!`, `eprint!` and a raw
+    // `std::io::stderr()` would bypass the redactor, so they exist only in that crate. And decision
+    // 0008 rule 3 at the level of the standard library: no crate but cartograph-ask names
+    // `std::net`.
+    let mut files = Vec::new();
+    rust_files(&workspace().join("crates"), &mut files);
+    let mut bypasses = Vec::new();
+    let mut sockets = Vec::new();
+    for file in &files {
+        let relative = file.strip_prefix(workspace()).unwrap_or(file).display().to_string();
+        let relative = relative.replace('\\', "/");
+        // Tests, benchmarks and developer examples are not what a user runs.
+        if ["/tests/", "/benches/", "/examples/"].iter().any(|d| relative.contains(d)) {
+            continue;
+        }
+        // Asking whether stderr is a terminal writes nothing.
+        let text = std::fs::read_to_string(file)
+            .expect("read source")
+            .replace("io::stderr().is_terminal()", "");
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        let code: String = code
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        if !relative.starts_with("crates/cartograph-diagnostics/") {
+            for bypass in ["eprintln!", "eprint!", "io::stderr()", "dbg!"] {
+                if code.contains(bypass) {
+                    bypasses.push(format!("{relative}: {bypass}"));
+                }
+            }
+        }
+        if !relative.starts_with("crates/cartograph-ask/") {
+            for socket in ["std::net", "TcpStream", "UdpSocket", "TcpListener", "ToSocketAddrs"] {
+                if code.contains(socket) {
+                    sockets.push(format!("{relative}: {socket}"));
+                }
+            }
+        }
+    }
+    assert!(files.len() > 50, "{} files", files.len());
+    assert!(bypasses.is_empty(), "stderr written around the redactor: {bypasses:#?}");
+    assert!(sockets.is_empty(), "sockets outside cartograph-ask: {sockets:#?}");
+}
+
 /// The decision records, `docs/decisions/NNNN-name.md`: number → file name and the numbers of the
 /// rules of its `## Decision` section (the lines that start with `N. `).
 fn decision_records() -> BTreeMap<String, (String, BTreeSet<u32>)> {

@@ -5,6 +5,7 @@
 //! these types; the JSON documents are separate structs in `cartograph-report`, converted explicitly,
 //! so a change here cannot silently change the public contract.
 
+pub mod echo;
 mod edge;
 mod location;
 mod node;

@@ -120,10 +120,10 @@ impl Redactor {
     /// 2. `Bearer <token>` → `Bearer <redacted>`, and tokens shaped like API keys (`gsk_…`,
     ///    `sk-…`) → `<redacted>`;
     /// 3. a registered repository root → `<repo>`;
-    /// 4. the home directory → `~`;
+    /// 4. the home directory → `<home>` (not `~`: a `~/…` path is itself a machine path);
     /// 5. any remaining absolute path at a token boundary → `<abs>`: `/x/…` whose first component
     ///    is a machine root (`home`, `tmp`, `Users`, … or a top-level directory of this machine),
-    ///    `C:\…`, `C:/…` (also Debug-escaped, `C:\\…`) and `\\server\…`.
+    ///    `C:\…`, `C:/…` (also Debug-escaped, `C:\\…`), `\\server\…` and `~/…`.
     ///
     /// Route paths such as `/api/items/{}` are left alone unless their first component is a
     /// machine root.
@@ -140,7 +140,7 @@ impl Redactor {
             text = replace_prefix(&text, root, "<repo>");
         }
         for home in &rules.home {
-            text = replace_prefix(&text, home, "~");
+            text = replace_prefix(&text, home, "<home>");
         }
         redact_absolute_paths(&text, &rules.top_dirs)
     }
@@ -287,6 +287,10 @@ fn starts_absolute_path(rest: &str, top_dirs: &[String]) -> bool {
     if rest.starts_with("\\\\") && rest.len() > 2 {
         let c = rest[2..].chars().next().unwrap_or(' ');
         return c.is_alphanumeric() || c == '?' || c == '\\';
+    }
+    // `~/…`: a path under someone's home directory.
+    if rest.starts_with("~/") || rest.starts_with("~\\") {
+        return true;
     }
     if let Some(path) = rest.strip_prefix('/') {
         let first: String = path.chars().take_while(|&c| c != '/' && !is_path_end(c)).collect();

@@ -20,6 +20,7 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
+use cartograph_core::echo::{ABSOLUTE_PATH, is_rooted};
 use cartograph_core::{HttpMethod, Node, NodeKey, NodeKind, RouteTemplate};
 
 use crate::GraphView;
@@ -57,7 +58,7 @@ impl fmt::Display for TargetError {
                  the analysed tree"
             ),
             TargetError::NotFound { target, suggestions } => {
-                write!(f, "no node matches the target `{target}`")?;
+                write!(f, "no node matches the target {}", backticked(target))?;
                 match suggestions.as_slice() {
                     [] => f.write_str(
                         "; name a file, directory, route (METHOD /path), table, \
@@ -72,7 +73,12 @@ impl fmt::Display for TargetError {
             }
             TargetError::Ambiguous { target, candidates, more } => {
                 let listed: Vec<String> = candidates.iter().map(|s| format!("`{s}`")).collect();
-                write!(f, "the target `{target}` is ambiguous: it matches {}", listed.join(", "))?;
+                write!(
+                    f,
+                    "the target {} is ambiguous: it matches {}",
+                    backticked(target),
+                    listed.join(", ")
+                )?;
                 if *more > 0 {
                     write!(f, " and {more} more")?;
                 }
@@ -83,6 +89,11 @@ impl fmt::Display for TargetError {
 }
 
 impl std::error::Error for TargetError {}
+
+/// An echoed target in backticks; the stand-in for a rooted path as it is.
+fn backticked(target: &str) -> String {
+    if target == ABSOLUTE_PATH { target.to_owned() } else { format!("`{target}`") }
+}
 
 /// Resolves one user-written target to the nodes it names, in identity order.
 pub fn resolve_target(view: GraphView<'_>, spec: &str) -> Result<Vec<NodeKey>, TargetError> {
@@ -270,7 +281,12 @@ fn sorted(keys: impl Iterator<Item = NodeKey>) -> Vec<NodeKey> {
     keys.collect::<BTreeSet<_>>().into_iter().collect()
 }
 
+/// The spec as an error repeats it: capped, and never a rooted path (it may be a machine path;
+/// see `cartograph_core::echo`).
 fn echo(spec: &str) -> String {
+    if is_rooted(spec) {
+        return ABSOLUTE_PATH.to_owned();
+    }
     if spec.chars().count() <= MAX_ECHO {
         spec.to_owned()
     } else {

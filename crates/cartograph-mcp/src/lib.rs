@@ -35,7 +35,7 @@ pub fn serve_stdio(grant: Grant, options: AnalysisOptions) -> Result<(), String>
         .map_err(|e| format!("cannot start the runtime ({})", e.kind()))?;
     runtime.block_on(async move {
         let running = server
-            .serve(rmcp::transport::stdio())
+            .serve((tokio::io::stdin(), tokio::io::stdout()))
             .await
             .map_err(|_| "the MCP session could not start".to_owned())?;
         running.waiting().await.map_err(|_| "the MCP session ended abnormally".to_owned())?;

@@ -33,31 +33,34 @@ struct Args {
 }
 
 fn main() -> ExitCode {
-    let args = Args::parse();
+    let args = cartograph_diagnostics::parse_args::<Args>();
     cartograph_diagnostics::init_from_env();
     let cwd = match std::env::current_dir() {
         Ok(cwd) => cwd,
         Err(error) => {
-            eprintln!("error: cannot read the current directory ({})", error.kind());
+            cartograph_diagnostics::stderr_line(&format!(
+                "error: cannot read the current directory ({})",
+                error.kind()
+            ));
             return ExitCode::from(2);
         }
     };
     let grant = match Grant::new(&args.grant, &args.trees, &cwd) {
         Ok(grant) => grant,
         Err(error) => {
-            eprintln!("error: {error}");
+            cartograph_diagnostics::stderr_line(&format!("error: {error}"));
             return ExitCode::from(2);
         }
     };
     if args.threads == Some(0) {
-        eprintln!("error: --threads must be at least 1");
+        cartograph_diagnostics::stderr_line("error: --threads must be at least 1");
         return ExitCode::from(2);
     }
     let options = AnalysisOptions { threads: args.threads, ..AnalysisOptions::default() };
     match cartograph_mcp::serve_stdio(grant, options) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("error: {message}");
+            cartograph_diagnostics::stderr_line(&format!("error: {message}"));
             ExitCode::from(1)
         }
     }

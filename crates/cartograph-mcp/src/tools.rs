@@ -525,14 +525,14 @@ pub fn evidence(session: &Session, args: &EvidenceArgs) -> Result<Reply, String>
     if edges.is_empty() {
         let known = |id: &str| analysis.nodes.iter().any(|n| n.key.id() == id);
         let reason = if !known(from) {
-            format!("no node has the id `{}`", echo(from))
+            format!("no node has the id {}", echo(from))
         } else if !known(to) {
-            format!("no node has the id `{}`", echo(to))
+            format!("no node has the id {}", echo(to))
         } else {
-            format!("there is no `{}` edge between these nodes", echo(kind))
+            format!("there is no {} edge between these nodes", echo(kind))
         };
         return Err(format!(
-            "no edge `{}` → `{}` of kind `{}` in {}: {reason}; node ids are as `trace` and `blast` list them",
+            "no edge {} → {} of kind {} in {}: {reason}; node ids are as `trace` and `blast` list them",
             echo(from),
             echo(to),
             echo(kind),
@@ -560,7 +560,8 @@ pub fn evidence(session: &Session, args: &EvidenceArgs) -> Result<Reply, String>
     Reply::new(&Answer { tool: "evidence", summary, truncated: Vec::new(), document })
 }
 
-/// A client-written word as an error may repeat it: at most 200 characters, no control characters.
+/// A client-written word as an error may repeat it, in backticks: at most 200 characters, no
+/// control characters, and never a rooted path (see `cartograph_core::echo`).
 fn echo(text: &str) -> String {
-    text.chars().take(200).map(|c| if c.is_control() { '?' } else { c }).collect()
+    cartograph_core::echo::quoted(text, 200)
 }

@@ -12,11 +12,26 @@ use cartograph_report::diff::{
 use cartograph_report::diff_markdown::{
     DEFAULT_BUDGET, DiffMarkdownOptions, GITHUB_COMMENT_LIMIT, render_diff,
 };
+use cartograph_report::explain::{Unverified, bundle_canonical_bytes, bundle_scope, verify_entry};
 
 fn fixture() -> DiffDocument {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../tests/fixtures/explained/diff.explained.json");
     DiffDocument::from_json(&std::fs::read_to_string(path).expect("fixture")).expect("reads")
+}
+
+/// Recomputes the scope id of the entry's bundle, as `cartograph-ask` would have for that bundle:
+/// what a hand-made entry needs to pass verification when the report is rendered.
+fn seal(entry: &mut ExplanationDoc) {
+    let bundle = &entry.bundle;
+    let bytes = bundle_canonical_bytes(
+        &entry.edge.side,
+        &entry.edge.change,
+        &bundle.edges,
+        bundle.truncated,
+        bundle.omitted_edges,
+    );
+    entry.bundle.scope = bundle_scope(&bytes);
 }
 
 fn render(doc: &DiffDocument) -> String {
@@ -122,11 +137,14 @@ fn hostile_text_in_an_item_and_a_quote_stays_text() {
                    <!-- cartograph-report -->";
     let mut doc = fixture();
     let x = doc.explanations.as_mut().expect("explanations");
+    // In a neighbour's evidence (e1 must stay the diff's own evidence of the changed edge), quoted
+    // verbatim, and the bundle sealed again: the entry passes verification and is shown.
     let entry = &mut x.entries[0];
-    entry.bundle.edges[0].claim.evidence = format!("evidence says {hostile}");
+    let evidence = &mut entry.bundle.edges[1].claim.evidence;
+    *evidence = format!("{evidence} and says {hostile}");
     entry.items[0].text = hostile.into();
-    entry.items[0].citations[0].text = hostile.into();
-    entry.items[0].citations.push(CitationDoc { edge: "e9<b>".into(), text: hostile.into() });
+    entry.items[0].citations[0] = CitationDoc { edge: "e2".into(), text: hostile.into() };
+    seal(entry);
     x.provider.model = "m</code><script>x</script>".into();
     x.note = Some(hostile.into());
     let markdown = render(&doc);
@@ -144,13 +162,12 @@ fn hostile_text_in_an_item_and_a_quote_stays_text() {
         "*bold*",
         "_it_",
         "<!-- cartograph-report -->\n",
-        "<b>e9<b>",
         "</code><script>",
     ] {
         assert!(!markdown.contains(raw), "{raw:?} reached the report raw");
     }
     assert!(markdown.contains("&lt;img src=x "));
-    assert!(markdown.contains("<b>e9&lt;b&gt;</b>: not an edge of the bundle"));
+    assert!(markdown.contains("<b>Explanations</b> · 2 explained ·"), "shown as explained");
 }
 
 /// A long evidence sentence, and the quotes cut from it.
@@ -175,6 +192,7 @@ fn many_long(n: usize) -> DiffDocument {
             .map(|k| {
                 let mut edge = template.bundle.edges[0].clone();
                 edge.id = format!("e{k}");
+                edge.claim.from = entry.edge.from.clone();
                 edge.claim.evidence = long_evidence(i * 10 + k);
                 edge
             })
@@ -191,6 +209,7 @@ fn many_long(n: usize) -> DiffDocument {
         entry.bundle = BundleDoc { edges, ..template.bundle.clone() };
         entry.status = STATUS_EXPLAINED.into();
         entry.reason = None;
+        seal(&mut entry);
         entries.push(entry);
     }
     x.selected = n as u64;
@@ -233,4 +252,138 @@ fn under_a_small_budget_only_the_counts_stay() {
     assert!(markdown.contains("<b>Explanations</b> · 25 explained"));
     assert!(markdown.contains("These 25 entries are left out to fit one GitHub comment"));
     assert!(markdown.contains("25 explanation entries"));
+}
+
+#[test]
+fn the_fixture_s_explained_entries_verify() {
+    // The fixture stands for what cartograph-ask writes: its bundles hash to their scope ids.
+    let doc = fixture();
+    let x = doc.explanations.as_ref().expect("explanations");
+    let mut wrong = Vec::new();
+    for entry in x.entries.iter().filter(|e| e.status == STATUS_EXPLAINED) {
+        let mut sealed = entry.clone();
+        seal(&mut sealed);
+        if entry.bundle.scope != sealed.bundle.scope {
+            wrong.push(format!("{} should be {}", entry.bundle.scope, sealed.bundle.scope));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("; "));
+    for entry in &x.entries {
+        assert_eq!(verify_entry(&doc, entry), Ok(()));
+    }
+}
+
+/// The fixture with its first entry (explained) changed by `edit`; the rendered report.
+fn edited(edit: impl FnOnce(&mut ExplanationDoc)) -> (DiffDocument, String) {
+    let mut doc = fixture();
+    edit(&mut doc.explanations.as_mut().expect("explanations").entries[0]);
+    let markdown = render(&doc);
+    assert_well_formed(&markdown);
+    (doc, markdown)
+}
+
+/// Asserts the first entry is shown unverified for `why`, without its answer, and counted so.
+fn assert_unverified(doc: &DiffDocument, markdown: &str, why: Unverified, reason: &str) {
+    let entry = &doc.explanations.as_ref().expect("explanations").entries[0];
+    assert_eq!(verify_entry(doc, entry), Err(why));
+    assert!(
+        markdown
+            .contains(&format!("**explanation unverified**: {reason}; its answer is not shown.")),
+        "{markdown}"
+    );
+    // The counts are the entries' as verified: the document's own say 2 explained.
+    assert!(markdown.contains("<b>Explanations</b> · 1 explained · 1 unverified · 1 refused"));
+    for item in &entry.items {
+        assert!(!markdown.contains(&item.text), "an unverified answer was shown");
+    }
+    // Its raw evidence is shown instead.
+    assert!(markdown.contains("- raw evidence of this edge: FastAPI route GET /api/orders/export"));
+}
+
+#[test]
+fn an_invented_quotation_in_a_report_read_from_disk_is_not_shown_as_checked() {
+    let invented = "the export endpoint leaked customer data";
+    let (doc, markdown) = edited(|entry| {
+        entry.items[0].text = "It leaked data.".into();
+        entry.items[0].citations[0].text = invented.into();
+    });
+    assert!(!markdown.contains(invented));
+    assert_unverified(
+        &doc,
+        &markdown,
+        Unverified::Citation {
+            item: 1,
+            citation: 1,
+            error: cartograph_report::explain::CitationError::NotVerbatim { edge: 1 },
+        },
+        "citation 1 of item 1 is not verbatim evidence of edge e1",
+    );
+}
+
+#[test]
+fn a_citation_of_an_edge_the_bundle_does_not_have_is_unverified() {
+    let (doc, markdown) = edited(|entry| {
+        entry.items[1].citations.push(CitationDoc { edge: "e9<b>".into(), text: "x".repeat(20) });
+    });
+    assert_unverified(
+        &doc,
+        &markdown,
+        Unverified::Citation {
+            item: 2,
+            citation: 3,
+            error: cartograph_report::explain::CitationError::UnknownEdge,
+        },
+        "citation 3 of item 2 names an edge that is not in the bundle",
+    );
+    assert!(!markdown.contains("e9"), "the invented edge id is not repeated");
+}
+
+#[test]
+fn evidence_edited_together_with_its_quotation_no_longer_matches_the_scope() {
+    // The edit is consistent — the quotation is in the edited evidence — but the bundle was not
+    // what was sent: its bytes no longer hash to its scope id.
+    let (doc, markdown) = edited(|entry| {
+        entry.bundle.edges[1].claim.evidence =
+            "calls GET /api/orders/export with admin rights".into();
+        entry.items[1].citations[0] =
+            CitationDoc { edge: "e2".into(), text: "with admin rights".into() };
+    });
+    assert_unverified(
+        &doc,
+        &markdown,
+        Unverified::BundleChanged,
+        "its evidence bundle no longer matches its scope id (the document was changed after ASK ran)",
+    );
+}
+
+#[test]
+fn a_resealed_bundle_must_still_begin_with_the_diff_s_own_evidence() {
+    // Edited and sealed again (the hash is no secret): the changed edge's evidence now differs
+    // from the diff's own record of that edge, which the document also carries.
+    let (doc, markdown) = edited(|entry| {
+        entry.bundle.edges[0].claim.evidence =
+            "FastAPI route GET /api/orders/export, unauthenticated".into();
+        entry.items[0].citations[0] =
+            CitationDoc { edge: "e1".into(), text: "unauthenticated".into() };
+        seal(entry);
+    });
+    assert_unverified(
+        &doc,
+        &markdown,
+        Unverified::NotThisEdge,
+        "its evidence bundle does not begin with this diff's own evidence of the changed edge",
+    );
+}
+
+#[test]
+fn an_explained_entry_without_items_or_with_an_uncited_item_is_unverified() {
+    let (doc, markdown) = edited(|entry| entry.items[1].citations.clear());
+    assert_unverified(
+        &doc,
+        &markdown,
+        Unverified::UncitedItem { item: 2 },
+        "item 2 cites no evidence",
+    );
+    let (doc, markdown) = edited(|entry| entry.items.clear());
+    assert_unverified(&doc, &markdown, Unverified::NoItems, "it has no explanation items");
 }

@@ -20,6 +20,23 @@ use cartograph_core::Secret;
 use cartograph_report::diff::DiffDocument;
 use serde_json::{Value, json};
 
+/// The `cartograph-ask` binary, confined to loopback (`CARTOGRAPH_ASK_LOOPBACK_ONLY=1`: an endpoint
+/// off loopback is refused and the OS keychain is never opened), with a cleared environment (no
+/// proxy, no key, no session bus), logging at debug so stderr checks cover log lines too, run in
+/// `dir`. The only way a test starts the binary: `binary.rs` checks that no test file names it
+/// otherwise, so no test can reach a real provider or a real keychain.
+pub fn ask_binary(dir: &Path) -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_cartograph-ask"));
+    command
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env(cartograph_ask::endpoint::LOOPBACK_ONLY_ENV, "1")
+        .env("CARTOGRAPH_LOG", "debug")
+        .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/cartograph-test-bus")
+        .current_dir(dir);
+    command
+}
+
 /// The workspace root.
 pub fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("workspace root")

@@ -47,7 +47,9 @@ fn repository_root_then_home_then_other_absolute_paths() {
     let r = redactor();
     r.set_repo_root(Path::new("/home/alice/src/shop"));
     assert_eq!(r.redact("read /home/alice/src/shop/app/main.py"), "read <repo>/app/main.py");
-    assert_eq!(r.redact("cache at /home/alice/.cache/x"), "cache at ~/.cache/x");
+    assert_eq!(r.redact("cache at /home/alice/.cache/x"), "cache at <home>/.cache/x");
+    // A home-relative path written as such is a machine path too.
+    assert_eq!(r.redact("read ~/secrets/x and ~\\y\\z"), "read <abs> and <abs>");
     assert_eq!(r.redact("tmp \"/tmp/abc/def\" end"), "tmp \"<abs>\" end");
     // A prefix of a longer name is not that directory.
     assert_eq!(r.redact("/home/alicexyz/file"), "<abs>");
@@ -113,5 +115,5 @@ fn events_and_span_fields_reach_the_writer_redacted() {
     assert!(!text.contains(key.expose()), "{text}");
     assert!(!text.contains("/home/alice"), "{text}");
     assert!(!text.contains("/tmp/x"), "{text}");
-    assert!(text.contains("~/src/shop"), "{text}");
+    assert!(text.contains("<home>/src/shop"), "{text}");
 }

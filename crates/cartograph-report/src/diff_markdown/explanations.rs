@@ -6,6 +6,12 @@
 //! was refused or could not be had, why, and the raw evidence of the edge instead. A run that was
 //! degraded as a whole (every entry unavailable for one reason, such as no API key) is written as
 //! one sentence and a list of the raw evidence. Every string from the document is escaped.
+//!
+//! Nothing is shown as checked on the document's word: every `explained` entry is verified again
+//! here against the evidence the document carries (`crate::explain::verify_entry`), and one that
+//! fails — an edited report, a quotation that is not in its bundle — is shown as "explanation
+//! unverified" with its raw evidence and without its answer. The counts are those of the entries
+//! as verified, not the document's own.
 
 use std::fmt::Write as _;
 
@@ -16,6 +22,7 @@ use crate::diff::{
     BundleEdgeDoc, CitationDoc, DiffDocument, ExplanationDoc, ExplanationsDoc, STATUS_EXPLAINED,
     STATUS_REFUSED,
 };
+use crate::explain::verify_entry;
 use crate::words::plural;
 
 /// How much of the part a rendering shows.
@@ -48,11 +55,19 @@ struct PreparedEntry {
 
 impl PreparedExplanations {
     pub(super) fn new(doc: &DiffDocument, explanations: &ExplanationsDoc) -> Self {
-        let entries = &explanations.entries;
+        let entries: Vec<Shown> = explanations
+            .entries
+            .iter()
+            .map(|entry| Shown { entry, outcome: Outcome::of(doc, entry) })
+            .collect();
         let shared_reason = match entries.first() {
             Some(first)
                 if entries.len() > 1
-                    && entries.iter().all(|e| !is_answered(e) && e.reason == first.reason) =>
+                    && entries.iter().all(|e| {
+                        e.outcome != Outcome::Explained
+                            && e.outcome.label() == first.outcome.label()
+                            && e.reason() == first.reason()
+                    }) =>
             {
                 Some(first)
             }
@@ -61,24 +76,24 @@ impl PreparedExplanations {
         let shared = shared_reason.map(|first| {
             format!(
                 "**{}** for all {} selected edges: {} Their raw evidence:\n\n",
-                outcome_label(first),
+                first.outcome.label(),
                 thousands(entries.len()),
-                sentence(first.reason.as_deref())
+                sentence(first.reason())
             )
         });
         let prepared = entries
             .iter()
             .enumerate()
-            .map(|(i, entry)| PreparedEntry {
-                severe: is_severe(doc, entry),
+            .map(|(i, shown)| PreparedEntry {
+                severe: is_severe(doc, shown.entry),
                 body: if shared.is_some() {
-                    raw_evidence_row(doc, entry)
+                    raw_evidence_row(doc, shown.entry)
                 } else {
-                    entry_body(doc, i + 1, entry)
+                    entry_body(doc, i + 1, shown)
                 },
             })
             .collect();
-        Self { head: head(explanations), shared, entries: prepared }
+        Self { head: head(explanations, &entries), shared, entries: prepared }
     }
 
     pub(super) fn render(&self, plan: ExplainPlan, out: &mut String, omitted: &mut Omitted) {
@@ -131,13 +146,20 @@ impl PreparedExplanations {
 
 /// The collapsible's opening with the counts in its summary, then who answered and under which
 /// contract, then the run's note.
-fn head(x: &ExplanationsDoc) -> String {
-    let mut counts: Vec<String> =
-        [(x.explained, "explained"), (x.refused, "refused"), (x.unavailable, "unavailable")]
-            .iter()
-            .filter(|(n, _)| *n > 0)
-            .map(|(n, word)| format!("{} {word}", thousands(to_usize(*n))))
-            .collect();
+fn head(x: &ExplanationsDoc, entries: &[Shown]) -> String {
+    let count =
+        |outcome: fn(&Outcome) -> bool| entries.iter().filter(|e| outcome(&e.outcome)).count();
+    let explained = count(|o| *o == Outcome::Explained);
+    let mut counts: Vec<String> = [
+        (explained, "explained"),
+        (count(|o| matches!(o, Outcome::Unverified(_))), "unverified"),
+        (count(|o| *o == Outcome::Refused), "refused"),
+        (count(|o| *o == Outcome::Unavailable), "unavailable"),
+    ]
+    .iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, word)| format!("{} {word}", thousands(*n)))
+    .collect();
     if x.skipped > 0 {
         let n = to_usize(x.skipped);
         counts.push(format!("{} changed edge{} not selected", thousands(n), plural(n)));
@@ -150,7 +172,7 @@ fn head(x: &ExplanationsDoc) -> String {
         counts.join(" · ")
     );
     let (model, host) = (code(&x.provider.model), code(&x.provider.host));
-    if x.explained > 0 {
+    if explained > 0 {
         let _ = writeln!(
             out,
             "<sub>By {model} at {host}, from the evidence alone. Each quote was checked to appear \
@@ -170,8 +192,54 @@ fn head(x: &ExplanationsDoc) -> String {
     out
 }
 
-fn is_answered(entry: &ExplanationDoc) -> bool {
-    entry.status == STATUS_EXPLAINED
+/// An entry and what is shown of it.
+struct Shown<'a> {
+    entry: &'a ExplanationDoc,
+    outcome: Outcome,
+}
+
+impl Shown<'_> {
+    /// The sentence shown for an entry that is not explained: why it failed verification, else the
+    /// document's reason.
+    fn reason(&self) -> Option<&str> {
+        match &self.outcome {
+            Outcome::Unverified(why) => Some(why),
+            _ => self.entry.reason.as_deref(),
+        }
+    }
+}
+
+/// An entry's outcome as rendered: `explained` only when its answer passes [`verify_entry`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Outcome {
+    Explained,
+    /// Written as explained, but fails verification: why, as a sentence.
+    Unverified(String),
+    Refused,
+    /// `unavailable`, or any status this renderer does not know.
+    Unavailable,
+}
+
+impl Outcome {
+    fn of(doc: &DiffDocument, entry: &ExplanationDoc) -> Self {
+        match entry.status.as_str() {
+            STATUS_EXPLAINED => match verify_entry(doc, entry) {
+                Ok(()) => Self::Explained,
+                Err(why) => Self::Unverified(format!("{why}; its answer is not shown")),
+            },
+            STATUS_REFUSED => Self::Refused,
+            _ => Self::Unavailable,
+        }
+    }
+
+    fn label(&self) -> &'static str {
+        match self {
+            Self::Explained => "explained",
+            Self::Unverified(_) => "explanation unverified",
+            Self::Refused => "explanation refused",
+            Self::Unavailable => "explanation unavailable",
+        }
+    }
 }
 
 /// Whether the entry's edge is behind a high or medium finding: the findings it names, matched
@@ -189,12 +257,6 @@ fn is_severe(doc: &DiffDocument, entry: &ExplanationDoc) -> bool {
     } else {
         by_edge.iter().any(|f| severe(&f.severity))
     }
-}
-
-/// "explanation refused" or "explanation unavailable" (any status other than explained and
-/// refused reads as unavailable).
-fn outcome_label(entry: &ExplanationDoc) -> &'static str {
-    if entry.status == STATUS_REFUSED { "explanation refused" } else { "explanation unavailable" }
 }
 
 /// A reason as a sentence with its final stop.
@@ -233,9 +295,10 @@ fn entry_heading(n: usize, entry: &ExplanationDoc) -> String {
     )
 }
 
-fn entry_body(doc: &DiffDocument, n: usize, entry: &ExplanationDoc) -> String {
+fn entry_body(doc: &DiffDocument, n: usize, shown: &Shown) -> String {
+    let entry = shown.entry;
     let mut out = entry_heading(n, entry);
-    if is_answered(entry) {
+    if shown.outcome == Outcome::Explained {
         for item in &entry.items {
             let _ = writeln!(out, "- {}", prose(&item.text));
             for (i, citation) in item.citations.iter().enumerate() {
@@ -251,8 +314,8 @@ fn entry_body(doc: &DiffDocument, n: usize, entry: &ExplanationDoc) -> String {
         let _ = writeln!(
             out,
             "**{}**: {}\n\n- raw evidence of this edge: {evidence}{where_}\n",
-            outcome_label(entry),
-            sentence(entry.reason.as_deref())
+            shown.outcome.label(),
+            sentence(shown.reason())
         );
     }
     out
