@@ -84,8 +84,11 @@ fn explains_every_changed_edge_against_a_fake_provider() {
     for (channel, text) in [("stderr", &stderr), ("JSON", &json), ("Markdown", &markdown)] {
         leaks.assert_clean(channel, text);
     }
-    // The Markdown ties quotations to bundle edges.
+    // The Markdown ties quotations to bundle edges, and re-verifying what ASK wrote (the renderer
+    // checks every explained entry again) finds every one as sent.
     assert!(markdown.contains("e1"), "{markdown}");
+    assert!(markdown.contains("<b>Explanations</b> · 24 explained"), "{markdown}");
+    assert!(!markdown.contains("unverified"), "{markdown}");
     let _ = report;
 }
 

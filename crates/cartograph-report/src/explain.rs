@@ -225,6 +225,19 @@ pub fn bundle_scope(canonical_bytes: &[u8]) -> String {
     format!("b-{}", &blake3::hash(canonical_bytes).to_hex()[..16])
 }
 
+/// The scope id an entry's bundle hashes to (its side and change are the entry's edge's): what
+/// `cartograph-ask` wrote as `bundle.scope` for that very bundle.
+pub fn entry_scope(entry: &ExplanationDoc) -> String {
+    let bundle = &entry.bundle;
+    bundle_scope(&bundle_canonical_bytes(
+        &entry.edge.side,
+        &entry.edge.change,
+        &bundle.edges,
+        bundle.truncated,
+        bundle.omitted_edges,
+    ))
+}
+
 /// Why an entry written as `explained` cannot be shown as checked. Fixed sentences; positions are
 /// 1-based; neither the answer nor the evidence is quoted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -254,14 +267,7 @@ pub fn verify_entry(doc: &DiffDocument, entry: &ExplanationDoc) -> Result<(), Un
         return Ok(());
     }
     let bundle = &entry.bundle;
-    let bytes = bundle_canonical_bytes(
-        &entry.edge.side,
-        &entry.edge.change,
-        &bundle.edges,
-        bundle.truncated,
-        bundle.omitted_edges,
-    );
-    if bundle_scope(&bytes) != bundle.scope {
+    if entry_scope(entry) != bundle.scope {
         return Err(Unverified::BundleChanged);
     }
     let e = &entry.edge;

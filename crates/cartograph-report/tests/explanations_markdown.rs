@@ -12,7 +12,7 @@ use cartograph_report::diff::{
 use cartograph_report::diff_markdown::{
     DEFAULT_BUDGET, DiffMarkdownOptions, GITHUB_COMMENT_LIMIT, render_diff,
 };
-use cartograph_report::explain::{Unverified, bundle_canonical_bytes, bundle_scope, verify_entry};
+use cartograph_report::explain::{Unverified, entry_scope, verify_entry};
 
 fn fixture() -> DiffDocument {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -23,15 +23,7 @@ fn fixture() -> DiffDocument {
 /// Recomputes the scope id of the entry's bundle, as `cartograph-ask` would have for that bundle:
 /// what a hand-made entry needs to pass verification when the report is rendered.
 fn seal(entry: &mut ExplanationDoc) {
-    let bundle = &entry.bundle;
-    let bytes = bundle_canonical_bytes(
-        &entry.edge.side,
-        &entry.edge.change,
-        &bundle.edges,
-        bundle.truncated,
-        bundle.omitted_edges,
-    );
-    entry.bundle.scope = bundle_scope(&bytes);
+    entry.bundle.scope = entry_scope(entry);
 }
 
 fn render(doc: &DiffDocument) -> String {
