@@ -330,6 +330,10 @@ pub struct CacheArgs {
     /// The most the cache directory may hold, in MiB; least recently used entries go first.
     #[arg(long, value_name = "MIB", default_value_t = 512)]
     pub cache_max_mib: u64,
+    /// Write what the cache did (hits, misses, entries read from DIR, written, evicted) as JSON
+    /// to FILE (`-` is stdout); schema `cache-stats`.
+    #[arg(long, value_name = "FILE", requires = "cache")]
+    pub cache_stats: Option<String>,
 }
 
 /// Options shared by every command that analyses a tree.

@@ -11,6 +11,7 @@ use cartograph_pipeline::{AnalysisOptions, ComponentRule, DiscoveryOptions, Fact
 use cartograph_query::config::CONFIG_FILE;
 use cartograph_query::rules::{Rules, find_config, read_rules};
 use cartograph_query::{FailOn, shown};
+use cartograph_report::cache_stats::CacheStatsDocument;
 use cartograph_report::diff::DiffDocument;
 use cartograph_report::diff::FindingDoc;
 use cartograph_report::diff_markdown::{self, DiffMarkdownOptions};
@@ -62,9 +63,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             let gate = FailOn::parse(&fail_on).map_err(|e| anyhow!("--fail-on {e}"))?;
             let found = rules_for(&tree, &rules, true)?.ok_or_else(|| anyhow!("no rules file"))?;
             check_gate_rules(&gate, &found)?;
-            let cache = open_cache(&cache)?;
-            let tree = load_tree(&tree, &analysis, cache.as_ref())?;
-            finish_cache(cache);
+            let opened = open_cache(&cache)?;
+            let tree = load_tree(&tree, &analysis, opened.as_ref())?;
+            finish_cache(opened, &cache)?;
             let doc = cartograph_query::rules::check_document(&tree, &found);
             let render = || rules::render_check(&doc);
             write_reports_beside(&outputs, sarif.as_deref(), &to_json(&doc), render)?;
@@ -91,9 +92,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Baseline(BaselineCommand::Write { tree, output, config, cache, analysis }) => {
             let args = RulesArgs { config, baseline: None };
             let found = rules_for(&tree, &args, true)?.ok_or_else(|| anyhow!("no rules file"))?;
-            let cache = open_cache(&cache)?;
-            let tree = load_tree(&tree, &analysis, cache.as_ref())?;
-            finish_cache(cache);
+            let opened = open_cache(&cache)?;
+            let tree = load_tree(&tree, &analysis, opened.as_ref())?;
+            finish_cache(opened, &cache)?;
             let doc = cartograph_query::rules::baseline_document(&tree, &found);
             match output {
                 Some(target) => write_output(&target, &to_json(&doc))?,
@@ -116,18 +117,18 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Render { report, outputs } => render(&report, &outputs)?,
         Command::Blast { targets, tree, depth, limit, outputs, cache, analysis } => {
-            let cache = open_cache(&cache)?;
-            let tree = load_tree(&tree, &analysis, cache.as_ref())?;
-            finish_cache(cache);
+            let opened = open_cache(&cache)?;
+            let tree = load_tree(&tree, &analysis, opened.as_ref())?;
+            finish_cache(opened, &cache)?;
             let options = BlastOptions { max_depth: depth, max_nodes: limit };
             let doc = cartograph_query::blast_document(tree.analysis.view(), &targets, &options)
                 .map_err(|e| anyhow!("{e}"))?;
             write_reports(&outputs, &to_json(&doc), || blast::render_blast(&doc))?;
         }
         Command::Trace { from, to, tree, depth, max_paths, outputs, cache, analysis } => {
-            let cache = open_cache(&cache)?;
-            let tree = load_tree(&tree, &analysis, cache.as_ref())?;
-            finish_cache(cache);
+            let opened = open_cache(&cache)?;
+            let tree = load_tree(&tree, &analysis, opened.as_ref())?;
+            finish_cache(opened, &cache)?;
             let options = TraceOptions { max_depth: depth, max_paths, ..TraceOptions::default() };
             let view = tree.analysis.view();
             let doc = cartograph_query::trace_document(view, &from, to.as_deref(), &options)
@@ -135,9 +136,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             write_reports(&outputs, &to_json(&doc), || trace::render_trace(&doc))?;
         }
         Command::Map { tree, outputs, cache, analysis } => {
-            let cache = open_cache(&cache)?;
-            let tree = load_tree(&tree, &analysis, cache.as_ref())?;
-            finish_cache(cache);
+            let opened = open_cache(&cache)?;
+            let tree = load_tree(&tree, &analysis, opened.as_ref())?;
+            finish_cache(opened, &cache)?;
             let doc = cartograph_query::map_document(tree.analysis.view(), &MapOptions::default());
             write_reports(&outputs, &to_json(&doc), || map::render_map(&doc))?;
         }
@@ -242,11 +243,11 @@ fn diff(
         None => {}
     }
     // Whatever the cache, a file unchanged between the trees is extracted once.
-    let cache = open_cache(cache)?;
+    let opened = open_cache(cache)?;
     let started = std::time::Instant::now();
-    let (base, head) = load_pair(base, head, analysis, cache.as_ref())?;
+    let (base, head) = load_pair(base, head, analysis, opened.as_ref())?;
     tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "trees analysed");
-    finish_cache(cache);
+    finish_cache(opened, cache)?;
     tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "cache finished");
     let mut doc = cartograph_query::diff_document(&base, &head);
     if let Some(rules) = &rules {
@@ -357,10 +358,30 @@ fn open_cache(args: &CacheArgs) -> Result<Option<FactCache>> {
         .map_err(|e| anyhow!("cache directory {} {e}", shown(dir)))
 }
 
-fn finish_cache(cache: Option<FactCache>) {
-    if let Some(cache) = cache {
-        cache.finish();
+/// Ends the cache's run (eviction) and writes its statistics where `--cache-stats` asked.
+fn finish_cache(cache: Option<FactCache>, args: &CacheArgs) -> Result<()> {
+    let Some(cache) = cache else { return Ok(()) };
+    let stats = cache.finish();
+    tracing::info!(
+        hits = stats.hits,
+        misses = stats.misses,
+        disk_hits = stats.disk_hits,
+        writes = stats.writes,
+        evicted = stats.evicted,
+        "cache"
+    );
+    if let Some(target) = &args.cache_stats {
+        let document = CacheStatsDocument::new(
+            stats.hits,
+            stats.misses,
+            stats.disk_hits,
+            stats.writes,
+            stats.corrupt,
+            stats.evicted,
+        );
+        write_output(target, &to_json(&document))?;
     }
+    Ok(())
 }
 
 pub(crate) fn options(args: &AnalysisArgs) -> Result<AnalysisOptions> {

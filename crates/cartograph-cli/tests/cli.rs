@@ -70,10 +70,11 @@ fn schema_lists_and_prints_schemas() {
     assert!(list.status.success());
     assert_eq!(
         stdout(&list),
-        "baseline\nblast\ncheck\nconfig\ndiff\nmap\nsnapshot\nsummary\ntrace\n"
+        "baseline\nblast\ncache-stats\ncheck\nconfig\ndiff\nmap\nsnapshot\nsummary\ntrace\n"
     );
-    for name in
-        ["baseline", "blast", "check", "config", "diff", "map", "snapshot", "summary", "trace"]
+    for name in ["baseline", "blast", "cache-stats", "check", "config", "diff", "map", "snapshot"]
+        .into_iter()
+        .chain(["summary", "trace"])
     {
         let output = run(&["schema", name]);
         assert!(output.status.success());

@@ -386,6 +386,22 @@ fn a_warm_cache_gives_the_same_report_without_parsing_anything() {
     assert_eq!(contents_extracted(&warm), 0);
     assert_eq!(stdout(&cold), stdout(&warm));
     assert_eq!(stdout(&cold), stdout(&uncached));
+
+    // `--cache-stats` says the same in a document: every distinct content a hit from the
+    // directory, nothing parsed or written.
+    let stats_dir = tempfile::tempdir().expect("temp dir");
+    let stats_file = stats_dir.path().join("stats.json");
+    diff(&["--cache", cache, "--cache-stats", stats_file.to_str().expect("utf-8")]);
+    let stats = valid_document(&std::fs::read_to_string(&stats_file).expect("stats written"));
+    let count = |key: &str| stats[key].as_u64().expect("a count") as usize;
+    assert_eq!((count("misses"), count("writes"), count("corrupt")), (0, 0, 0));
+    assert_eq!(count("disk_hits"), distinct, "each distinct content read from the directory once");
+    assert_eq!(count("hits"), distinct + unchanged, "an unchanged file is a hit for each tree");
+    // Without `--cache` there is nothing to report, and clap says so.
+    let lonely =
+        run_in(&common::workspace(), &["diff", base, head, "--json", "--cache-stats", "-"], &[]);
+    assert_eq!(lonely.status.code(), Some(2));
+    assert!(stderr(&lonely).contains("--cache"), "{}", stderr(&lonely));
 }
 
 #[test]

@@ -8,6 +8,7 @@
 //! indentation and a final newline.
 
 pub mod blast;
+pub mod cache_stats;
 pub mod diff;
 pub mod diff_markdown;
 pub mod explain;

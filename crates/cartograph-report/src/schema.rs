@@ -8,6 +8,7 @@ use serde_json::Value;
 pub const SCHEMAS: &[(&str, &str)] = &[
     ("baseline", include_str!("../../../schemas/baseline.schema.json")),
     ("blast", include_str!("../../../schemas/blast.schema.json")),
+    ("cache-stats", include_str!("../../../schemas/cache-stats.schema.json")),
     ("check", include_str!("../../../schemas/check.schema.json")),
     ("config", include_str!("../../../schemas/config.schema.json")),
     ("diff", include_str!("../../../schemas/diff.schema.json")),
