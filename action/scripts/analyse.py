@@ -6,6 +6,9 @@ publish stage needs.
   checked out and nothing from either tree runs. Optional ASK when a key is given, not on forks.
 - `drift`: the checked-out branch is diffed against a baseline: the latest release tag, a revision,
   or a committed snapshot file.
+- every analysis of a tree uses the fact cache when the install step made one (`cache` input): the
+  directory restored by actions/cache, bounded by `cache-max-mib`; what it did (hits, misses,
+  entries written) is summed over the runs and decides whether the cache is worth saving.
 - `post`: the fork-safe second half. The report comes from a downloaded artifact (untrusted); the PR
   number keeps its digits only and the PR's head SHA must equal the triggering run's head SHA.
 """
@@ -81,6 +84,52 @@ def sarif_path():
     return os.path.join(os.environ.get("GITHUB_WORKSPACE") or os.getcwd(), wanted)
 
 
+_CACHE_COUNTERS = ("hits", "misses", "disk_hits", "writes", "corrupt", "evicted")
+
+
+def cache_max_mib():
+    text = runner.get("cache-max-mib", "256")
+    if not re.match(r"^[0-9]{1,7}$", text) or int(text) < 1:
+        raise ActionError("input `cache-max-mib` must be a whole number of MiB, at least 1")
+    return int(text)
+
+
+def cache_options(label):
+    """`--cache DIR --cache-max-mib N --cache-stats FILE` for one cartograph run, or [] when the
+    cache is off. Each run writes its own stats file; cache_stats() sums them."""
+    directory = os.environ.get("CARTOGRAPH_CACHE_DIR", "").strip()
+    if not directory:
+        return []
+    stats = os.path.join(runner.runner_temp(), "cache-stats")
+    os.makedirs(stats, exist_ok=True)
+    return ["--cache", directory, "--cache-max-mib", str(cache_max_mib()), "--cache-stats", os.path.join(stats, f"{label}.json")]
+
+
+def reset_cache_stats():
+    shutil.rmtree(os.path.join(runner.runner_temp(), "cache-stats"), ignore_errors=True)
+
+
+def cache_stats():
+    """The counters of every cartograph run of this step, summed ({} when the cache is off or no
+    run wrote any). Numbers only; anything else in a stats file is ignored."""
+    folder = os.path.join(runner.runner_temp(), "cache-stats")
+    total = {}
+    if not os.path.isdir(folder):
+        return total
+    for name in sorted(os.listdir(folder)):
+        try:
+            with open(os.path.join(folder, name), encoding="utf-8") as handle:
+                doc = json.load(handle)
+        except (OSError, ValueError):
+            continue
+        if not isinstance(doc, dict) or doc.get("schema") != "cache-stats":
+            continue
+        for key in _CACHE_COUNTERS:
+            value = doc.get(key, 0)
+            total[key] = total.get(key, 0) + (value if isinstance(value, int) and value >= 0 else 0)
+    return total
+
+
 def run_diff(cartograph, repo, base, head, fail_on):
     """Runs `cartograph diff`; returns whether the fail-on gate was met. With the `sarif` input,
     also writes the findings as SARIF 2.1.0 for github/codeql-action/upload-sarif."""
@@ -92,6 +141,7 @@ def run_diff(cartograph, repo, base, head, fail_on):
         argv += ["--sarif", sarif]
     if fail_on:
         argv += ["--fail-on", fail_on]
+    argv += cache_options("diff")
     runner.log(f"cartograph diff {base} {head}" + (f" --fail-on {fail_on}" if fail_on else ""))
     completed = runner.run(argv, cwd=repo, check=False)
     if completed.returncode not in (0, 1):

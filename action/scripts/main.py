@@ -54,6 +54,7 @@ def stage_analyse():
     for name in ("report.json", "report.md", "pr-number"):
         if os.path.exists(os.path.join(out, name)):
             os.remove(os.path.join(out, name))
+    analyse.reset_cache_stats()
     if current == "pr":
         state = analyse.analyse_pr(cartograph, os.environ.get("CARTOGRAPH_ASK_BIN", ""))
     elif current == "drift":
@@ -79,6 +80,34 @@ def stage_analyse():
     upload = current in ("pr", "drift") and not state.get("skipped") and runner.flag("upload-artifact", True)
     runner.set_output("upload", "true" if upload else "false")
     runner.set_output("artifact-name", runner.get("artifact-name", "cartograph-report"))
+    report_cache()
+
+
+def _count(number, one, many=None):
+    return f"{number} {one if number == 1 else (many or one + 's')}"
+
+
+def report_cache():
+    """The fact cache's outputs and log line, and whether the save step has anything to save:
+    only when this run wrote, evicted or replaced entries (a restored cache that answered every
+    lookup is left as it is, and so is one no analysis ran with, as in a skipped drift run)."""
+    stats = analyse.cache_stats() if os.environ.get("CARTOGRAPH_CACHE_DIR", "").strip() else {}
+    if not stats:
+        runner.set_output("cache-hits", "")
+        runner.set_output("cache-misses", "")
+        runner.set_output("cache-save", "false")
+        return
+    restored = os.environ.get("CARTOGRAPH_CACHE_RESTORED_KEY", "").strip()
+    changed = stats["writes"] + stats["evicted"] + stats["corrupt"] > 0
+    runner.set_output("cache-hits", stats["hits"])
+    runner.set_output("cache-misses", stats["misses"])
+    runner.set_output("cache-save", "true" if changed else "false")
+    runner.log(
+        f"fact cache: {_count(stats['hits'], 'hit')} ({stats['disk_hits']} from earlier runs), {_count(stats['misses'], 'miss', 'misses')}, "
+        f"{stats['writes']} written, {stats['evicted']} evicted, {stats['corrupt']} damaged; "
+        + (f"restored from {restored}" if restored else "nothing restored")
+        + ("" if changed else "; nothing new to save")
+    )
 
 
 def stage_publish():

@@ -4,7 +4,8 @@ It reads action.yml (parsed to JSON by lint.mjs), evaluates the `${{ }}` express
 (inputs, github, runner, steps, env contexts; ==, !=, &&, ||, !, always/success/failure), runs each
 `run:` step with `bash --noprofile --norc -eo pipefail` and the environment a runner gives a step
 (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_PATH, GITHUB_EVENT_PATH, GITHUB_ACTION_PATH, RUNNER_*,
-...), and records `uses:` steps instead of running them (a test may give their outputs).
+...), and records `uses:` steps instead of running them (a test may give their outputs, or a
+handler that plays the action: fake_actions_cache.py plays actions/cache's restore and save).
 """
 
 import json
@@ -187,9 +188,12 @@ class Result:
         return [message for level, message in self.annotations if level == "error"]
 
 
-def run_action(action, *, action_path, workspace, event_name, event, inputs, env, uses_outputs=None, runner_temp=None):
-    """Runs the composite `action` (a dict) and returns a Result."""
+def run_action(action, *, action_path, workspace, event_name, event, inputs, env, uses_outputs=None, uses_handlers=None, runner_temp=None):
+    """Runs the composite `action` (a dict) and returns a Result. A `uses:` step is recorded; its
+    outputs are `uses_outputs[name]`, or what `uses_handlers[name](with_values)` returns (name: the
+    `uses:` value before `@`)."""
     uses_outputs = uses_outputs or {}
+    uses_handlers = uses_handlers or {}
     runner_temp = runner_temp or tempfile.mkdtemp(prefix="runner-temp-")
     os.makedirs(runner_temp, exist_ok=True)
     files = tempfile.mkdtemp(prefix="runner-files-", dir=runner_temp)
@@ -220,6 +224,8 @@ def run_action(action, *, action_path, workspace, event_name, event, inputs, env
         "workspace": workspace,
         "repository": job_env.get("GITHUB_REPOSITORY", ""),
         "run_id": job_env.get("GITHUB_RUN_ID", ""),
+        "run_attempt": job_env.get("GITHUB_RUN_ATTEMPT", ""),
+        "job": job_env.get("GITHUB_JOB", ""),
         "server_url": job_env.get("GITHUB_SERVER_URL", ""),
         "api_url": job_env.get("GITHUB_API_URL", ""),
     }
@@ -261,7 +267,10 @@ def run_action(action, *, action_path, workspace, event_name, event, inputs, env
             continue
         if "uses" in step:
             with_values = {k: interpolate(to_text(v), context) for k, v in (step.get("with") or {}).items()}
-            outputs = dict(uses_outputs.get(step["uses"].split("@")[0], {}))
+            name = step["uses"].split("@")[0]
+            outputs = dict(uses_outputs.get(name, {}))
+            if name in uses_handlers:
+                outputs.update(uses_handlers[name](with_values) or {})
             result.uses.append({"id": step_id, "uses": step["uses"], "with": with_values})
             steps_context[step_id] = {"outputs": outputs, "outcome": "success", "conclusion": "success"}
             result.steps.append({"id": step_id, "name": step.get("name"), "status": "recorded"})

@@ -4,7 +4,8 @@
 - `${{ inputs.X }}` appears only in a step's `env:` values (or an `if:` condition), and X is
   declared; every declared input is used; every input has a description and a string default;
 - `${{ steps.ID.outputs.Y }}` names an earlier step with that id; action outputs name steps that
-  exist; every `uses:` is pinned to a full commit SHA;
+  exist; every `uses:` is pinned to a full commit SHA, and the actions of one repository (such as
+  actions/cache/restore and actions/cache/save) to one commit;
 - every CARTOGRAPH_* variable a script reads (runner.get / flag) is set on the step that runs it.
 
 Usage: python3 check_action.py ACTION_JSON (the output of `node lint.mjs json action.yml`).
@@ -57,6 +58,7 @@ def check(action, scripts_dir=None):
     used = set()
     step_ids = []
     env_by_step = {}
+    pins = {}  # owner/repo -> {commit}
     for index, step in enumerate(runs.get("steps") or []):
         label = step.get("id") or f"step {index + 1}"
         if "run" in step:
@@ -68,6 +70,9 @@ def check(action, scripts_dir=None):
         elif "uses" in step:
             if not _SHA_PIN.match(step["uses"]) and not step["uses"].startswith("./"):
                 problems.append(f"{label}: uses {step['uses']} is not pinned to a full commit SHA")
+            elif _SHA_PIN.match(step["uses"]):
+                name, commit = step["uses"].split("@")
+                pins.setdefault("/".join(name.split("/")[:2]), set()).add(commit)
         else:
             problems.append(f"{label}: neither run nor uses")
         for where, text in _strings(step, label):
@@ -86,6 +91,9 @@ def check(action, scripts_dir=None):
                         problems.append(f"{where}: steps.{step_id} is not an earlier step")
         if step.get("id"):
             step_ids.append(step["id"])
+    for repository, commits in sorted(pins.items()):
+        if len(commits) > 1:
+            problems.append(f"the actions of {repository} are pinned to {len(commits)} different commits")
     for name in declared:
         if name not in used:
             problems.append(f"input {name} is declared but never used")

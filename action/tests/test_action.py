@@ -24,6 +24,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ACTION_DIR, "scripts"))
 
 from action_runner import Expression, interpolate, run_action, truthy  # noqa: E402
+from fake_actions_cache import RESTORE, SAVE, FakeActionsCache  # noqa: E402
 from fake_github import FakeGitHub  # noqa: E402
 
 REPO = "acme/shop"
@@ -255,6 +256,8 @@ class ActionHarness(unittest.TestCase):
         self.api.labels.clear()
         self.api.requests.clear()
         self.work = tempfile.mkdtemp(prefix="case-", dir=self.tmp)
+        # actions/cache's service for this case: what one run saves, the next one restores.
+        self.cache = FakeActionsCache(os.path.join(self.work, "actions-cache"))
         self.origin = os.path.join(self.work, "origin")
         os.makedirs(self.origin)
         git(self.origin, "init", "-q", "-b", "main")
@@ -295,7 +298,8 @@ class ActionHarness(unittest.TestCase):
             "repository": {"full_name": REPO},
         }
 
-    def run_case(self, event_name, event, inputs=None, workspace=None, upload_url=ARTIFACT_URL, token=TOKEN, runner_temp=None):
+    def run_case(self, event_name, event, inputs=None, workspace=None, upload_url=ARTIFACT_URL, token=TOKEN, runner_temp=None, run_id="4242", env=None):
+        extra_env = env or {}
         env = {
             "PATH": os.environ["PATH"],
             **GIT_ISOLATION,
@@ -306,9 +310,12 @@ class ActionHarness(unittest.TestCase):
             "GITHUB_API_URL": self.api.url,
             "GITHUB_SERVER_URL": "https://github.com",
             "GITHUB_REPOSITORY": REPO,
-            "GITHUB_RUN_ID": "4242",
+            "GITHUB_RUN_ID": run_id,
+            "GITHUB_RUN_ATTEMPT": "1",
+            "GITHUB_JOB": "architecture",
             "CARTOGRAPH_RELEASE_BASE_URL": self.api.url + "/releases/download",
             "HARNESS_GITHUB_TOKEN": token,
+            **extra_env,
         }
         uses_outputs = {UPLOAD: {"artifact-url": upload_url, "artifact-id": "777"}} if upload_url else {}
         return run_action(
@@ -320,6 +327,7 @@ class ActionHarness(unittest.TestCase):
             inputs=dict(inputs or {}),
             env=env,
             uses_outputs=uses_outputs,
+            uses_handlers=self.cache.handlers(),
             runner_temp=runner_temp or tempfile.mkdtemp(prefix="runner-", dir=self.work),
         )
 
@@ -341,11 +349,13 @@ class ActionHarness(unittest.TestCase):
                     {"id": "a", "run": "echo ${{ inputs.used }}"},
                     {"id": "b", "uses": "actions/upload-artifact@v4", "with": {"name": "${{ steps.c.outputs.x }}"}},
                     {"id": "c", "shell": "bash", "run": "true", "env": {"X": "${{ inputs.missing }}"}},
+                    {"id": "d", "uses": "actions/cache/restore@" + "a" * 40},
+                    {"id": "e", "uses": "actions/cache/save@" + "b" * 40},
                 ],
             },
         }
         problems = "\n".join(check_action.check(bad))
-        for expected in ("must set shell", "inside run:", "outside env:", "not pinned", "not an earlier step", "inputs.missing is not declared", "unused is declared but never used"):
+        for expected in ("must set shell", "inside run:", "outside env:", "not pinned", "not an earlier step", "inputs.missing is not declared", "unused is declared but never used", "actions/cache are pinned to 2 different commits"):
             self.assertIn(expected, problems)
 
     def test_readme_quickstart_comment_created_then_updated(self):
@@ -520,7 +530,9 @@ class ActionHarness(unittest.TestCase):
         self.assertGreaterEqual(int(gated.outputs["high"]), 1)
         self.assertEqual(gated.outputs["comment-action"], "created", "the comment is posted before the gate fails")
         self.assertTrue(any(u["uses"].startswith(UPLOAD) for u in gated.uses), "the report is uploaded before the gate fails")
-        self.assertEqual([s["status"] for s in gated.steps][-1], "failure")
+        self.assertEqual([s["status"] for s in gated.steps if s["name"] == "Apply fail-on"], ["failure"])
+        self.assertEqual(gated.steps[-1]["id"], "cache-save")
+        self.assertEqual(gated.steps[-1]["status"], "recorded", "the fact cache is saved after the gate failed")
         self.assertTrue(any("fail-on" in e for e in gated.errors()))
         passed = self.run_case("pull_request", self.pr_event(number, base, head2), {"fail-on": "new-cycle"})
         self.assertSucceeded(passed)
@@ -893,6 +905,170 @@ class ActionHarness(unittest.TestCase):
         self.assertEqual((statuses["install"], statuses["analyse"]), ("success", "failure"))
         self.assertEqual(statuses["upload"], "skipped")
         self.assertEqual(statuses["publish"], "skipped")
-        self.assertEqual(result.uses, [])
+        self.assertEqual(statuses["cache-save"], "skipped", "nothing analysed, nothing to save")
+        self.assertEqual([u["uses"].split("@")[0] for u in result.uses], [RESTORE])
         self.assertEqual(self.api.writes(), [])
         self.assertEqual(self.api.comments_on(number), [])
+
+    # ---- the fact cache (actions/cache) and the runner's tool cache ------------------------------
+    def build(self):
+        """The build the install step keys the fact cache by: `cartograph --version`'s version."""
+        printed = subprocess.run([cartograph_binary(), "--version"], capture_output=True, text=True, check=True).stdout.split()
+        self.assertEqual(printed[0], "cartograph")
+        return printed[-1]
+
+    def contents(self, *commits):
+        """The distinct (path, blob) pairs of the source files in the given commits of origin."""
+        pairs = set()
+        for sha in commits:
+            for line in git(self.origin, "ls-tree", "-r", sha).splitlines():
+                meta, path = line.split("\t", 1)
+                if path.endswith((".py", ".ts")):
+                    pairs.add((path, meta.split()[2]))
+        return pairs
+
+    def cache_steps(self):
+        steps = {s.get("id"): s for s in self.action["runs"]["steps"]}
+        return steps["cache-restore"], steps["cache-save"]
+
+    def test_fact_cache_steps_are_pinned_keyed_by_build_and_os_and_switchable(self):
+        restore, save = self.cache_steps()
+        self.assertRegex(restore["uses"], r"^actions/cache/restore@[0-9a-f]{40}$")
+        self.assertRegex(save["uses"], r"^actions/cache/save@[0-9a-f]{40}$")
+        self.assertEqual(restore["uses"].split("@")[1], save["uses"].split("@")[1], "both halves from one commit")
+        order = [s.get("id") for s in self.action["runs"]["steps"]]
+        self.assertLess(order.index("cache-restore"), order.index("analyse"))
+        self.assertEqual(order[-1], "cache-save", "saved after the analysis, the comment and the gate")
+        self.assertIn("!cancelled()", save["if"], "saved even when the gate failed the job")
+
+        # Entries another build or another OS saved are never restored: only the same build and OS.
+        build = self.build()
+        self.cache.add("cartograph-facts-0.0.0-old-Linux-1-1-architecture", {"v1/00/x.facts": b"another build"})
+        self.cache.add(f"cartograph-facts-{build}-Windows-1-1-architecture", {"v1/00/x.facts": b"another OS"})
+        number, base, head = self.pull_request()
+        temp = tempfile.mkdtemp(prefix="runner-", dir=self.work)
+        result = self.run_case("pull_request", self.pr_event(number, base, head), runner_temp=temp)
+        self.assertSucceeded(result)
+        recorded = {u["uses"].split("@")[0]: u for u in result.uses}
+        self.assertEqual(sorted(recorded), sorted([RESTORE, SAVE, UPLOAD]))
+        key = f"cartograph-facts-{build}-Linux-4242-1-architecture"
+        self.assertEqual(recorded[RESTORE]["with"]["key"], key)
+        self.assertEqual(recorded[RESTORE]["with"]["restore-keys"], f"cartograph-facts-{build}-Linux-")
+        self.assertEqual(recorded[SAVE]["with"]["key"], key)
+        self.assertEqual(recorded[SAVE]["with"]["path"], recorded[RESTORE]["with"]["path"])
+        self.assertTrue(os.path.realpath(recorded[RESTORE]["with"]["path"]).startswith(os.path.realpath(temp) + os.sep), "under runner.temp")
+        self.assertEqual(self.cache.log, [("restore", key, None), ("save", key, "saved")])
+        self.assertEqual(result.outputs["cache-misses"], str(len(self.contents(self.root_commit, head))), "a cold start parses every content")
+        self.assertEqual(result.outputs["cache-hits"], "0")
+        self.assertNotIn("another", "".join(open(os.path.join(d, f), errors="replace").read() for d, _, fs in os.walk(recorded[SAVE]["with"]["path"]) for f in fs))
+
+        # `cache: false`: no restore, no save, no --cache; the same report.
+        temp_off = tempfile.mkdtemp(prefix="runner-", dir=self.work)
+        off = self.run_case("pull_request", self.pr_event(number, base, head), {"cache": "false"}, runner_temp=temp_off, run_id="4243")
+        self.assertSucceeded(off)
+        self.assertEqual([u["uses"].split("@")[0] for u in off.uses], [UPLOAD])
+        self.assertEqual((off.outputs["cache-hits"], off.outputs["cache-misses"]), ("", ""))
+        self.assertFalse(os.path.exists(os.path.join(temp_off, "cartograph-action", "fact-cache")))
+        self.assertEqual(self.report_findings(off), self.report_findings(result))
+        # A bad bound is a usage error.
+        bad = self.run_case("pull_request", self.pr_event(number, base, head), {"cache-max-mib": "lots"}, run_id="4244")
+        self.assertFalse(bad.success)
+        self.assertIn("input `cache-max-mib` must be a whole number of MiB, at least 1", bad.errors())
+
+    def test_fact_cache_second_run_parses_only_the_changed_file(self):
+        """THE BAR: two runs of a pull request share the fact cache through actions/cache (saved by
+        the first, restored by the second); after a push that changes one file, the second run
+        parses exactly the contents it has not seen: misses are counted, never time."""
+        number, base, head = self.pull_request()
+        event = self.pr_event(number, base, head)
+        first = self.run_case("pull_request", event, run_id="5001")
+        self.assertSucceeded(first)
+        cold = self.contents(self.root_commit, head)
+        self.assertEqual(len(cold), 4)
+        self.assertEqual(int(first.outputs["cache-misses"]), len(cold))
+        key1 = f"cartograph-facts-{self.build()}-Linux-5001-1-architecture"
+        self.assertEqual(self.cache.log[-1], ("save", key1, "saved"))
+
+        # A push that changes one file: another call in the client.
+        head2 = self.push({"web/src/api.ts": CLIENT + ARCHIVE_CALL + "\nexport const health = () => fetch(\"/health\");\n"})
+        self.assertEqual(git(self.origin, "diff", "--name-only", head, head2).splitlines(), ["web/src/api.ts"])
+        self.api.pulls[number]["head"]["sha"] = head2
+        event2 = self.pr_event(number, base, head2)
+        second = self.run_case("pull_request", event2, run_id="5002")
+        self.assertSucceeded(second)
+        changed = self.contents(self.root_commit, head2) - cold
+        self.assertEqual(len(changed), 1)
+        self.assertEqual(int(second.outputs["cache-misses"]), len(changed), "only the changed file is parsed")
+        self.assertEqual(int(second.outputs["cache-hits"]), len(self.contents(self.root_commit, head2)) - len(changed))
+        key2 = f"cartograph-facts-{self.build()}-Linux-5002-1-architecture"
+        self.assertEqual(self.cache.log[-2:], [("restore", key2, key1), ("save", key2, "saved")])
+        analyse_log = next(s for s in second.steps if s["id"] == "analyse")["stdout"]
+        warm = len(self.contents(self.root_commit, head2)) - 1
+        self.assertIn(f"fact cache: {warm} hits ({warm} from earlier runs), 1 miss, 1 written", analyse_log)
+        self.assertIn(f"restored from {key1}", analyse_log)
+        # The cache changes nothing in the report: byte for byte the report of a run without it.
+        without = self.run_case("pull_request", event2, {"cache": "false"}, run_id="5003")
+        self.assertSucceeded(without)
+        for name in ("report.json", "report.md"):
+            with open(os.path.join(os.path.dirname(second.outputs["json-path"]), name), "rb") as a, open(os.path.join(os.path.dirname(without.outputs["json-path"]), name), "rb") as b:
+                self.assertEqual(a.read(), b.read(), name)
+
+        # The same head again: nothing parsed, nothing written, so nothing saved; the newest entry
+        # is the one restored.
+        third = self.run_case("pull_request", event2, run_id="5004")
+        self.assertSucceeded(third)
+        self.assertEqual(third.outputs["cache-misses"], "0")
+        key4 = f"cartograph-facts-{self.build()}-Linux-5004-1-architecture"
+        self.assertEqual(self.cache.log[-1], ("restore", key4, key2))
+        self.assertEqual({s["id"]: s["status"] for s in third.steps}["cache-save"], "skipped")
+        self.assertIn("nothing new to save", next(s for s in third.steps if s["id"] == "analyse")["stdout"])
+
+        # Findings that fail the job do not stop the save: one more changed file, gated.
+        head3 = self.push({"backend/app/main.py": BACKEND + ARCHIVE_ROUTE + '\n\n@app.get("/api/ping")\ndef ping():\n    return "pong"\n'})
+        self.api.pulls[number]["head"]["sha"] = head3
+        gated = self.run_case("pull_request", self.pr_event(number, base, head3), {"fail-on": "route-added"}, run_id="5005")
+        self.assertFalse(gated.success)
+        self.assertEqual(gated.outputs["gate"], "met")
+        self.assertEqual(gated.outputs["cache-misses"], "1")
+        key5 = f"cartograph-facts-{self.build()}-Linux-5005-1-architecture"
+        self.assertEqual(self.cache.log[-2:], [("restore", key5, key2), ("save", key5, "saved")])
+
+    def test_tool_cache_copy_is_used_when_verified_and_refused_when_tampered(self):
+        number, base, head = self.pull_request()
+        event = self.pr_event(number, base, head)
+        tool_cache = os.path.join(self.work, "hostedtoolcache")
+        os.makedirs(tool_cache)
+        env = {"RUNNER_TOOL_CACHE": tool_cache}
+        downloads = lambda: [r for r in self.api.requests if r["path"].startswith("/releases/")]  # noqa: E731
+
+        first = self.run_case("pull_request", event, env=env)
+        self.assertSucceeded(first)
+        self.assertEqual(len(downloads()), 1)
+        folder = os.path.join(tool_cache, "cartograph", VERSION[1:], "x64")
+        self.assertTrue(os.path.isfile(folder + ".complete"), "@actions/tool-cache's layout: a marker beside the folder")
+        self.assertEqual(sorted(os.listdir(folder)), sorted(["cartograph", "cartograph-ask", f"cartograph-{VERSION}-{TRIPLE}.tar.gz"]))
+
+        self.api.requests.clear()
+        second = self.run_case("pull_request", event, env=env)
+        self.assertSucceeded(second)
+        self.assertEqual(downloads(), [], "a verified tool-cache copy is not downloaded again")
+        self.assertEqual(os.path.dirname(second.step_outputs["install"]["cartograph"]), folder)
+        self.assertIn("from the runner's tool cache, checksum verified", second.steps[0]["stdout"])
+        self.assertEqual(second.outputs["comment-action"], "unchanged")
+
+        # A binary replaced in the tool cache is never run: the copy is refused and downloaded again.
+        canary = os.path.join(self.work, "tampered-ran")
+        binary = os.path.join(folder, "cartograph")
+        with open(binary, "rb") as handle:
+            genuine = handle.read()
+        with open(binary, "w", encoding="utf-8") as handle:
+            handle.write(f"#!/bin/sh\necho ran >> {canary}\necho cartograph 0.0.0\n")
+        self.api.requests.clear()
+        third = self.run_case("pull_request", event, env=env)
+        self.assertSucceeded(third)
+        self.assertFalse(os.path.exists(canary), "the tampered binary ran")
+        self.assertEqual(len(downloads()), 1)
+        self.assertTrue(any("tool cache holds a copy" in m and "differs" in m for level, m in third.annotations if level == "warning"))
+        self.assertNotEqual(os.path.dirname(third.step_outputs["install"]["cartograph"]), folder, "this run uses its own download")
+        with open(binary, "rb") as handle:
+            self.assertEqual(handle.read(), genuine, "the tool cache holds the verified copy again")
