@@ -39,16 +39,46 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Write the full graph of a tree (nodes, edges with evidence, refusals) as JSON.
-    #[command(after_help = "Example:\n  cartograph snapshot ./repo -o graph.json")]
+    #[command(after_help = "Examples:
+  cartograph snapshot ./repo -o graph.json
+  cartograph snapshot . --shard 2/4 -o shard-2.facts     one slice of a giant tree's files
+  cartograph merge shard-*.facts -o graph.json           the same graph as one unsharded run
+
+With --shard K/N, the files are cut into N slices by a hash of their paths; only slice K is parsed,
+and what it yields is written to a fact file (binary; it holds the tree's configuration files and
+text from the sources, so keep it where the checkout is kept). `cartograph merge` of all N fact
+files writes the snapshot, byte-identical to the unsharded run with the same options.")]
     Snapshot {
         /// The tree to analyse: a directory, a git revision or a snapshot file.
         #[arg(default_value = ".", value_name = "TREE")]
         tree: String,
-        /// Where to write the JSON; `-` is stdout.
+        /// Where to write the JSON (or, with --shard, the fact file); `-` is stdout.
         #[arg(short, long, value_name = "FILE", default_value = "-")]
         output: String,
+        /// Parse only slice K of N (1 <= K <= N) and write its facts for `cartograph merge`.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<String>,
+        #[command(flatten)]
+        cache: CacheArgs,
         #[command(flatten)]
         analysis: AnalysisArgs,
+    },
+    /// Merge the fact files of every shard of one tree (`cartograph snapshot --shard K/N`) into
+    /// its snapshot: resolution and linking across all files, byte-identical to an unsharded
+    /// `cartograph snapshot` with the same options.
+    #[command(
+        after_help = "Example:\n  cartograph merge shard-1.facts shard-2.facts -o graph.json"
+    )]
+    Merge {
+        /// The fact files, one per shard, in any order.
+        #[arg(required = true, value_name = "FACTS")]
+        facts: Vec<PathBuf>,
+        /// Where to write the snapshot JSON; `-` is stdout.
+        #[arg(short, long, value_name = "FILE", default_value = "-")]
+        output: String,
+        /// Worker threads (default: RAYON_NUM_THREADS or the number of cores).
+        #[arg(long, value_name = "N")]
+        threads: Option<usize>,
     },
     /// Summarise a tree: counts by kind, provenance, confidence and language; refusals; cycles;
     /// components.

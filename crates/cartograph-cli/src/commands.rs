@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use anyhow::{Result, anyhow, bail};
 use cartograph_graph::{Analysis, BlastOptions, MapOptions, TraceOptions};
-use cartograph_pipeline::{AnalysisOptions, ComponentRule, DiscoveryOptions, FactCache};
+use cartograph_pipeline::{AnalysisOptions, ComponentRule, DiscoveryOptions, FactCache, ShardSpec};
 use cartograph_query::config::CONFIG_FILE;
 use cartograph_query::rules::{Rules, find_config, read_rules};
 use cartograph_query::{FailOn, shown};
@@ -22,14 +22,41 @@ use cartograph_report::words::plural;
 use cartograph_report::{blast, map, markdown, rules, schema, to_json, trace};
 
 use crate::args::{AnalysisArgs, BaselineCommand, CacheArgs, Cli, Command, OutputArgs, RulesArgs};
-use crate::output::write_output;
+use crate::output::{write_bytes, write_output};
 use crate::trees::{load_pair, load_tree};
 
 pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Snapshot { tree, output, analysis } => {
-            let tree = load_tree(&tree, &analysis, None)?;
+        Command::Snapshot { tree, output, shard: Some(shard), cache, analysis } => {
+            let shard = ShardSpec::parse(&shard).map_err(|e| anyhow!("--shard {e}"))?;
+            if output == "-" && std::io::stdout().is_terminal() {
+                bail!("a fact file is binary: write it to a file with -o FILE");
+            }
+            let opened = open_cache(&cache)?;
+            let facts = crate::trees::write_shard(&tree, &analysis, shard, opened.as_ref())?;
+            finish_cache(opened, &cache)?;
+            write_bytes(&output, &facts)?;
+        }
+        Command::Snapshot { tree, output, shard: None, cache, analysis } => {
+            let opened = open_cache(&cache)?;
+            let tree = load_tree(&tree, &analysis, opened.as_ref())?;
+            finish_cache(opened, &cache)?;
             write_output(&output, &to_json(&SnapshotDocument::from_analysis(&tree.analysis)))?;
+        }
+        Command::Merge { facts, output, threads } => {
+            if threads == Some(0) {
+                bail!("--threads must be at least 1");
+            }
+            let mut read = Vec::with_capacity(facts.len());
+            for path in &facts {
+                read.push(std::fs::read(path).map_err(|e| {
+                    anyhow!("cannot read fact file {} ({})", shown(path), e.kind())
+                })?);
+            }
+            let analysis =
+                cartograph_pipeline::merge_shards(&read, threads).map_err(|e| anyhow!("{e}"))?;
+            drop(read);
+            write_output(&output, &to_json(&SnapshotDocument::from_analysis(&analysis)))?;
         }
         Command::Summary { tree, json, markdown: _, output, analysis } => {
             let tree = load_tree(&tree, &analysis, None)?;

@@ -9,15 +9,20 @@ use cartograph_query::shown;
 
 /// Writes `text` to `target`: `-` is stdout, anything else a file path.
 pub fn write_output(target: &str, text: &str) -> Result<()> {
+    write_bytes(target, text.as_bytes())
+}
+
+/// Writes `bytes` to `target`: `-` is stdout, anything else a file path.
+pub fn write_bytes(target: &str, bytes: &[u8]) -> Result<()> {
     if target == "-" {
         let mut stdout = std::io::stdout().lock();
-        match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+        match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
             // A closed pipe (`cartograph ... | head`) is not an error of ours.
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
             other => other.context("cannot write to stdout"),
         }
     } else {
-        std::fs::write(target, text).map_err(|e| {
+        std::fs::write(target, bytes).map_err(|e| {
             anyhow::anyhow!("cannot write {} ({})", shown(Path::new(target)), e.kind())
         })
     }

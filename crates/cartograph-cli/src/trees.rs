@@ -6,7 +6,7 @@ use std::path::Path;
 
 use anyhow::{Result, anyhow};
 use cartograph_graph::Analysis;
-use cartograph_pipeline::{AnalysisOptions, FactCache};
+use cartograph_pipeline::{AnalysisOptions, FactCache, ShardSpec};
 use cartograph_query::{LoadedTree, OpenedTree, TreeFiles, shown};
 
 use crate::args::AnalysisArgs;
@@ -15,6 +15,31 @@ use crate::commands::options;
 /// Reads `arg` as a tree and analyses it (or reads the snapshot it names).
 pub fn load_tree(arg: &str, args: &AnalysisArgs, cache: Option<&FactCache>) -> Result<LoadedTree> {
     finish(open_tree(arg)?, &options(args)?, cache)
+}
+
+/// Writes the fact file of one shard of the tree `arg` names (a directory or a revision).
+pub fn write_shard(
+    arg: &str,
+    args: &AnalysisArgs,
+    shard: ShardSpec,
+    cache: Option<&FactCache>,
+) -> Result<Vec<u8>> {
+    let options = options(args)?;
+    match open_tree(arg)? {
+        OpenedTree::Snapshot(_) => Err(anyhow!(
+            "{} is a snapshot file: a shard is cut from a directory or a revision",
+            shown(Path::new(arg))
+        )),
+        OpenedTree::Files(files) => {
+            let named = files.named.clone();
+            with_spinner(|| {
+                cartograph_pipeline::write_shard(files.source.as_ref(), &options, shard, cache)
+            })
+            .map_err(|error| {
+                anyhow!("{}", cartograph_query::LoadError::Tree { subject: shown(&named), error })
+            })
+        }
+    }
 }
 
 /// Loads the two trees of a diff. When both are files to analyse, they are analysed together, so

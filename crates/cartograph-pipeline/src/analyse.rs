@@ -65,7 +65,7 @@ pub fn analyse_source(
 }
 
 /// Runs `work` on a pool of `threads` workers, or on rayon's global pool.
-fn in_pool<T: Send>(
+pub(crate) fn in_pool<T: Send>(
     threads: Option<usize>,
     work: impl FnOnce() -> Result<T, AnalyseError> + Send,
 ) -> Result<T, AnalyseError> {
@@ -176,18 +176,18 @@ fn analyse_many_in_pool(
 }
 
 /// One file read and extracted (or taken from the cache), before its imports are resolved.
-struct Prepared {
-    outcome: Result<PreparedText, Refusal>,
+pub(crate) struct Prepared {
+    pub(crate) outcome: Result<PreparedText, Refusal>,
     /// Whether this call extracted the facts (rather than finding them in the cache).
-    extracted: bool,
+    pub(crate) extracted: bool,
 }
 
-struct PreparedText {
-    bytes: u64,
-    lossy: bool,
+pub(crate) struct PreparedText {
+    pub(crate) bytes: u64,
+    pub(crate) lossy: bool,
     /// The content's number among its path's distinct contents across trees analysed together.
-    version: Option<u32>,
-    facts: Arc<FileFacts>,
+    pub(crate) version: Option<u32>,
+    pub(crate) facts: Arc<FileFacts>,
 }
 
 /// Reads successive versions of one file (oldest first; same path and grammar, each from its own
@@ -311,7 +311,7 @@ enum Version {
 
 /// Reads one file and gives it its facts: from `cache` when it holds them, else extracted (and
 /// added to the cache).
-fn prepare_one(
+pub(crate) fn prepare_one(
     extractor: &mut Extractor,
     source: &dyn FileSource,
     candidate: &SourceCandidate,
@@ -347,7 +347,7 @@ fn prepare_one(
 
 /// Everything after discovery. `prepared`, when given, holds each candidate already read and
 /// extracted, in candidate order.
-fn analyse_inventory(
+pub(crate) fn analyse_inventory(
     source: &dyn FileSource,
     inventory: Inventory,
     prepared: Option<Vec<Prepared>>,
@@ -355,17 +355,7 @@ fn analyse_inventory(
     cache: Option<&FactCache>,
     started: std::time::Instant,
 ) -> Result<Analysis, AnalyseError> {
-    let max_config = options.discovery.max_file_size;
-    let read_config = |path: &RepoPath| -> Option<String> {
-        if !inventory.index.is_file(path.as_str()) {
-            return None;
-        }
-        let bytes = source.read(path, 0).ok()?;
-        if bytes.len() as u64 > max_config {
-            return None;
-        }
-        String::from_utf8(bytes).ok()
-    };
+    let read_config = config_reader(source, &inventory.index, options.discovery.max_file_size);
     let (js, config_refusals) = JsResolver::new(&inventory.index, &read_config);
     let python = PythonResolver::new(&inventory.index);
     let rust = RustResolver::new(&inventory.index, &read_config);
@@ -432,6 +422,49 @@ fn analyse_inventory(
     let analysis = builder.finish(package_roots.into_iter().collect(), &options.components);
     tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "analysed");
     Ok(analysis)
+}
+
+/// How the resolvers read configuration files (package.json, tsconfig.json, Cargo.toml): files
+/// of the tree only, within the size cap, valid UTF-8; anything else is absent.
+fn config_reader<'a>(
+    source: &'a dyn FileSource,
+    index: &'a TreeIndex,
+    max_bytes: u64,
+) -> impl Fn(&RepoPath) -> Option<String> + 'a {
+    move |path: &RepoPath| -> Option<String> {
+        if !index.is_file(path.as_str()) {
+            return None;
+        }
+        let bytes = source.read(path, 0).ok()?;
+        if bytes.len() as u64 > max_bytes {
+            return None;
+        }
+        String::from_utf8(bytes).ok()
+    }
+}
+
+/// Every read of `source` that the analysis makes outside the source files themselves, done
+/// here the way [`analyse_inventory`] does it: the configuration files the resolvers read and the
+/// Prisma and SQL schema files. A shard records their bytes so that a merge, which has no tree,
+/// reads exactly what an unsharded run would.
+pub(crate) fn tree_reads(
+    source: &dyn FileSource,
+    inventory: &Inventory,
+    options: &AnalysisOptions,
+) -> Vec<(RepoPath, std::io::Result<Vec<u8>>)> {
+    let recorder = crate::shard::Recorder::new(source);
+    {
+        let read_config =
+            config_reader(&recorder, &inventory.index, options.discovery.max_file_size);
+        drop(JsResolver::new(&inventory.index, &read_config));
+        drop(RustResolver::new(&inventory.index, &read_config));
+    }
+    if !options.imports_only {
+        for path in inventory.prisma_schemas.iter().chain(&inventory.sql_schemas) {
+            let _ = recorder.read(path, 0);
+        }
+    }
+    recorder.into_reads()
 }
 
 /// Reads the Prisma schema files (few and small; read in turn), recording the unreadable ones.

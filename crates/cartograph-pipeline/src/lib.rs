@@ -10,6 +10,7 @@ pub mod cache;
 pub mod discover;
 pub mod git;
 pub mod resolve;
+pub mod shard;
 pub mod source;
 
 /// The linkers moved next to their recogniser families in `cartograph-extract`; the pipeline runs
@@ -23,4 +24,5 @@ pub use cache::{CacheError, CacheStats, FactCache, FactKey};
 pub use cartograph_graph::{Analysis, AnalysisStats, ComponentRule};
 pub use discover::{DiscoveryOptions, Inventory, SourceText};
 pub use git::GitRevisionSource;
+pub use shard::{MergeError, ShardSpec, merge_shards, write_shard};
 pub use source::{DirectorySource, FileSource, SourceError, TreeSpec, parse_tree_arg};
