@@ -22,7 +22,7 @@ use cartograph_report::words::plural;
 use cartograph_report::{blast, map, markdown, rules, schema, to_json, trace};
 
 use crate::args::{AnalysisArgs, BaselineCommand, CacheArgs, Cli, Command, OutputArgs, RulesArgs};
-use crate::output::{write_bytes, write_output};
+use crate::output::{write_bytes, write_document, write_output};
 use crate::trees::{load_pair, load_tree};
 
 pub fn run(cli: Cli) -> Result<ExitCode> {
@@ -41,7 +41,13 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             let opened = open_cache(&cache)?;
             let tree = load_tree(&tree, &analysis, opened.as_ref())?;
             finish_cache(opened, &cache)?;
-            write_output(&output, &to_json(&SnapshotDocument::from_analysis(&tree.analysis)))?;
+            let document = SnapshotDocument::from_analysis(&tree.analysis);
+            drop(tree);
+            tracing::debug!(
+                rss_mib = cartograph_pipeline::analyse::resident_mib(),
+                "snapshot document built"
+            );
+            write_document(&output, &document)?;
         }
         Command::Merge { facts, output, threads } => {
             if threads == Some(0) {
@@ -56,7 +62,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             let analysis =
                 cartograph_pipeline::merge_shards(&read, threads).map_err(|e| anyhow!("{e}"))?;
             drop(read);
-            write_output(&output, &to_json(&SnapshotDocument::from_analysis(&analysis)))?;
+            let document = SnapshotDocument::from_analysis(&analysis);
+            drop(analysis);
+            write_document(&output, &document)?;
         }
         Command::Summary { tree, json, markdown: _, output, analysis } => {
             let tree = load_tree(&tree, &analysis, None)?;
@@ -273,14 +281,26 @@ fn diff(
     let opened = open_cache(cache)?;
     let started = std::time::Instant::now();
     let (base, head) = load_pair(base, head, analysis, opened.as_ref())?;
-    tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "trees analysed");
+    tracing::debug!(
+        elapsed_ms = started.elapsed().as_millis() as u64,
+        rss_mib = cartograph_pipeline::analyse::resident_mib(),
+        "trees analysed"
+    );
     finish_cache(opened, cache)?;
-    tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "cache finished");
+    tracing::debug!(
+        elapsed_ms = started.elapsed().as_millis() as u64,
+        rss_mib = cartograph_pipeline::analyse::resident_mib(),
+        "cache finished"
+    );
     let mut doc = cartograph_query::diff_document(&base, &head);
     if let Some(rules) = &rules {
         cartograph_query::rules::attach_rules(&mut doc, &base, &head, rules);
     }
-    tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "diffed");
+    tracing::debug!(
+        elapsed_ms = started.elapsed().as_millis() as u64,
+        rss_mib = cartograph_pipeline::analyse::resident_mib(),
+        "diffed"
+    );
     // The blast radius of the changed files appears in the Markdown report only.
     let render =
         || cartograph_query::diff_markdown(&doc, &base.analysis, &head.analysis, blast_depth);
@@ -295,7 +315,11 @@ fn diff(
     if let Some(dir) = snapshots {
         write_snapshots(dir, &base.analysis, &head.analysis)?;
     }
-    tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "reports written");
+    tracing::debug!(
+        elapsed_ms = started.elapsed().as_millis() as u64,
+        rss_mib = cartograph_pipeline::analyse::resident_mib(),
+        "reports written"
+    );
     if let Some(met) = gate.met(&doc) {
         cartograph_diagnostics::stderr_line(&format!("cartograph: --fail-on met: {met}"));
         return Ok(ExitCode::from(1));

@@ -6,10 +6,30 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use cartograph_query::shown;
+use cartograph_report::snapshot::SnapshotDocument;
 
 /// Writes `text` to `target`: `-` is stdout, anything else a file path.
 pub fn write_output(target: &str, text: &str) -> Result<()> {
     write_bytes(target, text.as_bytes())
+}
+
+/// Writes a snapshot document to `target` (`-` is stdout) as it is serialised, never holding the
+/// whole text: what [`write_output`] of `to_json(document)` writes, byte for byte.
+pub fn write_document(target: &str, document: &SnapshotDocument) -> Result<()> {
+    if target == "-" {
+        let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+        match cartograph_report::write_json(document, &mut stdout).and_then(|()| stdout.flush()) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+            other => other.context("cannot write to stdout"),
+        }
+    } else {
+        let failed = |e: std::io::Error| {
+            anyhow::anyhow!("cannot write {} ({})", shown(Path::new(target)), e.kind())
+        };
+        let file = std::fs::File::create(target).map_err(failed)?;
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
+        cartograph_report::write_json(document, &mut out).and_then(|()| out.flush()).map_err(failed)
+    }
 }
 
 /// Writes `bytes` to `target`: `-` is stdout, anything else a file path.

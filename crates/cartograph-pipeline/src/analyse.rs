@@ -88,6 +88,7 @@ fn analyse_in_pool(
     let inventory = source.discover(&options.discovery)?;
     tracing::debug!(
         elapsed_ms = started.elapsed().as_millis() as u64,
+        rss_mib = resident_mib(),
         files = inventory.sources.len(),
         "discovered"
     );
@@ -117,7 +118,11 @@ fn analyse_many_in_pool(
         .par_iter()
         .map(|source| source.discover(&options.discovery))
         .collect::<Result<Vec<Inventory>, _>>()?;
-    tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "all trees discovered");
+    tracing::debug!(
+        elapsed_ms = started.elapsed().as_millis() as u64,
+        rss_mib = resident_mib(),
+        "all trees discovered"
+    );
 
     // The versions of one file (same path and grammar) across the trees, in tree order, go to one
     // worker together: it reads them, extracts each distinct content once, and parses each later
@@ -154,6 +159,7 @@ fn analyse_many_in_pool(
     let extracted = prepared.iter().filter(|(_, p)| p.extracted).count();
     tracing::debug!(
         elapsed_ms = started.elapsed().as_millis() as u64,
+        rss_mib = resident_mib(),
         extracted,
         "distinct contents extracted"
     );
@@ -262,7 +268,7 @@ fn prepare_versions(
     for (&j, extracted) in
         to_extract.iter().zip(extractor.extract_versions(path, grammar, &extracted_texts))
     {
-        let extracted = Arc::new(extracted);
+        let extracted = Arc::new(compact(extracted));
         if let (Some(cache), Some(key)) = (cache, keys[j]) {
             cache.put(key, &extracted);
         }
@@ -331,13 +337,13 @@ pub(crate) fn prepare_one(
             match cache.get(&key) {
                 Some(facts) => (facts, false),
                 None => {
-                    let facts = Arc::new(extractor.extract(path, grammar, &text));
+                    let facts = Arc::new(compact(extractor.extract(path, grammar, &text)));
                     cache.put(key, &facts);
                     (facts, true)
                 }
             }
         }
-        None => (Arc::new(extractor.extract(path, grammar, &text)), true),
+        None => (Arc::new(compact(extractor.extract(path, grammar, &text))), true),
     };
     Prepared {
         outcome: Ok(PreparedText { bytes: text.len() as u64, lossy, version: None, facts }),
@@ -382,7 +388,11 @@ pub(crate) fn analyse_inventory(
         }
     };
 
-    tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "extracted and resolved");
+    tracing::debug!(
+        elapsed_ms = started.elapsed().as_millis() as u64,
+        rss_mib = resident_mib(),
+        "extracted and resolved"
+    );
     let mut builder = AnalysisBuilder::default();
     builder.stats.files_seen = inventory.entries_seen;
     builder.stats.excluded_dirs = inventory.excluded_dirs.clone();
@@ -393,7 +403,7 @@ pub(crate) fn analyse_inventory(
     for result in &mut results {
         builder.add_file(result);
     }
-    let views = results
+    let views: Vec<FileView<'_>> = results
         .iter()
         .filter_map(|r| {
             Some(FileView {
@@ -405,14 +415,30 @@ pub(crate) fn analyse_inventory(
             })
         })
         .collect();
-    if !options.imports_only {
+    if options.imports_only {
+        drop(views);
+    } else {
         let mut link_input = LinkInput::new(views, &inventory.index);
         link_input.prisma = read_prisma_schemas(source, &inventory.prisma_schemas, &mut builder);
         link_input.sql_schemas = read_sql_schemas(source, &inventory.sql_schemas, &mut builder);
-        tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "merged");
+        tracing::debug!(
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            rss_mib = resident_mib(),
+            "merged"
+        );
         builder.add_linked(link_all(&link_input));
-        tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "linked");
+        tracing::debug!(
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            rss_mib = resident_mib(),
+            "linked"
+        );
     }
+    // The facts have been linked: free them (the largest part of a tree's memory) before the
+    // analysis is assembled.
+    drop(results);
+    drop(resolvers);
+    drop(js);
+    drop(rust);
     let mut package_roots: BTreeSet<String> = python.roots().iter().cloned().collect();
     for file in inventory.index.files() {
         if file.file_name() == "package.json" {
@@ -420,8 +446,24 @@ pub(crate) fn analyse_inventory(
         }
     }
     let analysis = builder.finish(package_roots.into_iter().collect(), &options.components);
-    tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "analysed");
+    tracing::debug!(
+        elapsed_ms = started.elapsed().as_millis() as u64,
+        rss_mib = resident_mib(),
+        "analysed"
+    );
     Ok(analysis)
+}
+
+/// The same facts with every vector and string at its exact size. Extraction grows them as it
+/// goes, and the growth slack is most of their memory; the facts of every file are kept until the
+/// tree is linked, so a large tree would hold several times what they need. A round trip through
+/// their encoding (the one the cache keeps) allocates each exactly, and changes nothing else: the
+/// cache's warm runs, which decode the same encoding, give byte-identical outputs.
+fn compact(facts: FileFacts) -> FileFacts {
+    postcard::to_stdvec(&facts)
+        .ok()
+        .and_then(|bytes| postcard::from_bytes(&bytes).ok())
+        .unwrap_or(facts)
 }
 
 /// How the resolvers read configuration files (package.json, tsconfig.json, Cargo.toml): files
@@ -875,4 +917,16 @@ impl AnalysisBuilder {
             file_versions: self.file_versions,
         }
     }
+}
+
+/// The resident memory of this process in MiB, for the debug log's phase lines (0 where the
+/// platform does not say: only Linux's `/proc` is read).
+pub fn resident_mib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            let line = status.lines().find(|line| line.starts_with("VmRSS:"))?;
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        })
+        .map_or(0, |kib| kib / 1024)
 }
