@@ -12,7 +12,8 @@ cache) uses that copy only when the archive still has the pinned SHA-256 and eve
 folder is byte for byte the one in the archive; anything else is removed and downloaded again.
 
 The install step also says which build of cartograph was installed (`cartograph --version`), which
-keys the fact cache, and where the fact cache lives (empty when the `cache` input is false).
+keys the fact cache, and where the fact cache lives (empty when the `cache` input is false, and in
+`mode: install`, where the workflow keeps its own).
 """
 
 import hashlib
@@ -330,17 +331,20 @@ def cache_dir():
     return os.path.join(runner.runner_temp(), "fact-cache")
 
 
-def install():
+def install(fact_cache=True):
+    """Installs the binaries and writes the install step's outputs. `fact_cache` False (install
+    mode): no fact cache directory, so action.yml neither restores nor saves one."""
     requested = runner.get("version", "pinned")
     if requested == "source":
         version, bin_dir, exe = from_source()
     else:
         version, bin_dir, exe = from_release(requested)
+    bin_dir = os.path.abspath(bin_dir)
     cartograph = os.path.join(bin_dir, "cartograph" + exe)
     ask = os.path.join(bin_dir, "cartograph-ask" + exe)
     runner.set_output("version", version)
     runner.set_output("build", build_of(cartograph))
-    runner.set_output("cache-dir", cache_dir())
+    runner.set_output("cache-dir", cache_dir() if fact_cache else "")
     runner.set_output("cartograph", cartograph)
     runner.set_output("cartograph-ask", ask if os.path.isfile(ask) else "")
     runner.add_path(bin_dir)

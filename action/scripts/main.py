@@ -3,7 +3,9 @@
 action.yml runs these four stages in order (with actions/upload-artifact between analyse and
 publish). Inputs come through CARTOGRAPH_* environment variables; stages hand state to each other
 through a JSON file in $RUNNER_TEMP. Exit codes: 0 done, 1 the `fail-on` gate was met (gate stage
-only), 2 an error the workflow author must fix.
+only), 2 an error the workflow author must fix. In `mode: install` only the install stage works
+(the binary for a job's own `cartograph` commands, as in examples/architecture-shards.yml); the
+others say so in one log line each.
 """
 
 import json
@@ -18,7 +20,7 @@ import publish  # noqa: E402
 import runner  # noqa: E402
 from runner import ActionError  # noqa: E402
 
-_MODES = ("auto", "pr", "post", "drift")
+_MODES = ("auto", "pr", "post", "drift", "install")
 _AUTO = {"pull_request": "pr", "workflow_run": "post", "schedule": "drift", "workflow_dispatch": "drift"}
 
 
@@ -30,7 +32,7 @@ def mode():
         return requested
     event_name = os.environ.get("GITHUB_EVENT_NAME", "")
     if event_name not in _AUTO:
-        raise ActionError(f"`mode: auto` does not know the {event_name or 'unnamed'} event; set `mode` to pr, post or drift")
+        raise ActionError(f"`mode: auto` does not know the {event_name or 'unnamed'} event; set `mode` to pr, post, drift or install")
     return _AUTO[event_name]
 
 
@@ -39,14 +41,22 @@ def _state_path():
 
 
 def stage_install():
-    if mode() == "post":
+    current = mode()
+    if current == "post":
         runner.log("mode post: no binary needed")
         return
-    install.install()
+    # In install mode the workflow runs cartograph itself and keeps its own --cache: no fact
+    # cache directory, so the action's restore and save steps are skipped.
+    install.install(fact_cache=current != "install")
 
 
 def stage_analyse():
     current = mode()
+    if current == "install":
+        runner.set_output("upload", "false")
+        runner.set_output("cache-save", "false")
+        runner.log("mode install: no analysis; the `cartograph` output names the installed binary (also on PATH)")
+        return
     cartograph = os.environ.get("CARTOGRAPH_BIN", "")
     if current != "post" and not (cartograph and os.path.isfile(cartograph)):
         raise ActionError("the cartograph binary was not installed")
@@ -111,6 +121,9 @@ def report_cache():
 
 
 def stage_publish():
+    if mode() == "install":
+        runner.log("mode install: nothing to publish")
+        return
     with open(_state_path(), encoding="utf-8") as handle:
         state = json.load(handle)
     if state.get("skipped"):
@@ -127,6 +140,9 @@ def stage_publish():
 
 
 def stage_gate():
+    if runner.get("mode", "auto") == "install":
+        runner.log("mode install: no findings to gate")
+        return 0
     path = _state_path()
     if not os.path.isfile(path):
         return 0

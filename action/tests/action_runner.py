@@ -1,4 +1,5 @@
-"""Runs a composite action's steps the way the GitHub runner does, for the harness.
+"""Runs a composite action's steps (and a workflow job's) the way the GitHub runner does, for the
+harness.
 
 It reads action.yml (parsed to JSON by lint.mjs), evaluates the `${{ }}` expressions it uses
 (inputs, github, runner, steps, env contexts; ==, !=, &&, ||, !, always/success/failure), runs each
@@ -6,6 +7,8 @@ It reads action.yml (parsed to JSON by lint.mjs), evaluates the `${{ }}` express
 (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_PATH, GITHUB_EVENT_PATH, GITHUB_ACTION_PATH, RUNNER_*,
 ...), and records `uses:` steps instead of running them (a test may give their outputs, or a
 handler that plays the action: fake_actions_cache.py plays actions/cache's restore and save).
+run_job does the same for one job of a workflow (one matrix cell), with the matrix and needs
+contexts, job and workflow `env:`, and every `uses:` step played by a handler.
 """
 
 import json
@@ -114,6 +117,12 @@ class Expression:
             current = self.context
             for part in value.split("."):
                 current = current.get(part) if isinstance(current, dict) else None
+            while self._peek() == ("op", "["):  # an index: needs.revisions.outputs[matrix.side]
+                self._take()
+                index = self._or()
+                if self._take() != ("op", "]"):
+                    raise ValueError("expected ] after an index")
+                current = current.get(to_text(index)) if isinstance(current, dict) else None
             return current
         raise ValueError(f"unexpected token {value!r}")
 
@@ -322,4 +331,115 @@ def run_action(action, *, action_path, workspace, event_name, event, inputs, env
     result.summary = "".join(summary_parts)
     for name, spec in (action.get("outputs") or {}).items():
         result.outputs[name] = interpolate(spec.get("value", ""), context)
+    return result
+
+
+def _run_bash(script_text, *, files, index, cwd, env, result, bash):
+    """Runs one `run:` script like the runner (`bash` is its command line, the GITHUB_* files); returns
+    (exit code, outputs, summary, PATH additions) and records the step in `result`."""
+    output_file = os.path.join(files, f"output-{uuid.uuid4().hex}")
+    summary_file = os.path.join(files, f"summary-{uuid.uuid4().hex}")
+    path_file = os.path.join(files, f"path-{uuid.uuid4().hex}")
+    env_file = os.path.join(files, f"env-{uuid.uuid4().hex}")
+    for name in (output_file, summary_file, path_file, env_file):
+        open(name, "w").close()
+    env = dict(env, GITHUB_OUTPUT=output_file, GITHUB_STEP_SUMMARY=summary_file, GITHUB_PATH=path_file, GITHUB_ENV=env_file)
+    script = os.path.join(files, f"step-{index}.sh")
+    with open(script, "w", encoding="utf-8") as handle:
+        handle.write(script_text)
+    completed = subprocess.run(
+        [*bash, script], cwd=cwd, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600,
+    )
+    for line in completed.stdout.splitlines():
+        match = re.match(r"^::(error|warning|notice)[^:]*::(.*)$", line)
+        if match:
+            result.annotations.append((match.group(1), match.group(2)))
+    with open(summary_file, encoding="utf-8") as handle:
+        summary = handle.read()
+    with open(path_file, encoding="utf-8") as handle:
+        additions = [line.strip() for line in handle if line.strip()]
+    return completed, parse_outputs(output_file), summary, additions
+
+
+def run_job(workflow, job_name, *, workspace, runner_temp, env, github, matrix=None, needs=None, handlers=None):
+    """Runs one job of a parsed workflow (one matrix cell: `matrix` gives its values) and returns a
+    Result whose `outputs` are the job's outputs. Every `run:` step runs with bash; every `uses:`
+    step is played by `handlers[name](with_values, context)` (name: the `uses:` value before `@`),
+    which returns the step's outputs; a `uses:` with no handler is an error."""
+    job = workflow["jobs"][job_name]
+    handlers = handlers or {}
+    os.makedirs(runner_temp, exist_ok=True)
+    files = tempfile.mkdtemp(prefix="runner-files-", dir=runner_temp)
+    result = Result()
+    state = {"failed": False}
+    steps_context = {}
+    job_env = dict(env)
+    job_env.update({"GITHUB_ACTIONS": "true", "CI": "true", "GITHUB_WORKSPACE": workspace, "RUNNER_TEMP": runner_temp})
+    job_env.setdefault("RUNNER_OS", "Linux")
+    job_env.setdefault("RUNNER_ARCH", "X64")
+    context = {
+        "github": dict(github, workspace=workspace),
+        "runner": {"os": job_env["RUNNER_OS"], "arch": job_env["RUNNER_ARCH"], "temp": runner_temp},
+        "matrix": dict(matrix or {}),
+        "needs": dict(needs or {}),
+        "steps": steps_context,
+        "env": {},
+        "functions": {
+            "always": lambda: True,
+            "success": lambda: not state["failed"],
+            "failure": lambda: state["failed"],
+            "cancelled": lambda: False,
+        },
+    }
+    # Workflow `env:`, then the job's: each may use the contexts evaluated so far.
+    for scope in (workflow.get("env") or {}, job.get("env") or {}):
+        for key, value in scope.items():
+            context["env"][key] = interpolate(to_text(value), context)
+    path_additions = []
+    summary_parts = []
+    for index, step in enumerate(job.get("steps") or []):
+        step_id = step.get("id") or f"__step{index}"
+        condition = _EXPR.sub(lambda m: m.group(1), str(step.get("if", "success()")))
+        if not re.search(r"\b(always|success|failure|cancelled)\(", condition):
+            condition = f"success() && ({condition})"
+        if not truthy(Expression(condition, context).evaluate()):
+            steps_context[step_id] = {"outputs": {}, "outcome": "skipped", "conclusion": "skipped"}
+            result.steps.append({"id": step_id, "name": step.get("name"), "status": "skipped"})
+            continue
+        step_env = {key: interpolate(to_text(value), context) for key, value in (step.get("env") or {}).items()}
+        if "uses" in step:
+            name = step["uses"].split("@")[0]
+            if name not in handlers:
+                raise ValueError(f"job {job_name}: no handler plays {step['uses']}")
+            with_values = {k: interpolate(to_text(v), dict(context, env=dict(context["env"], **step_env))) for k, v in (step.get("with") or {}).items()}
+            outputs = handlers[name](with_values, context) or {}
+            result.uses.append({"id": step_id, "uses": step["uses"], "with": with_values})
+            steps_context[step_id] = {"outputs": outputs, "outcome": "success", "conclusion": "success"}
+            result.steps.append({"id": step_id, "name": step.get("name"), "status": "recorded"})
+            result.step_outputs[step_id] = outputs
+            continue
+        # The runner's default shell on Linux is `bash -e {0}`; `shell: bash` adds pipefail.
+        shell = step.get("shell") or (job.get("defaults") or {}).get("run", {}).get("shell") or (workflow.get("defaults") or {}).get("run", {}).get("shell")
+        if shell not in (None, "bash"):
+            raise ValueError(f"job {job_name}, step {step_id}: the harness runs bash steps only")
+        bash = ["bash", "-e"] if shell is None else ["bash", "--noprofile", "--norc", "-eo", "pipefail"]
+        run_env = dict(job_env, **context["env"], **step_env)
+        if path_additions:
+            run_env["PATH"] = os.pathsep.join(reversed(path_additions)) + os.pathsep + job_env.get("PATH", "")
+        completed, outputs, summary, additions = _run_bash(
+            step["run"], files=files, index=index, env=run_env, result=result, bash=bash,
+            cwd=os.path.join(workspace, interpolate(step.get("working-directory", "."), context)),
+        )
+        summary_parts.append(summary)
+        path_additions.extend(additions)
+        status = "success" if completed.returncode == 0 else "failure"
+        steps_context[step_id] = {"outputs": outputs, "outcome": status, "conclusion": status}
+        result.steps.append({"id": step_id, "name": step.get("name"), "status": status, "exit": completed.returncode, "stdout": completed.stdout, "stderr": completed.stderr})
+        result.step_outputs[step_id] = outputs
+        if completed.returncode != 0:
+            state["failed"] = True
+            result.success = False
+    result.summary = "".join(summary_parts)
+    for name, value in (job.get("outputs") or {}).items():
+        result.outputs[name] = interpolate(to_text(value), context)
     return result

