@@ -436,7 +436,6 @@ pub(crate) fn analyse_inventory(
     // The facts have been linked: free them (the largest part of a tree's memory) before the
     // analysis is assembled.
     drop(results);
-    drop(resolvers);
     drop(js);
     drop(rust);
     let mut package_roots: BTreeSet<String> = python.roots().iter().cloned().collect();
