@@ -4,6 +4,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Prerequisites first, so that a missing one stops the run in one sentence rather than after the
+# build (README.md, "The two commands", lists them with the time and disk to expect).
+missing=()
+for tool in cargo git python3 node npm; do
+  command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+done
+cargo fmt --version >/dev/null 2>&1 || missing+=("rustfmt (rustup component add rustfmt)")
+cargo clippy --version >/dev/null 2>&1 || missing+=("clippy (rustup component add clippy)")
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "scripts/test.sh needs ${missing[*]}: install them (Rust by rustup, git, Python 3.11+, Node.js 20+ with npm and access to its registry; see README.md) and run it again." >&2
+  exit 2
+fi
+# For the test of this check: stop here.
+[ "${CARTOGRAPH_TEST_PREREQUISITES_ONLY:-}" != 1 ] || exit 0
+
 echo "== cargo fmt --check"
 cargo fmt --all --check
 

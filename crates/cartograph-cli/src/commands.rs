@@ -174,7 +174,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             let opened = open_cache(&cache)?;
             let tree = load_tree(&tree, &analysis, opened.as_ref())?;
             finish_cache(opened, &cache)?;
-            let doc = cartograph_query::map_document(tree.analysis.view(), &MapOptions::default());
+            let doc = cartograph_query::map_document(&tree.analysis, &MapOptions::default());
             write_reports(&outputs, &to_json(&doc), || map::render_map(&doc))?;
         }
         Command::Mcp { grant, trees, threads } => {

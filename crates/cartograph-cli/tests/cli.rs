@@ -254,3 +254,30 @@ fn trace_logging_on_an_absolute_tree_writes_no_absolute_path() {
     assert_no_absolute_paths(&err);
     assert_no_absolute_paths(&stdout(&output));
 }
+
+/// `trace` from a frontend module in which no call was recognised says so: its import paths
+/// alone must not read as "this module calls nothing". A module with a call gets no such note.
+#[test]
+fn trace_says_when_no_call_was_recognised_in_a_module() {
+    let tree = common::fixture("fullstack");
+    let tree = tree.to_str().unwrap();
+    let silent = run(&["trace", "frontend/src/main.tsx", "--in", tree, "--json", "-"]);
+    assert!(silent.status.success(), "{}", stderr(&silent));
+    let doc = valid_document(&stdout(&silent));
+    let notes = doc["notes"].as_array().expect("notes");
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(
+        notes[0]
+            .as_str()
+            .unwrap()
+            .contains("No HTTP call was recognised in `frontend/src/main.tsx`")
+    );
+    let markdown = run(&["trace", "frontend/src/main.tsx", "--in", tree]);
+    assert!(stdout(&markdown).contains("No HTTP call was recognised"));
+
+    let calling =
+        run(&["trace", "frontend/src/features/orders/useOrders.ts", "--in", tree, "--json", "-"]);
+    assert!(calling.status.success(), "{}", stderr(&calling));
+    let doc = valid_document(&stdout(&calling));
+    assert!(doc.get("notes").is_none(), "a module with a recognised call has no note");
+}

@@ -583,3 +583,35 @@ fn licences_ship_and_every_dependency_licence_is_accepted() {
     let ci = std::fs::read_to_string(root.join(".github/workflows/ci.yml")).expect("ci.yml");
     assert!(ci.contains("cargo deny") && ci.contains("check licenses"), "ci.yml checks licences");
 }
+
+/// `scripts/test.sh` checks its prerequisites before anything else: without npm (and node) it
+/// stops at once, with exit code 2 and one sentence naming what to install.
+#[test]
+fn the_test_script_names_a_missing_prerequisite_in_one_sentence() {
+    let root = workspace();
+    let bin = tempfile::tempdir().unwrap();
+    // A PATH with everything the script needs except node and npm.
+    for tool in
+        ["bash", "env", "dirname", "cargo", "cargo-fmt", "cargo-clippy", "rustc", "git", "python3"]
+    {
+        let Some(found) = std::env::var_os("PATH").and_then(|path| {
+            std::env::split_paths(&path).map(|d| d.join(tool)).find(|p| p.is_file())
+        }) else {
+            eprintln!("skipped: {tool} is not on PATH");
+            return;
+        };
+        std::os::unix::fs::symlink(found, bin.path().join(tool)).unwrap();
+    }
+    let output = std::process::Command::new(bin.path().join("bash"))
+        .arg(root.join("scripts/test.sh"))
+        .env("PATH", bin.path())
+        .env("CARTOGRAPH_TEST_PREREQUISITES_ONLY", "1")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(output.stdout.is_empty(), "nothing ran before the check");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "one sentence: {stderr}");
+    assert!(stderr.starts_with("scripts/test.sh needs node npm:"), "{stderr}");
+    assert!(!stderr.contains(&*bin.path().to_string_lossy()), "no machine path: {stderr}");
+}

@@ -100,6 +100,61 @@ impl RefusalKind {
         RefusalKind::ALL.into_iter().find(|k| k.as_str() == name)
     }
 
+    /// What a refusal of this kind leaves unknown: one sentence for coverage reports, so that a
+    /// reader tells "none found" from "not seen".
+    pub fn affects(self) -> &'static str {
+        match self {
+            RefusalKind::FileTooLarge => {
+                "these files were not read: their imports, routes, calls, tables and environment reads are unknown"
+            }
+            RefusalKind::BinaryFile => {
+                "these files look binary and were not parsed: whatever they declare is unknown"
+            }
+            RefusalKind::UnreadableFile => {
+                "these files could not be read: whatever they declare is unknown"
+            }
+            RefusalKind::Symlink => {
+                "files reached only through these links are not analysed through them"
+            }
+            RefusalKind::InvalidPath => {
+                "these files have names that are not repository paths and were not analysed"
+            }
+            RefusalKind::InvalidUtf8 => {
+                "analysed with replacement characters: names holding the invalid bytes may be wrong"
+            }
+            RefusalKind::SyntaxErrors => {
+                "the error regions of these files: imports, routes and calls inside them are unknown"
+            }
+            RefusalKind::TooDeep => "constructs nested below the depth limit are unknown",
+            RefusalKind::MinifiedBundle => {
+                "bundled code is not analysed; its sources are, where the tree holds them"
+            }
+            RefusalKind::DynamicImport => "imports computed at run time: what they load is unknown",
+            RefusalKind::UnresolvedImport => {
+                "imports that resolve to no file of the tree: the module they load is unknown"
+            }
+            RefusalKind::InvalidConfig => {
+                "path aliases and package names from this configuration are unknown: imports through them may not resolve"
+            }
+            RefusalKind::ComputedRoute => {
+                "routes whose path is computed: missing, or their path is unknown"
+            }
+            RefusalKind::UnresolvedMount => {
+                "every route under this mount: missing, or listed without the mount's prefix"
+            }
+            RefusalKind::ComputedUrl => "HTTP calls whose URL is computed: not linked to any route",
+            RefusalKind::UnmatchedCall => {
+                "calls to a relative URL no served route matches: the route may be served by code not analysed"
+            }
+            RefusalKind::ComputedEnvKey => {
+                "environment variables read by a computed name are unknown"
+            }
+            RefusalKind::ComputedTable => {
+                "tables named by computed values or SQL that cannot be read are unknown"
+            }
+        }
+    }
+
     /// True for refusals that mean a file was not analysed at all.
     pub fn skips_file(self) -> bool {
         matches!(

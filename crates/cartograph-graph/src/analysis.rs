@@ -29,6 +29,10 @@ pub struct AnalysisStats {
     pub builtin_imports: u64,
     /// Directories not entered because their name is excluded, in path order.
     pub excluded_dirs: Vec<RepoPath>,
+    /// Files of the tree that are not source files of an analysed language (neither parsed nor
+    /// refused: documentation, images, data, and languages Cartograph does not read), by
+    /// extension in lower case, `""` for none.
+    pub other_files_by_extension: BTreeMap<String, u64>,
 }
 
 /// The result of analysing one tree: everything sorted by identity.

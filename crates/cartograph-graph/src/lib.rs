@@ -9,6 +9,7 @@
 pub mod analysis;
 pub mod blast;
 pub mod components;
+pub mod coverage;
 mod cycles;
 pub mod diff;
 pub mod map;
@@ -19,6 +20,7 @@ pub mod trace;
 pub use analysis::{Analysis, AnalysisStats};
 pub use blast::{Blast, BlastOptions, blast};
 pub use components::{ComponentRule, ComponentSummary, assign_components, summarise_components};
+pub use coverage::{Coverage, coverage};
 pub use diff::{Finding, FindingKind, GraphDiff, Severity, diff};
 pub use map::{Map, MapOptions, map};
 pub use target::{TargetError, resolve_target};

@@ -217,7 +217,7 @@ fn map_answer(loaded: &LoadedTree, limit: usize) -> Result<Reply, String> {
         max_externals: limit,
         max_packages: limit,
     };
-    let doc = cartograph_query::map_document(loaded.analysis.view(), &options);
+    let doc = cartograph_query::map_document(&loaded.analysis, &options);
     let mut truncated = Vec::new();
     let mut section = |name: &str, total: u64, shown: u64| {
         if shown < total {

@@ -396,6 +396,7 @@ pub(crate) fn analyse_inventory(
     let mut builder = AnalysisBuilder::default();
     builder.stats.files_seen = inventory.entries_seen;
     builder.stats.excluded_dirs = inventory.excluded_dirs.clone();
+    builder.stats.other_files_by_extension = inventory.other_files.clone();
     for refusal in inventory.refusals.into_iter().chain(config_refusals) {
         builder.add_refusal(refusal);
     }

@@ -10,6 +10,7 @@
 //! What to do with each entry the walk meets is decided by one builder that the walk of a git
 //! revision's tree (`crate::git`) shares, so both kinds of tree are classified alike.
 
+use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -98,6 +99,9 @@ pub struct Inventory {
     pub excluded_dirs: Vec<RepoPath>,
     /// Every regular file and link the walk met, kept or not.
     pub entries_seen: u64,
+    /// Files kept that are not source files of an analysed language (neither parsed nor
+    /// refused): by extension, lower case, `""` for none. What coverage reports as not seen.
+    pub other_files: BTreeMap<String, u64>,
 }
 
 /// Why a tree could not be walked at all.
@@ -236,7 +240,12 @@ impl<'a> InventoryBuilder<'a> {
         let inventory = &mut self.inventory;
         inventory.entries_seen += 1;
         let grammar = grammar_for(&path);
-        if size > self.options.max_file_size {
+        let prisma = path.extension() == Some("prisma");
+        let sql_schema = cartograph_extract::is_schema_file(&path);
+        // Only a file the analysis would read is refused for its size: an image or an archive
+        // over the cap was never going to be read, and is counted with the other files.
+        let read = grammar.is_some() || prisma || sql_schema || is_config_file(&path);
+        if size > self.options.max_file_size && read {
             // Still a file of the tree: imports of it resolve, only its own facts are unknown.
             inventory.index.insert(path.clone());
             inventory.refusals.push(Refusal::new(
@@ -249,22 +258,28 @@ impl<'a> InventoryBuilder<'a> {
             ));
             return;
         }
-        if path.extension() == Some("prisma") {
+        if prisma {
             inventory.prisma_schemas.push(path.clone());
         }
-        if cartograph_extract::is_schema_file(&path) {
+        if sql_schema {
             inventory.sql_schemas.push(path.clone());
         }
-        if let Some(grammar) = grammar {
-            if is_minified_name(path.file_name()) {
-                inventory.refusals.push(Refusal::new(
-                    RefusalKind::MinifiedBundle,
-                    SourceLocation::file(path),
-                    "minified bundle not analysed",
-                ));
-                return;
+        match grammar {
+            Some(grammar) => {
+                if is_minified_name(path.file_name()) {
+                    inventory.refusals.push(Refusal::new(
+                        RefusalKind::MinifiedBundle,
+                        SourceLocation::file(path),
+                        "minified bundle not analysed",
+                    ));
+                    return;
+                }
+                inventory.sources.push(SourceCandidate { path: path.clone(), grammar, size });
             }
-            inventory.sources.push(SourceCandidate { path: path.clone(), grammar, size });
+            None => {
+                let extension = path.extension().unwrap_or("").to_ascii_lowercase();
+                *inventory.other_files.entry(extension).or_default() += 1;
+            }
         }
         inventory.index.insert(path);
     }
@@ -275,6 +290,16 @@ impl<'a> InventoryBuilder<'a> {
         self.inventory.refusals.sort();
         self.inventory
     }
+}
+
+/// The configuration files the import resolvers read (`package.json`, `tsconfig*.json`,
+/// `jsconfig*.json`, `Cargo.toml`).
+fn is_config_file(path: &RepoPath) -> bool {
+    let name = path.file_name();
+    name == "package.json"
+        || name == "Cargo.toml"
+        || ((name.starts_with("tsconfig") || name.starts_with("jsconfig"))
+            && name.ends_with(".json"))
 }
 
 fn walk_error_refusal(root: &Path, error: &ignore::Error) -> Refusal {

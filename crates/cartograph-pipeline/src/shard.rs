@@ -162,6 +162,7 @@ struct RecordedInventory {
     refusals: Vec<Refusal>,
     excluded_dirs: Vec<RepoPath>,
     entries_seen: u64,
+    other_files: BTreeMap<String, u64>,
 }
 
 /// One read besides the sources: the bytes, or why it failed.
@@ -323,6 +324,7 @@ fn record_inventory(inventory: Inventory) -> RecordedInventory {
         refusals: inventory.refusals,
         excluded_dirs: inventory.excluded_dirs,
         entries_seen: inventory.entries_seen,
+        other_files: inventory.other_files,
     }
 }
 
@@ -451,6 +453,7 @@ fn restore_inventory(recorded: RecordedInventory) -> Inventory {
         refusals: recorded.refusals,
         excluded_dirs: recorded.excluded_dirs,
         entries_seen: recorded.entries_seen,
+        other_files: recorded.other_files,
     }
 }
 

@@ -41,10 +41,12 @@ impl LoadedTree {
             self.analysis.stats.files_analysed,
             self.analysis.view(),
         )
+        .with_coverage(cartograph_report::coverage::CoverageDoc::from_analysis(&self.analysis))
     }
 }
 
 /// A TREE argument, opened: files to analyse, or a snapshot already read.
+#[allow(clippy::large_enum_variant)] // one per tree argument, never held in a collection
 pub enum OpenedTree {
     Files(TreeFiles),
     Snapshot(LoadedTree),

@@ -20,8 +20,9 @@ use crate::words::numbered;
 pub const SCHEMA_NAME: &str = "diff";
 /// 1.1 added the optional `explanations` section; 1.2 the optional `covered_by` of a finding;
 /// 1.3 the finding kind `new-call`; 1.5 the kinds `rule-violation`, `rule-violation-fixed` and
-/// `stale-baseline`, a finding's optional `rule`, and the optional `rules` section.
-pub const SCHEMA_VERSION: &str = "1.5";
+/// `stale-baseline`, a finding's optional `rule`, and the optional `rules` section; 1.6 each
+/// side's optional `coverage`.
+pub const SCHEMA_VERSION: &str = "1.6";
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct DiffDocument {
@@ -60,6 +61,9 @@ pub struct TreeDoc {
     pub nodes: u64,
     pub edges: u64,
     pub refusals: u64,
+    /// What the analysis of this side did not see (since 1.6; absent from older documents).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coverage: Option<crate::coverage::CoverageDoc>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
@@ -218,7 +222,14 @@ impl TreeDoc {
             nodes: view.nodes.len() as u64,
             edges: view.edges.len() as u64,
             refusals: view.refusals.len() as u64,
+            coverage: None,
         }
+    }
+
+    /// The same side with its coverage.
+    pub fn with_coverage(mut self, coverage: crate::coverage::CoverageDoc) -> Self {
+        self.coverage = Some(coverage);
+        self
     }
 }
 

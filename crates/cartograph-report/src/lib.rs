@@ -9,6 +9,7 @@
 
 pub mod blast;
 pub mod cache_stats;
+pub mod coverage;
 pub mod diff;
 pub mod diff_markdown;
 pub mod explain;

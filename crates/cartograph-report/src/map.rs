@@ -12,11 +12,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::TOOL_VERSION;
 use crate::blast::{code, details_close, details_open};
+use crate::coverage::CoverageDoc;
 use crate::snapshot::HandlerDoc;
 use crate::words::plural;
 
 pub const SCHEMA_NAME: &str = "map";
-pub const SCHEMA_VERSION: &str = "1.1";
+pub const SCHEMA_VERSION: &str = "1.2";
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct MapDocument {
@@ -32,6 +33,8 @@ pub struct MapDocument {
     pub env_vars: SectionDoc<EnvVarDoc>,
     pub externals: SectionDoc<ExternalDoc>,
     pub packages: SectionDoc<PackageDoc>,
+    /// What the analysis did not see (since 1.2).
+    pub coverage: CoverageDoc,
 }
 
 /// One bounded list: the entries kept (the most significant, written in identity order), how
@@ -120,7 +123,7 @@ pub struct PackageDoc {
 }
 
 impl MapDocument {
-    pub fn from_map(map: &Map) -> Self {
+    pub fn from_map(map: &Map, coverage: CoverageDoc) -> Self {
         let o = &map.options;
         Self {
             schema: SCHEMA_NAME.to_owned(),
@@ -178,6 +181,7 @@ impl MapDocument {
                 id: u.key.id(),
                 importers: u.users,
             }),
+            coverage,
         }
     }
 }
@@ -324,6 +328,7 @@ pub fn render_map(doc: &MapDocument) -> String {
     section(&mut out, "Packages", &doc.packages, "| package | importers |\n|---|---:|\n", |u| {
         format!("| {} | {} |", code(&u.id), u.importers)
     });
+    out.push_str(&crate::coverage::render_markdown(&doc.coverage, "##", true));
     while out.ends_with("\n\n") {
         out.pop();
     }

@@ -61,13 +61,13 @@ pub fn render_summary(doc: &SummaryDocument) -> String {
         .map(|(k, n)| (k.clone(), *n))
         .collect();
     if nonzero.is_empty() {
-        let _ = writeln!(
-            out,
-            "## Refusals\n\nNone: every file was analysed and every import resolved.\n"
-        );
+        let _ =
+            writeln!(out, "## Refusals\n\nNone: no file was refused and every import resolved.\n");
     } else {
         section(&mut out, "Refusals", &nonzero);
     }
+
+    out.push_str(&crate::coverage::render_markdown(&doc.coverage, "##", false));
 
     let _ = writeln!(out, "## Import cycles\n");
     if doc.cycles.is_empty() {

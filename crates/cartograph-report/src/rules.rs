@@ -21,7 +21,7 @@ use crate::words::plural;
 pub const BASELINE_SCHEMA: &str = "baseline";
 pub const BASELINE_VERSION: &str = "1.0";
 pub const CHECK_SCHEMA: &str = "check";
-pub const CHECK_VERSION: &str = "1.0";
+pub const CHECK_VERSION: &str = "1.1";
 
 /// A rule as documents describe it.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::TOOL_VERSION;
 
 pub const SCHEMA_NAME: &str = "snapshot";
-pub const SCHEMA_VERSION: &str = "1.2";
+pub const SCHEMA_VERSION: &str = "1.3";
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct SnapshotDocument {
@@ -39,6 +39,10 @@ pub struct StatsDoc {
     pub files_with_error_regions: u64,
     pub builtin_imports: u64,
     pub excluded_dirs: Vec<String>,
+    /// Files that are not source files of an analysed language, by extension (since 1.3; absent
+    /// from older snapshots, read as none).
+    #[serde(default)]
+    pub other_files_by_extension: BTreeMap<String, u64>,
     pub nodes: u64,
     pub edges: u64,
     pub refusals: u64,
@@ -170,6 +174,7 @@ impl StatsDoc {
             files_with_error_regions,
             builtin_imports,
             excluded_dirs,
+            other_files_by_extension,
         } = &analysis.stats;
         Self {
             files_seen: *files_seen,
@@ -184,6 +189,7 @@ impl StatsDoc {
             files_with_error_regions: *files_with_error_regions,
             builtin_imports: *builtin_imports,
             excluded_dirs: excluded_dirs.iter().map(ToString::to_string).collect(),
+            other_files_by_extension: other_files_by_extension.clone(),
             nodes: analysis.nodes.len() as u64,
             edges: analysis.edges.len() as u64,
             refusals: analysis.refusals.len() as u64,
@@ -330,6 +336,7 @@ impl SnapshotDocument {
                 files_with_error_regions: self.stats.files_with_error_regions,
                 builtin_imports: self.stats.builtin_imports,
                 excluded_dirs,
+                other_files_by_extension: self.stats.other_files_by_extension,
             },
             package_roots: Vec::new(),
             file_versions: BTreeMap::new(),

@@ -8,10 +8,11 @@ use cartograph_graph::{Analysis, ArchitectureGraph, summarise_components};
 use serde::{Deserialize, Serialize};
 
 use crate::TOOL_VERSION;
+use crate::coverage::CoverageDoc;
 use crate::snapshot::StatsDoc;
 
 pub const SCHEMA_NAME: &str = "summary";
-pub const SCHEMA_VERSION: &str = "1.2";
+pub const SCHEMA_VERSION: &str = "1.3";
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct SummaryDocument {
@@ -31,6 +32,8 @@ pub struct SummaryDocument {
     pub components: Vec<ComponentDoc>,
     /// Third-party packages with the number of modules importing each, by package id.
     pub packages: BTreeMap<String, u64>,
+    /// What the analysis did not see (since 1.3).
+    pub coverage: CoverageDoc,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
@@ -111,6 +114,7 @@ impl SummaryDocument {
             cycles,
             components,
             packages,
+            coverage: CoverageDoc::from_analysis(analysis),
         }
     }
 }

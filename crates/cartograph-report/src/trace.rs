@@ -19,7 +19,7 @@ use crate::snapshot::LocationDoc;
 use crate::words::plural;
 
 pub const SCHEMA_NAME: &str = "trace";
-pub const SCHEMA_VERSION: &str = "1.0";
+pub const SCHEMA_VERSION: &str = "1.1";
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct TraceDocument {
@@ -36,6 +36,10 @@ pub struct TraceDocument {
     /// In enumeration order: by start node, then depth-first, steps tried by edge kind (calls,
     /// serves, writes, reads, reads_env, imports) then by the reached node's identity.
     pub paths: Vec<TracePathDoc>,
+    /// What the paths cannot show (since 1.1): for each start module in which no HTTP call was
+    /// recognised and none refused, that its calls are unknown rather than none.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub notes: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
@@ -135,7 +139,14 @@ impl TraceDocument {
                         .collect(),
                 })
                 .collect(),
+            notes: Vec::new(),
         }
+    }
+
+    /// The same trace with the notes on what its paths cannot show.
+    pub fn with_notes(mut self, notes: Vec<String>) -> Self {
+        self.notes = notes;
+        self
     }
 }
 
@@ -167,6 +178,9 @@ pub fn render_trace(doc: &TraceDocument) -> String {
     let _ = writeln!(out, ": {n} path{}.", plural(n));
     if let Some(sentence) = truncation_sentence(doc) {
         let _ = writeln!(out, "\n{sentence}");
+    }
+    for note in &doc.notes {
+        let _ = writeln!(out, "\n{}", crate::diff_markdown::escape::text_with_code(note));
     }
     if doc.paths.iter().any(|p| p.direction == "backward") {
         out.push_str(

@@ -9,6 +9,7 @@ use cartograph_graph::{
 };
 use cartograph_pipeline::analyse_tree;
 use cartograph_report::blast::{BlastDocument, render_blast, render_blast_section};
+use cartograph_report::coverage::CoverageDoc;
 use cartograph_report::map::{MapDocument, render_map};
 use cartograph_report::trace::{TraceDocument, render_trace};
 use cartograph_report::{schema, to_json};
@@ -215,11 +216,17 @@ fn trace_backward_from_a_table() {
 #[test]
 fn map_of_the_fixture_and_its_truncation() {
     let analysis = fullstack();
-    let doc = MapDocument::from_map(&map(analysis.view(), &MapOptions::default()));
+    let doc = MapDocument::from_map(
+        &map(analysis.view(), &MapOptions::default()),
+        CoverageDoc::from_analysis(analysis),
+    );
     let text = validated(&doc);
     assert_eq!(
         text,
-        validated(&MapDocument::from_map(&map(analysis.view(), &MapOptions::default())))
+        validated(&MapDocument::from_map(
+            &map(analysis.view(), &MapOptions::default()),
+            CoverageDoc::from_analysis(analysis)
+        ))
     );
     assert!(!doc.truncated);
     assert!(doc.routes.total > 10);
@@ -237,7 +244,8 @@ fn map_of_the_fixture_and_its_truncation() {
     assert!(items.callers >= 2);
 
     let small = MapOptions { max_routes: 3, max_components: 2, ..MapOptions::default() };
-    let cut = MapDocument::from_map(&map(analysis.view(), &small));
+    let cut =
+        MapDocument::from_map(&map(analysis.view(), &small), CoverageDoc::from_analysis(analysis));
     validated(&cut);
     assert!(cut.truncated && cut.routes.truncated && cut.components.truncated);
     assert_eq!((cut.routes.shown, cut.routes.total), (3, doc.routes.total));

@@ -38,6 +38,7 @@ fn tree(label: &str) -> TreeDoc {
         nodes: 120,
         edges: 300,
         refusals: 12,
+        coverage: None,
     }
 }
 

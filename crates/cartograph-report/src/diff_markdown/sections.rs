@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::Omitted;
-use super::escape::{code, thousands};
+use super::escape::{code, text_with_code, thousands};
 use super::rows::{
     changed_edge_row, cycle_change_row, cycle_row, diff_edge_row, node_change_row, node_row,
     refusal_row,
@@ -208,7 +208,50 @@ pub(super) fn sections(doc: &DiffDocument) -> Vec<Section> {
             groups,
         });
     }
+    if let Some(section) = coverage_section(doc) {
+        out.push(section);
+    }
     out
+}
+
+/// What the head's analysis did not see: languages not analysed, skipped files, frontend
+/// modules with no recognised call, refusal kinds and what they leave unknown. Last, after the
+/// refusals, and the first section a tight budget cuts to its summary line.
+fn coverage_section(doc: &DiffDocument) -> Option<Section> {
+    let coverage = doc.head.coverage.as_ref()?;
+    let mut lines = coverage.lines().into_iter();
+    let first = lines.next()?;
+    let mut lead: Vec<String> = Vec::new();
+    if !coverage.languages_not_analysed.is_empty() {
+        let n = coverage.languages_not_analysed.len();
+        lead.push(format!("{n} language{} not analysed", plural(n)));
+    }
+    let skipped = coverage.files_skipped;
+    if skipped > 0 {
+        lead.push(format!("{} file{} skipped", thousands(skipped as usize), plural(skipped)));
+    }
+    let unknown: u64 = coverage.frontends.iter().map(|f| f.without_calls).sum();
+    if unknown > 0 {
+        lead.push(format!(
+            "{} frontend module{} with no call recognised",
+            thousands(unknown as usize),
+            plural(unknown)
+        ));
+    }
+    let rows: Vec<String> = lines.map(|line| format!("- {}\n", text_with_code(&line))).collect();
+    let groups = if rows.is_empty() {
+        Vec::new()
+    } else {
+        vec![Group { label: "unknowns in head".to_owned(), rows }]
+    };
+    Some(Section {
+        title: "What was not seen",
+        priority: u8::MAX,
+        trailing: true,
+        lead: if lead.is_empty() { "nothing left unseen".to_owned() } else { lead.join(" · ") },
+        preamble: text_with_code(&format!("Head: {first}")) + "\n",
+        groups,
+    })
 }
 
 /// Routes the head may serve that no list shows: each new `unresolved-mount` refusal is a router

@@ -18,6 +18,7 @@ fn tree(label: &str) -> TreeDoc {
         nodes: 10,
         edges: 10,
         refusals: 0,
+        coverage: None,
     }
 }
 
