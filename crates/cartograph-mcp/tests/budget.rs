@@ -226,6 +226,24 @@ async fn every_answer_fits_its_budget_and_says_what_it_left_out() {
     let result = c.call("diff", json!({"base": "base", "head": "head", "max_bytes": needed})).await;
     let envelope = checked(&result, needed);
     assert!(envelope["document"]["findings"].as_array().is_some_and(Vec::is_empty));
+    // `evidence` keeps its word too: within the default budget, and at the smallest budget the
+    // error names.
+    let args = json!({"tree": "head", "kind": "imports", "from": "module:web/src/index.ts",
+                      "to": "module:web/src/api/c1.ts"});
+    let envelope = checked(&c.call("evidence", args.clone()).await, DEFAULT_MAX_BYTES);
+    assert_eq!(envelope["document"]["total"], 1, "{envelope}");
+    let mut small = args.clone();
+    small["max_bytes"] = MIN_MAX_BYTES.into();
+    let message = refusal(&c.call("evidence", small.clone()).await);
+    let needed: usize = message
+        .rsplit("at least ")
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("the smallest budget");
+    small["max_bytes"] = needed.into();
+    let envelope = checked(&c.call("evidence", small).await, needed);
+    let note = &envelope["truncated"][0];
+    assert_eq!((note["list"].as_str(), note["omitted"].as_u64()), (Some("edges"), Some(1)));
     // Out of range is an argument error before any analysis.
     for budget in [0, MIN_MAX_BYTES - 1, 1_000_001] {
         let message = refusal(&c.call("map", json!({"tree": "head", "max_bytes": budget})).await);
