@@ -49,8 +49,8 @@ fn a_file_that_is_not_a_snapshot_is_bad_input() {
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         stderr(&output).trim_end(),
-        "error: snapshot `Cargo.toml` is not a snapshot document: it is not valid JSON (line 1, \
-         column 2)"
+        "error: `Cargo.toml` is a file, not a directory or a snapshot document (a snapshot is the \
+         JSON `cartograph snapshot` writes)"
     );
 }
 

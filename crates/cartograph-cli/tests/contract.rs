@@ -62,3 +62,81 @@ fn listings() {
     check("schema-list", &root, &["schema"], None);
     check("recognisers", &root, &["recognisers"], None);
 }
+
+/// Runs git in `repo` with a fixed identity, no signing and no user or system configuration;
+/// panics when it fails.
+fn git_in(repo: &Path, args: &[&str]) {
+    let home = repo.parent().unwrap_or(repo);
+    let status = std::process::Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args(["-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false"])
+        .args(["-c", "init.defaultBranch=main", "-c", "core.autocrlf=false"])
+        .args(args)
+        .current_dir(repo)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", home.join("gitconfig-that-does-not-exist"))
+        .env("HOME", home)
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .env_remove("GIT_INDEX_FILE")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .expect("git runs");
+    assert!(status.success(), "git {args:?}");
+}
+
+/// Every error of issue 20's list: one sentence, exit 2, naming what the argument is and what to
+/// do, with no absolute path, no file content and no environment value.
+#[test]
+fn errors_that_say_what_the_argument_is() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let tmp = dir.path();
+    // Outside any git repository.
+    let plain = tmp.join("plain");
+    std::fs::create_dir_all(plain.join("app")).expect("mkdir");
+    std::fs::write(plain.join("file.py"), "TOKEN = 'hunter2'\n").expect("write");
+    std::fs::write(plain.join("notes.txt"), "DATABASE_URL=postgres://u:hunter2@h/db\n")
+        .expect("write");
+    std::fs::write(plain.join("app/main.py"), "import os\n").expect("write");
+    std::fs::write(plain.join("package.json"), "{\"name\": \"hunter2\"}\n").expect("write");
+    let golden = std::fs::read_to_string(workspace().join("goldens/polyglot-snapshot.snap.json"))
+        .expect("golden snapshot");
+    let mut bad: serde_json::Value = serde_json::from_str(&golden).expect("json");
+    bad["nodes"][1]["kind"] = "hunter2".into();
+    std::fs::write(plain.join("bad-kind.json"), bad.to_string()).expect("write");
+    let mut missing: serde_json::Value = serde_json::from_str(&golden).expect("json");
+    missing["edges"][0].as_object_mut().expect("edge").remove("confidence");
+    std::fs::write(plain.join("bad-edge.json"), missing.to_string()).expect("write");
+
+    let cases: [(&str, &[&str]); 9] = [
+        ("file-as-tree-snapshot", &["snapshot", "file.py"]),
+        ("file-as-tree-diff", &["diff", "notes.txt", "app"]),
+        ("json-file-as-tree", &["summary", "package.json"]),
+        ("snapshot-bad-field", &["summary", "bad-kind.json"]),
+        ("snapshot-missing-field", &["diff", "bad-edge.json", "app"]),
+        ("revision-outside-repository", &["diff", "main", "app"]),
+        ("tagged-revision-outside-repository", &["snapshot", "rev:v1.2.0"]),
+        ("fail-on-empty", &["diff", "app", "app", "--fail-on", ""]),
+        ("check-fail-on-empty", &["check", "app", "--fail-on", " "]),
+    ];
+    for (name, args) in cases {
+        let text = contract(&plain, args, Some(tmp));
+        assert!(!text.contains("hunter2"), "{name}: {text}");
+        common::assert_no_absolute_paths(&text);
+        check(name, &plain, args, Some(tmp));
+    }
+
+    // Inside a git repository: a misspelt tag or branch is named with the nearest one.
+    let repo = tmp.join("repo");
+    std::fs::create_dir_all(repo.join("app")).expect("mkdir");
+    std::fs::write(repo.join("app/main.py"), "import os\n").expect("write");
+    git_in(&repo, &["init", "-q"]);
+    git_in(&repo, &["add", "."]);
+    git_in(&repo, &["commit", "-q", "-m", "one"]);
+    git_in(&repo, &["tag", "v1.2.0"]);
+    git_in(&repo, &["branch", "release/2026"]);
+    check("misspelt-tag", &repo, &["snapshot", "v1.2.O"], Some(tmp));
+    check("misspelt-tagged-revision", &repo, &["diff", "rev:relaese/2026", "HEAD"], Some(tmp));
+    check("misspelt-revision-far-from-any", &repo, &["snapshot", "no-such-thing"], Some(tmp));
+}

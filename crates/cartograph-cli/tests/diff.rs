@@ -297,7 +297,7 @@ fn bad_input_is_one_sentence_and_exit_2() {
     for (base, needle) in [
         (newer.to_str().expect("utf-8"), "newer"),
         (corrupt.to_str().expect("utf-8"), "not valid JSON"),
-        (not_json.to_str().expect("utf-8"), "not valid JSON"),
+        (not_json.to_str().expect("utf-8"), "is a file, not a directory or a snapshot document"),
     ] {
         let output = run(&["diff", base, "tests/fixtures/diff/head"]);
         assert_eq!(output.status.code(), Some(2), "{base}");

@@ -1,15 +1,20 @@
-//! The Cartograph MCP server: `map`, `trace`, `blast`, `diff` and `evidence` over stdio for the one
-//! repository a session was granted at launch (decision 0002).
+//! The Cartograph MCP server: `map`, `trace`, `blast`, `diff`, `check` and `evidence` over stdio
+//! for the one repository a session was granted at launch (decision 0002).
 //!
 //! Layers, outermost first: [`server`] registers the tools with rmcp and runs each query on a
 //! blocking thread; [`tools`] answers a query — authorize every named tree through the session's
 //! [`grant::Grant`] first, then load the analyses, then build the same report documents as the
-//! CLI through the query layer they share (`cartograph-query`), bounded; [`session`] holds the
-//! grant and the session's caches (one content-addressed fact cache, and whole analyses per tree
-//! and content stamp) and counts every file read, so a test can prove a refused query read
-//! nothing; [`grant`] is the session's authorization, and the query layer only ever sees sources
-//! the grant opened.
+//! CLI through the query layer they share (`cartograph-query`), fitted to the query's byte budget
+//! by [`budget`] (what each document gives up first: [`cuts`]) and wrapped in the envelope of
+//! [`answer`], which names the commit or content fingerprint it was computed from; [`session`]
+//! holds the grant and the session's caches (one content-addressed fact cache, and whole analyses
+//! per tree and content stamp) and counts every file read, so a test can prove a refused query
+//! read nothing; [`grant`] is the session's authorization, and the query layer only ever sees
+//! sources the grant opened.
 
+pub mod answer;
+pub mod budget;
+pub mod cuts;
 pub mod grant;
 pub mod server;
 pub mod session;

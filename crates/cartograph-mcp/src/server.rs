@@ -1,7 +1,9 @@
-//! The rmcp front: the five tools, their input schemas (from the argument types' doc comments) and
+//! The rmcp front: the six tools, their input schemas (from the argument types' doc comments) and
 //! their descriptions. Each call runs its query on a blocking thread (analysis is synchronous and
-//! parallel) and answers with structured content plus the same JSON as text; a refused or failed
-//! query is a tool error (`isError: true`) whose one sentence names only what the client sent.
+//! parallel) and answers with the tool result the query built ([`crate::answer::tool_result`]:
+//! structured content plus the same JSON as text, within the query's `max_bytes`); a refused or
+//! failed query is a tool error (`isError: true`) whose one sentence names only what the client
+//! sent.
 
 use std::sync::Arc;
 
@@ -36,11 +38,7 @@ impl Cartograph {
         let session = Arc::clone(&self.session);
         let outcome = tokio::task::spawn_blocking(move || query(&session, &args)).await;
         match outcome {
-            Ok(Ok(reply)) => {
-                let mut result = CallToolResult::success(vec![ContentBlock::text(reply.text)]);
-                result.structured_content = Some(reply.value);
-                result
-            }
+            Ok(Ok(reply)) => reply.result,
             Ok(Err(message)) => CallToolResult::error(vec![ContentBlock::text(message)]),
             Err(_) => CallToolResult::error(vec![ContentBlock::text(
                 "the query stopped before it answered",
@@ -53,8 +51,11 @@ impl Cartograph {
 impl Cartograph {
     /// What is this system? Components (groups of modules) and the dependencies between them,
     /// HTTP routes, database tables, environment variables, external services and packages —
-    /// each list bounded, most significant first. Answer: {tool, summary, truncated, document}
-    /// where document is Cartograph's map document.
+    /// each list bounded, most significant first. Every answer is {tool, summary,
+    /// computed_from, max_bytes, truncated, document}: `computed_from` names the commit or the
+    /// content fingerprint of the tree, the answer is at most `max_bytes` bytes (default 40000),
+    /// and `truncated` says what was left out of each list. The document is Cartograph's map
+    /// document.
     #[tool(annotations(read_only_hint = true))]
     async fn map(&self, Parameters(args): Parameters<MapArgs>) -> CallToolResult {
         self.run(args, tools::map).await
@@ -79,10 +80,11 @@ impl Cartograph {
 
     /// Architecture diff between two granted trees (or revisions of the granted repository):
     /// findings first (removed routes, calls to removed routes, new calls to routes across
-    /// stacks or within one, new cycles, new tables and env vars, ...; every high-severity
-    /// finding is always listed), then the added/removed/changed nodes, edges, refusals and
-    /// cycles, each list cut to `limit`.
-    /// `truncated` says what was cut. The document is Cartograph's diff document.
+    /// stacks or within one, new cycles, new tables and env vars, ...), then the
+    /// added/removed/changed nodes, edges, refusals and
+    /// cycles, each list cut to `limit` if given, then to fit `max_bytes` (raw lists first, then
+    /// findings that are not high, high findings last). `truncated` says what was cut. The
+    /// document is Cartograph's diff document.
     #[tool(annotations(read_only_hint = true))]
     async fn diff(&self, Parameters(args): Parameters<DiffArgs>) -> CallToolResult {
         self.run(args, tools::diff).await

@@ -19,8 +19,8 @@ use cartograph_pipeline::{
 };
 use cartograph_query::{LoadedTree, PairError, failure_sentence};
 
+use crate::answer::{Reply, TreeOrigin};
 use crate::grant::{AuthorizedTree, Grant, OpenedTree};
-use crate::tools::Reply;
 
 /// Answers kept at most; the cache is emptied when full (answers are cheap to recompute from the
 /// cached analyses).
@@ -41,6 +41,9 @@ pub struct SessionTree {
     /// cached by the ids it was computed from stays valid as long as they are served.
     pub id: u64,
     pub tree: LoadedTree,
+    /// What the analysis was computed from: a revision's commit, or a directory's content
+    /// fingerprint.
+    pub origin: TreeOrigin,
 }
 
 /// The state of one MCP session.
@@ -121,10 +124,8 @@ impl Session {
             (Prepared::Cached(a), Prepared::Fresh(b)) => Ok((a, self.analyse(head, b)?)),
             (Prepared::Fresh(a), Prepared::Cached(b)) => Ok((self.analyse(base, a)?, b)),
             (Prepared::Fresh(a), Prepared::Fresh(b)) => {
-                let base_source =
-                    CountingSource { inner: a.opened.source.as_ref(), reads: &self.files_read };
-                let head_source =
-                    CountingSource { inner: b.opened.source.as_ref(), reads: &self.files_read };
+                let base_source = CountingSource::new(&a.opened, &self.files_read);
+                let head_source = CountingSource::new(&b.opened, &self.files_read);
                 self.analyses_run.fetch_add(2, Ordering::Relaxed);
                 let analyses = cartograph_query::analyse_pair(
                     &base_source,
@@ -138,7 +139,12 @@ impl Session {
                     }
                     PairError::Incomplete => "the analysis stopped".to_owned(),
                 })?;
-                Ok((self.keep(a, base_analysis), self.keep(b, head_analysis)))
+                let (base_print, head_print) =
+                    (base_source.fingerprint(), head_source.fingerprint());
+                Ok((
+                    self.keep(a, base_analysis, base_print),
+                    self.keep(b, head_analysis, head_print),
+                ))
             }
         }
     }
@@ -190,23 +196,34 @@ impl Session {
 
     /// Analyses one tree that was not cached, and keeps the analysis.
     fn analyse(&self, tree: &AuthorizedTree, fresh: Fresh) -> Result<Arc<SessionTree>, String> {
-        let source =
-            CountingSource { inner: fresh.opened.source.as_ref(), reads: &self.files_read };
+        let source = CountingSource::new(&fresh.opened, &self.files_read);
         self.analyses_run.fetch_add(1, Ordering::Relaxed);
         let analysis =
             cartograph_pipeline::analyse_source(&source, &self.options, Some(&self.facts))
                 .map_err(|e| tree_error(tree, &e))?;
-        Ok(self.keep(fresh, analysis))
+        let fingerprint = source.fingerprint();
+        Ok(self.keep(fresh, analysis, fingerprint))
     }
 
     /// Keeps an analysis under its tree's key, evicting the least recently used analysis when
     /// the session holds [`MAX_ANALYSES`] already (an agent walking back through many revisions
     /// must not grow the server without bound).
-    fn keep(&self, fresh: Fresh, analysis: Analysis) -> Arc<SessionTree> {
+    fn keep(
+        &self,
+        fresh: Fresh,
+        analysis: Analysis,
+        fingerprint: Option<String>,
+    ) -> Arc<SessionTree> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let Fresh { opened, stamp, key } = fresh;
+        let origin = TreeOrigin {
+            source: opened.kind,
+            label: opened.label.clone(),
+            content_fingerprint: if opened.commit.is_none() { fingerprint } else { None },
+            commit: opened.commit,
+        };
         let tree = LoadedTree { analysis, source: opened.kind, label: opened.label };
-        let loaded = Arc::new(SessionTree { id, tree });
+        let loaded = Arc::new(SessionTree { id, tree, origin });
         let last_used = self.next_tick();
         let mut analyses = self.analyses.lock().unwrap_or_else(PoisonError::into_inner);
         if !analyses.contains_key(&key)
@@ -254,10 +271,39 @@ fn tree_error(tree: &AuthorizedTree, error: &AnalyseError) -> String {
     failure_sentence(error, &format!("tree `{}`", tree.requested()))
 }
 
-/// A source that counts the files read through it.
+/// A source that counts the files read through it and, for a directory, hashes what it reads
+/// into the tree's content fingerprint.
 struct CountingSource<'a> {
     inner: &'a dyn FileSource,
     reads: &'a AtomicU64,
+    /// Each file read and the hash of its content (a directory's only: a revision is named by its
+    /// commit).
+    digests: Option<Mutex<Vec<(String, blake3::Hash)>>>,
+}
+
+impl<'a> CountingSource<'a> {
+    fn new(opened: &'a OpenedTree, reads: &'a AtomicU64) -> Self {
+        let digests = opened.commit.is_none().then(Mutex::default);
+        Self { inner: opened.source.as_ref(), reads, digests }
+    }
+
+    /// `blake3:` and 32 hex digits over the path and content hash of every file read, in path
+    /// order; `None` for a revision.
+    fn fingerprint(&self) -> Option<String> {
+        let mut digests =
+            self.digests.as_ref()?.lock().unwrap_or_else(PoisonError::into_inner).clone();
+        digests.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        digests.dedup_by(|a, b| a.0 == b.0);
+        let mut hasher = blake3::Hasher::new();
+        hasher.update(b"cartograph-tree-content\0");
+        for (path, hash) in &digests {
+            hasher.update(&(path.len() as u64).to_le_bytes());
+            hasher.update(path.as_bytes());
+            hasher.update(hash.as_bytes());
+        }
+        let hex = hasher.finalize().to_hex();
+        Some(format!("blake3:{}", &hex.as_str()[..32]))
+    }
 }
 
 impl FileSource for CountingSource<'_> {
@@ -267,6 +313,14 @@ impl FileSource for CountingSource<'_> {
 
     fn read(&self, path: &RepoPath, size_hint: u64) -> io::Result<Vec<u8>> {
         self.reads.fetch_add(1, Ordering::Relaxed);
-        self.inner.read(path, size_hint)
+        let bytes = self.inner.read(path, size_hint)?;
+        if let Some(digests) = &self.digests {
+            let hash = blake3::hash(&bytes);
+            digests
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push((path.as_str().to_owned(), hash));
+        }
+        Ok(bytes)
     }
 }

@@ -1,32 +1,37 @@
-//! The five queries, synchronous and transport-free: each authorizes every tree it names through
+//! The six queries, synchronous and transport-free: each authorizes every tree it names through
 //! the session's grant **before** anything is analysed or read, then loads the analyses (cached per
 //! tree and content), then answers with the same report documents as the CLI, built by
-//! `cartograph-query`.
+//! `cartograph-query`, fitted to the query's byte budget.
 //!
-//! Every answer is one envelope (its schema: `schemas/mcp-answer.schema.json`), summary first: `tool`, a one-sentence `summary`, `truncated` (each
-//! list that was cut: its name, how many entries are shown, how many there were), then `document`.
-//! Answers are bounded: map, trace and blast by their documents' own bounds, diff by `limit`
-//! (findings first: every high-severity finding is kept, the other findings and each raw list are
-//! cut to `limit`, and each finding names at most a few edges).
+//! Every answer is one envelope ([`crate::answer`]), summary first, and every tool takes
+//! `max_bytes` (default [`DEFAULT_MAX_BYTES`], at most [`MAX_MAX_BYTES`]): the serialized tool
+//! result the client receives is never larger. Count bounds (`limit`, `max_paths`) cut first;
+//! the budget then cuts lists in the order [`crate::cuts`] gives, and `truncated` says, for
+//! every list not shown whole, how many entries are shown, omitted and in all, and what cut it.
+//! A budget too small for the answer with every list empty is an error naming the smallest
+//! budget that would do.
 
 use cartograph_core::RepoPath;
 use cartograph_graph::{BlastOptions, MapOptions, TraceOptions};
-use cartograph_query::LoadedTree;
 use cartograph_query::config::{CONFIG_FILE, parse_config};
 use cartograph_query::rules::Rules;
-use cartograph_report::diff::{DiffDocument, DiffEdgeDoc, FindingDoc};
+use cartograph_report::diff::{DiffDocument, DiffEdgeDoc};
 use cartograph_report::rules::BaselineDocument;
 use cartograph_report::words::plural;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::answer::{Answer, ComputedFrom, internal, max_bytes};
+pub use crate::answer::{DEFAULT_MAX_BYTES, MAX_MAX_BYTES, MIN_MAX_BYTES, Reply};
+pub use crate::budget::Truncation;
+use crate::budget::{Fit, fit, notes_phrase};
+use crate::cuts::{CheckCut, DiffCut, TraceCut};
+pub use crate::cuts::{EvidenceDoc, FINDING_EDGES};
 use crate::grant::AuthorizedTree;
-use crate::session::Session;
+use crate::session::{Session, SessionTree};
 
-/// Default number of entries of each raw diff list (and of non-high findings).
-pub const DEFAULT_DIFF_LIMIT: usize = 10;
-/// Edges named per diff finding in an answer.
-pub const FINDING_EDGES: usize = 3;
+/// Default number of non-high findings a `check` answer lists.
+pub const DEFAULT_CHECK_LIMIT: usize = 10;
 /// Default and largest number of trace paths.
 pub const DEFAULT_TRACE_PATHS: usize = 10;
 pub const MAX_TRACE_PATHS: usize = 200;
@@ -52,6 +57,11 @@ pub struct MapArgs {
     /// dependencies get twice as many).
     #[serde(default)]
     pub limit: Option<usize>,
+    /// The most bytes the answer may take, as the client receives it (the serialized tool
+    /// result: the JSON text and the same JSON as structured content). Default 40000, from 1000
+    /// to 1000000. Lists are cut to fit, and `truncated` says what was left out.
+    #[serde(default)]
+    pub max_bytes: Option<usize>,
 }
 
 /// Arguments of `trace`.
@@ -72,6 +82,11 @@ pub struct TraceArgs {
     /// Paths listed (default 10, at most 200).
     #[serde(default)]
     pub max_paths: Option<usize>,
+    /// The most bytes the answer may take, as the client receives it (the serialized tool
+    /// result: the JSON text and the same JSON as structured content). Default 40000, from 1000
+    /// to 1000000. Lists are cut to fit, and `truncated` says what was left out.
+    #[serde(default)]
+    pub max_bytes: Option<usize>,
 }
 
 /// Arguments of `blast`.
@@ -89,6 +104,11 @@ pub struct BlastArgs {
     /// Affected nodes listed, best-ranked first (default 50, at most 1000).
     #[serde(default)]
     pub limit: Option<usize>,
+    /// The most bytes the answer may take, as the client receives it (the serialized tool
+    /// result: the JSON text and the same JSON as structured content). Default 40000, from 1000
+    /// to 1000000. Lists are cut to fit, and `truncated` says what was left out.
+    #[serde(default)]
+    pub max_bytes: Option<usize>,
 }
 
 /// Arguments of `diff`.
@@ -99,11 +119,17 @@ pub struct DiffArgs {
     pub base: String,
     /// The tree after, granted to the same session.
     pub head: String,
-    /// Entries kept in each raw list (nodes, edges, refusals, cycles, the modules of each cycle)
-    /// and non-high findings (at most 1000). Without it, 10 each, cut further until the answer
-    /// fits 24 KB. High-severity findings are always all listed.
+    /// Entries kept in each raw list (nodes, edges, refusals, cycles; a cycle's modules: at
+    /// least 2, at most 20) and findings that are not high (at most 1000). Without it, only
+    /// `max_bytes` bounds the lists: raw lists are cut first, then findings that are not high,
+    /// then high findings.
     #[serde(default)]
     pub limit: Option<usize>,
+    /// The most bytes the answer may take, as the client receives it (the serialized tool
+    /// result: the JSON text and the same JSON as structured content). Default 40000, from 1000
+    /// to 1000000. Lists are cut to fit, and `truncated` says what was left out.
+    #[serde(default)]
+    pub max_bytes: Option<usize>,
 }
 
 /// Arguments of `check`.
@@ -116,6 +142,11 @@ pub struct CheckArgs {
     /// most 1000).
     #[serde(default)]
     pub limit: Option<usize>,
+    /// The most bytes the answer may take, as the client receives it (the serialized tool
+    /// result: the JSON text and the same JSON as structured content). Default 40000, from 1000
+    /// to 1000000. Lists are cut to fit, and `truncated` says what was left out.
+    #[serde(default)]
+    pub max_bytes: Option<usize>,
 }
 
 /// Arguments of `evidence`.
@@ -130,57 +161,11 @@ pub struct EvidenceArgs {
     pub from: String,
     /// The edge's target node id, e.g. `route:GET /api/orders/{}`.
     pub to: String,
-}
-
-/// One list an answer cut.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct Truncation {
-    pub list: String,
-    pub shown: usize,
-    pub total: usize,
-}
-
-/// The envelope of every answer, summary first.
-#[derive(Debug, Serialize)]
-pub struct Answer<D> {
-    pub tool: &'static str,
-    pub summary: String,
-    pub truncated: Vec<Truncation>,
-    pub document: D,
-}
-
-/// An `evidence` document: the edges of one kind between two nodes (usually one). Its schema is
-/// `schemas/mcp-answer.schema.json#/$defs/evidence_document`.
-#[derive(Debug, Serialize)]
-pub struct EvidenceDoc {
-    pub schema: &'static str,
-    pub schema_version: &'static str,
-    pub tool_version: &'static str,
-    pub tree: String,
-    pub kind: String,
-    pub from: String,
-    pub to: String,
-    pub edges: Vec<DiffEdgeDoc>,
-}
-
-/// An answer, serialised: `text` keeps the envelope's field order (summary first), `value` is the
-/// same JSON as structured content.
-#[derive(Debug, Clone)]
-pub struct Reply {
-    pub text: String,
-    pub value: serde_json::Value,
-}
-
-impl Reply {
-    fn new<D: Serialize>(answer: &Answer<D>) -> Result<Self, String> {
-        let text = serde_json::to_string(answer).map_err(|_| internal())?;
-        let value = serde_json::to_value(answer).map_err(|_| internal())?;
-        Ok(Self { text, value })
-    }
-}
-
-fn internal() -> String {
-    "the answer could not be serialised".to_owned()
+    /// The most bytes the answer may take, as the client receives it (the serialized tool
+    /// result: the JSON text and the same JSON as structured content). Default 40000, from 1000
+    /// to 1000000. Lists are cut to fit, and `truncated` says what was left out.
+    #[serde(default)]
+    pub max_bytes: Option<usize>,
 }
 
 fn authorize(session: &Session, requested: &str) -> Result<AuthorizedTree, String> {
@@ -196,18 +181,46 @@ fn bounded(value: Option<usize>, default: usize, max: usize, name: &str) -> Resu
     }
 }
 
+/// The one tree of a single-tree answer.
+fn from_tree(tree: &SessionTree) -> Vec<ComputedFrom> {
+    vec![ComputedFrom { role: "tree", origin: tree.origin.clone() }]
+}
+
+/// Fits `doc` to `budget` and wraps it in the envelope of `tool`, the summary made by `summary`
+/// from the document as cut (its counts are the whole's; the notes add what is shown).
+fn answer<D: Fit + Serialize>(
+    tool: &'static str,
+    computed_from: &[ComputedFrom],
+    budget: usize,
+    doc: &D,
+    summary: impl Fn(&D) -> String,
+) -> Result<Reply, String> {
+    fit(doc, budget, |cut, truncated, stated| {
+        let summary = format!("{}{}", summary(cut), notes_phrase(&truncated, stated));
+        Reply::new(&Answer {
+            tool,
+            summary,
+            computed_from,
+            max_bytes: stated,
+            truncated,
+            document: cut,
+        })
+    })
+}
+
 /// `map`: what the system is — components and their dependencies, routes, tables, environment
 /// variables, external services and packages, each list bounded.
 pub fn map(session: &Session, args: &MapArgs) -> Result<Reply, String> {
     let tree = authorize(session, &args.tree)?;
     let limit = bounded(args.limit, DEFAULT_MAP_LIMIT, MAX_MAP_LIMIT, "limit")?;
+    let budget = max_bytes(args.max_bytes)?;
     let loaded = session.load(&tree)?;
-    let key = format!("map\u{0}{}\u{0}{limit}", loaded.id);
-    let reply = session.answer(key, || map_answer(&loaded.tree, limit))?;
+    let key = format!("map\u{0}{}\u{0}{limit}\u{0}{budget}", loaded.id);
+    let reply = session.answer(key, || map_answer(&loaded, limit, budget))?;
     Ok(Reply::clone(&reply))
 }
 
-fn map_answer(loaded: &LoadedTree, limit: usize) -> Result<Reply, String> {
+fn map_answer(loaded: &SessionTree, limit: usize, budget: usize) -> Result<Reply, String> {
     let options = MapOptions {
         max_components: limit,
         max_component_edges: limit.saturating_mul(2),
@@ -217,36 +230,20 @@ fn map_answer(loaded: &LoadedTree, limit: usize) -> Result<Reply, String> {
         max_externals: limit,
         max_packages: limit,
     };
-    let doc = cartograph_query::map_document(&loaded.analysis, &options);
-    let mut truncated = Vec::new();
-    let mut section = |name: &str, total: u64, shown: u64| {
-        if shown < total {
-            truncated.push(Truncation {
-                list: name.to_owned(),
-                shown: shown as usize,
-                total: total as usize,
-            });
-        }
-    };
-    section("components", doc.components.total, doc.components.shown);
-    section("component_edges", doc.component_edges.total, doc.component_edges.shown);
-    section("routes", doc.routes.total, doc.routes.shown);
-    section("tables", doc.tables.total, doc.tables.shown);
-    section("env_vars", doc.env_vars.total, doc.env_vars.shown);
-    section("externals", doc.externals.total, doc.externals.shown);
-    section("packages", doc.packages.total, doc.packages.shown);
-    let summary = format!(
-        "map of {}: {} components, {} component dependencies, {} routes, {} tables, {} environment variables, {} external services, {} packages",
-        loaded.label,
-        doc.components.total,
-        doc.component_edges.total,
-        doc.routes.total,
-        doc.tables.total,
-        doc.env_vars.total,
-        doc.externals.total,
-        doc.packages.total
-    );
-    Reply::new(&Answer { tool: "map", summary, truncated, document: doc })
+    let doc = cartograph_query::map_document(&loaded.tree.analysis, &options);
+    let label = &loaded.tree.label;
+    answer("map", &from_tree(loaded), budget, &doc, |doc| {
+        format!(
+            "map of {label}: {} components, {} component dependencies, {} routes, {} tables, {} environment variables, {} external services, {} packages",
+            doc.components.total,
+            doc.component_edges.total,
+            doc.routes.total,
+            doc.tables.total,
+            doc.env_vars.total,
+            doc.externals.total,
+            doc.packages.total
+        )
+    })
 }
 
 /// `trace`: dependency paths from a node, or between two nodes.
@@ -254,30 +251,25 @@ pub fn trace(session: &Session, args: &TraceArgs) -> Result<Reply, String> {
     let tree = authorize(session, &args.tree)?;
     let max_depth = bounded(args.depth, TraceOptions::default().max_depth, MAX_DEPTH, "depth")?;
     let max_paths = bounded(args.max_paths, DEFAULT_TRACE_PATHS, MAX_TRACE_PATHS, "max_paths")?;
+    let budget = max_bytes(args.max_bytes)?;
     let held = session.load(&tree)?;
-    let loaded = &held.tree;
     let options = TraceOptions { max_depth, max_paths, ..TraceOptions::default() };
-    let view = loaded.analysis.view();
+    let view = held.tree.analysis.view();
     let doc = cartograph_query::trace_document(view, &args.from, args.to.as_deref(), &options)
         .map_err(|e| e.to_string())?;
-    let mut truncated = Vec::new();
-    if doc.truncation.truncated {
-        truncated.push(Truncation {
-            list: "paths".to_owned(),
-            shown: doc.paths.len(),
-            total: doc.paths.len() + usize::from(doc.truncation.by_paths),
-        });
-    }
-    let summary = format!(
-        "trace in {}: {} path{} from {} start node{}{}",
-        loaded.label,
-        doc.paths.len(),
-        plural(doc.paths.len()),
-        doc.from.len(),
-        plural(doc.from.len()),
-        if doc.truncation.truncated { " (bounded: more paths exist)" } else { "" }
-    );
-    Reply::new(&Answer { tool: "trace", summary, truncated, document: doc })
+    let label = &held.tree.label;
+    let found = doc.paths.len();
+    let complete = !doc.truncation.by_paths && !doc.truncation.by_budget;
+    answer("trace", &from_tree(&held), budget, &TraceCut::new(doc), |cut| {
+        let doc = &cut.doc;
+        format!(
+            "trace in {label}: {found} path{} found from {} start node{}{}",
+            plural(found),
+            doc.from.len(),
+            plural(doc.from.len()),
+            if complete { "" } else { " (the search stopped there: more exist)" },
+        )
+    })
 }
 
 /// `blast`: what a change to the targets can affect.
@@ -288,29 +280,26 @@ pub fn blast(session: &Session, args: &BlastArgs) -> Result<Reply, String> {
     }
     let max_depth = bounded(args.depth, BlastOptions::default().max_depth, MAX_DEPTH, "depth")?;
     let max_nodes = bounded(args.limit, DEFAULT_BLAST_NODES, MAX_BLAST_NODES, "limit")?;
+    let budget = max_bytes(args.max_bytes)?;
     let held = session.load(&tree)?;
-    let loaded = &held.tree;
     let options = BlastOptions { max_depth, max_nodes };
-    let doc = cartograph_query::blast_document(loaded.analysis.view(), &args.targets, &options)
+    let doc = cartograph_query::blast_document(held.tree.analysis.view(), &args.targets, &options)
         .map_err(|e| e.to_string())?;
-    let mut truncated = Vec::new();
-    if doc.truncation.truncated {
-        truncated.push(Truncation {
-            list: "affected".to_owned(),
-            shown: doc.truncation.shown as usize,
-            total: doc.truncation.reachable as usize,
-        });
-    }
-    let summary = format!(
-        "blast radius in {}: {} node{} reachable from {} target{}, {} listed",
-        loaded.label,
-        doc.truncation.reachable,
-        plural(doc.truncation.reachable),
-        doc.targets.len(),
-        plural(doc.targets.len()),
-        doc.truncation.shown
-    );
-    Reply::new(&Answer { tool: "blast", summary, truncated, document: doc })
+    let label = &held.tree.label;
+    answer("blast", &from_tree(&held), budget, &doc, |doc| {
+        let t = &doc.truncation;
+        format!(
+            "blast radius in {label}: {} node{} reachable from {} target{} ({} listed, {} deeper than {} edges, {} beyond the listing bound)",
+            t.reachable,
+            plural(t.reachable),
+            doc.targets.len(),
+            plural(doc.targets.len()),
+            t.shown,
+            t.beyond_depth,
+            doc.bounds.max_depth,
+            t.beyond_node_limit,
+        )
+    })
 }
 
 /// `diff`: the architecture diff between two granted trees, findings first.
@@ -319,124 +308,65 @@ pub fn diff(session: &Session, args: &DiffArgs) -> Result<Reply, String> {
     let (base_tree, head_tree) =
         session.grant().authorize_pair(&args.base, &args.head).map_err(|e| e.to_string())?;
     let limit = match args.limit {
-        Some(_) => Some(bounded(args.limit, DEFAULT_DIFF_LIMIT, MAX_DIFF_LIMIT, "limit")?),
+        Some(_) => Some(bounded(args.limit, MAX_DIFF_LIMIT, MAX_DIFF_LIMIT, "limit")?),
         None => None,
     };
+    let budget = max_bytes(args.max_bytes)?;
     let (base, head) = session.load_pair(&base_tree, &head_tree)?;
-    let key = format!("diff\u{0}{}\u{0}{}\u{0}{limit:?}", base.id, head.id);
-    let reply = session.answer(key, || diff_answer(&base.tree, &head.tree, limit))?;
+    let key = format!("diff\u{0}{}\u{0}{}\u{0}{limit:?}\u{0}{budget}", base.id, head.id);
+    let reply = session.answer(key, || diff_answer(&base, &head, limit, budget))?;
     Ok(Reply::clone(&reply))
 }
 
-/// With no `limit` asked for, a diff answer is cut until its JSON fits this many bytes: raw lists
-/// first, then the findings that are not high (high-severity findings are never cut).
-pub const DIFF_BUDGET_BYTES: usize = 24_000;
-
-/// `(raw list limit, non-high finding limit)` tried in turn when no limit was asked for.
-const DEFAULT_STEPS: [(usize, usize); 7] = [
-    (DEFAULT_DIFF_LIMIT, DEFAULT_DIFF_LIMIT),
-    (5, DEFAULT_DIFF_LIMIT),
-    (3, DEFAULT_DIFF_LIMIT),
-    (1, DEFAULT_DIFF_LIMIT),
-    (0, DEFAULT_DIFF_LIMIT),
-    (0, 5),
-    (0, 0),
-];
-
 fn diff_answer(
-    base: &LoadedTree,
-    head: &LoadedTree,
+    base: &SessionTree,
+    head: &SessionTree,
     limit: Option<usize>,
+    budget: usize,
 ) -> Result<Reply, String> {
-    let full = cartograph_query::diff_document(base, head);
-    let high = full.findings.iter().filter(|f| f.severity == "high").count();
-    let summary = format!(
-        "diff {} → {}: {}; {} finding{} ({high} high)",
-        base.label,
-        head.label,
-        full.verdict,
-        full.findings.len(),
-        plural(full.findings.len()),
-    );
-    let steps: Vec<(usize, usize)> = match limit {
-        Some(limit) => vec![(limit, limit)],
-        None => DEFAULT_STEPS.to_vec(),
+    let full = cartograph_query::diff_document(&base.tree, &head.tree);
+    let computed_from = [
+        ComputedFrom { role: "base", origin: base.origin.clone() },
+        ComputedFrom { role: "head", origin: head.origin.clone() },
+    ];
+    let summary = diff_summary(&full, &base.tree.label, &head.tree.label);
+    answer("diff", &computed_from, budget, &DiffCut::new(full, limit), |_| summary.clone())
+}
+
+/// The counts of a whole diff in one sentence. Every finding is counted, those told as part of
+/// another too (the document's verdict counts only the others, and the sentence says how many
+/// that is, so the two numbers agree).
+fn diff_summary(doc: &DiffDocument, base: &str, head: &str) -> String {
+    let s = &doc.summary;
+    let findings: u64 = s.findings_by_severity.values().sum();
+    let by_severity: Vec<String> = ["high", "medium", "low", "info"]
+        .iter()
+        .map(|k| format!("{} {k}", s.findings_by_severity.get(*k).copied().unwrap_or(0)))
+        .collect();
+    let covered = doc.findings.iter().filter(|f| f.covered_by.is_some()).count() as u64;
+    let covered = if covered > 0 {
+        format!(
+            "; {covered} of them told as part of another, so the verdict counts {}",
+            findings - covered
+        )
+    } else {
+        String::new()
     };
-    let mut last = None;
-    for (i, &(raw, findings)) in steps.iter().enumerate() {
-        let mut doc = full.clone();
-        let truncated = bound_diff(&mut doc, raw, findings);
-        let fitted = i > 0;
-        let summary = if fitted {
-            format!("{summary}; cut to fit {DIFF_BUDGET_BYTES} bytes — ask with `limit` for more")
-        } else {
-            summary.clone()
-        };
-        let reply = Reply::new(&Answer { tool: "diff", summary, truncated, document: doc })?;
-        if limit.is_some() || reply.text.len() <= DIFF_BUDGET_BYTES {
-            return Ok(reply);
-        }
-        last = Some(reply);
-    }
-    last.ok_or_else(internal)
-}
-
-/// Cuts a diff document to `limit` entries per raw list (nodes, edges, refusals, cycles and each
-/// cycle's modules) and `finding_limit` findings that are not high; every high-severity finding is
-/// kept, each naming at most [`FINDING_EDGES`] edges.
-pub fn bound_diff(doc: &mut DiffDocument, limit: usize, finding_limit: usize) -> Vec<Truncation> {
-    let mut notes = bound_findings(&mut doc.findings, finding_limit);
-    cut(&mut doc.nodes.added, "nodes.added", limit, &mut notes);
-    cut(&mut doc.nodes.removed, "nodes.removed", limit, &mut notes);
-    cut(&mut doc.nodes.changed, "nodes.changed", limit, &mut notes);
-    cut(&mut doc.edges.added, "edges.added", limit, &mut notes);
-    cut(&mut doc.edges.removed, "edges.removed", limit, &mut notes);
-    cut(&mut doc.edges.changed, "edges.changed", limit, &mut notes);
-    cut(&mut doc.refusals.added, "refusals.added", limit, &mut notes);
-    cut(&mut doc.refusals.removed, "refusals.removed", limit, &mut notes);
-    cut(&mut doc.cycles.added, "cycles.added", limit, &mut notes);
-    cut(&mut doc.cycles.removed, "cycles.removed", limit, &mut notes);
-    for (side, cycles) in [("added", &mut doc.cycles.added), ("removed", &mut doc.cycles.removed)] {
-        for (i, cycle) in cycles.iter_mut().enumerate() {
-            cut(cycle, &format!("cycles.{side}[{i}]"), limit.max(2), &mut notes);
-        }
-    }
-    notes
-}
-
-/// Keeps every high-severity finding and at most `limit` others, each naming at most
-/// [`FINDING_EDGES`] edges; says what was cut.
-fn bound_findings(findings: &mut Vec<FindingDoc>, limit: usize) -> Vec<Truncation> {
-    let mut notes = Vec::new();
-    let total = findings.len();
-    let mut others = 0usize;
-    findings.retain(|f| {
-        if f.severity == "high" {
-            return true;
-        }
-        others += 1;
-        others <= limit
-    });
-    if findings.len() < total {
-        notes.push(Truncation { list: "findings".to_owned(), shown: findings.len(), total });
-    }
-    let (mut shown, mut all) = (0, 0);
-    for finding in findings.iter_mut() {
-        all += finding.edges.len();
-        finding.edges.truncate(FINDING_EDGES);
-        shown += finding.edges.len();
-    }
-    if shown < all {
-        notes.push(Truncation { list: "findings[].edges".to_owned(), shown, total: all });
-    }
-    notes
-}
-
-fn cut<T>(list: &mut Vec<T>, name: &str, limit: usize, notes: &mut Vec<Truncation>) {
-    if list.len() > limit {
-        notes.push(Truncation { list: name.to_owned(), shown: limit, total: list.len() });
-        list.truncate(limit);
-    }
+    format!(
+        "diff {base} → {head}: {findings} finding{} ({}){covered}; nodes +{} −{} ~{}, edges +{} −{} ~{}, refusals +{} −{}, cycles +{} −{}",
+        plural(findings),
+        by_severity.join(", "),
+        s.nodes_added,
+        s.nodes_removed,
+        s.nodes_changed,
+        s.edges_added,
+        s.edges_removed,
+        s.edges_changed,
+        s.refusals_added,
+        s.refusals_removed,
+        s.cycles_added,
+        s.cycles_removed,
+    )
 }
 
 /// The most bytes a rules file or a baseline may have to be read.
@@ -480,12 +410,13 @@ fn rules_of(tree: &AuthorizedTree) -> Result<Option<Rules>, String> {
 /// baseline entries; every violation of an error rule listed, the rest bounded.
 pub fn check(session: &Session, args: &CheckArgs) -> Result<Reply, String> {
     let tree = authorize(session, &args.tree)?;
-    let limit = bounded(args.limit, DEFAULT_DIFF_LIMIT, MAX_DIFF_LIMIT, "limit")?;
+    let limit = bounded(args.limit, DEFAULT_CHECK_LIMIT, MAX_DIFF_LIMIT, "limit")?;
+    let budget = max_bytes(args.max_bytes)?;
     let rules = rules_of(&tree)?.ok_or_else(|| {
         format!("{} has no rules file: write {CONFIG_FILE} at its root (see `cartograph schema config`)", tree.requested())
     })?;
     let loaded = session.load(&tree)?;
-    let mut doc = cartograph_query::rules::check_document(&loaded.tree, &rules);
+    let doc = cartograph_query::rules::check_document(&loaded.tree, &rules);
     let s = &doc.summary;
     let summary = format!(
         "check of {}: {} violation{} reported of {} rule{} ({} error, {} warning, {} info), {} accepted by the baseline, {} stale baseline entr{}",
@@ -501,8 +432,7 @@ pub fn check(session: &Session, args: &CheckArgs) -> Result<Reply, String> {
         s.stale_baseline,
         if s.stale_baseline == 1 { "y" } else { "ies" },
     );
-    let truncated = bound_findings(&mut doc.findings, limit);
-    Reply::new(&Answer { tool: "check", summary, truncated, document: doc })
+    answer("check", &from_tree(&loaded), budget, &CheckCut::new(doc, limit), |_| summary.clone())
 }
 
 /// `evidence`: one edge's evidence, provenance, confidence and location.
@@ -512,6 +442,7 @@ pub fn evidence(session: &Session, args: &EvidenceArgs) -> Result<Reply, String>
     if kind.is_empty() || from.is_empty() || to.is_empty() {
         return Err("`kind`, `from` and `to` must each name something".to_owned());
     }
+    let budget = max_bytes(args.max_bytes)?;
     let held = session.load(&tree)?;
     let loaded = &held.tree;
     let analysis = &loaded.analysis;
@@ -539,25 +470,27 @@ pub fn evidence(session: &Session, args: &EvidenceArgs) -> Result<Reply, String>
             loaded.label
         ));
     }
+    let confidences: Vec<&str> = edges.iter().map(|e| e.claim.confidence.as_str()).collect();
     let summary = format!(
         "{} `{}` edge{} from {from} to {to} in {}: {}",
         edges.len(),
         kind,
         plural(edges.len()),
         loaded.label,
-        edges.iter().map(|e| e.claim.confidence.as_str()).collect::<Vec<_>>().join(", ")
+        confidences.join(", ")
     );
     let document = EvidenceDoc {
         schema: "evidence",
-        schema_version: "1.0",
+        schema_version: "1.1",
         tool_version: cartograph_report::TOOL_VERSION,
         tree: loaded.label.clone(),
         kind: kind.to_owned(),
         from: from.to_owned(),
         to: to.to_owned(),
+        total: edges.len(),
         edges,
     };
-    Reply::new(&Answer { tool: "evidence", summary, truncated: Vec::new(), document })
+    answer("evidence", &from_tree(&held), budget, &document, |_| summary.clone())
 }
 
 /// A client-written word as an error may repeat it, in backticks: at most 200 characters, no

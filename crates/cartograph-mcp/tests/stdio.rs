@@ -29,12 +29,20 @@ fn the_binary_speaks_json_rpc_over_stdio() {
         .spawn()
         .expect("the server starts");
     let mut stdin = child.stdin.take().expect("stdin");
+    // Drained as it comes: the debug log could fill the pipe and stall the server.
+    let mut server_stderr = child.stderr.take().expect("stderr");
+    let stderr_reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut server_stderr, &mut text).expect("stderr");
+        text
+    });
     let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
     let mut send = |message: Value| {
         writeln!(stdin, "{message}").expect("write a request");
         stdin.flush().expect("flush");
     };
     let mut all_stdout = String::new();
+    let mut raw_results = std::collections::HashMap::new();
     let mut receive = |id: u64| -> Value {
         loop {
             let line = lines.next().expect("a response line").expect("readable stdout");
@@ -42,6 +50,10 @@ fn the_binary_speaks_json_rpc_over_stdio() {
             let message: Value = serde_json::from_str(&line).expect("stdout is JSON-RPC only");
             assert_eq!(message["jsonrpc"], "2.0", "{line}");
             if message["id"] == id {
+                // The bytes of the result as they travelled (the last member of the response).
+                if let Some(at) = line.find("\"result\":") {
+                    raw_results.insert(id, line[at + 9..line.len() - 1].len());
+                }
                 return message;
             }
         }
@@ -72,6 +84,19 @@ fn the_binary_speaks_json_rpc_over_stdio() {
     let doc = &map["result"]["structuredContent"]["document"];
     cartograph_report::schema::validate(doc).expect("a valid map document");
 
+    // A small budget, measured on the wire: the result's bytes as sent are within it, and are
+    // what the server measures (the compact JSON of the result).
+    send(json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+        "params": {"name": "map", "arguments": {"tree": "tests/fixtures/fullstack",
+                                                "max_bytes": 10000}}}));
+    let small = receive(5);
+    assert_eq!(small["result"]["isError"], false, "{small}");
+    let envelope = &small["result"]["structuredContent"];
+    assert_eq!(envelope["max_bytes"], 10000);
+    assert!(!envelope["truncated"].as_array().expect("truncated").is_empty(), "{envelope}");
+    let measured = serde_json::to_string(&small["result"]).expect("json").len();
+    assert!(measured <= 10000, "{measured} bytes");
+
     send(json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
         "params": {"name": "map", "arguments": {"tree": "tests/fixtures/polyglot"}}}));
     let refused = receive(4);
@@ -81,12 +106,11 @@ fn the_binary_speaks_json_rpc_over_stdio() {
         "tree `tests/fixtures/polyglot` is not granted to this session"
     );
 
+    assert_eq!(raw_results.get(&5), Some(&measured), "the wire bytes are the measured bytes");
     drop(stdin);
     let status = child.wait().expect("the server exits when stdin closes");
     assert!(status.success(), "{status}");
-    let mut stderr = String::new();
-    std::io::Read::read_to_string(&mut child.stderr.take().expect("stderr"), &mut stderr)
-        .expect("stderr");
+    let stderr = stderr_reader.join().expect("the stderr reader");
     let leaks = leaks::LeakCheck::new(&[], &[&root]);
     leaks.assert_clean("stdout", &all_stdout);
     leaks.assert_clean("stderr", &stderr);

@@ -35,7 +35,7 @@ use crate::discover::{
     DiscoverError, DiscoveryOptions, Inventory, InventoryBuilder, placeholder_path,
     repo_path_or_refusal,
 };
-use crate::source::{FileSource, SourceError};
+use crate::source::{FileSource, NearestNames, SourceError};
 
 /// One commit of a git repository, read from its object store.
 pub struct GitRevisionSource {
@@ -253,7 +253,10 @@ fn resolve(repo: &gix::Repository, revision: &str) -> Result<(ObjectId, ObjectId
         if shallow {
             SourceError::NotInShallowClone(revision.to_owned())
         } else {
-            SourceError::UnknownRevision(revision.to_owned())
+            SourceError::UnknownRevision {
+                revision: revision.to_owned(),
+                near: NearestNames::default(),
+            }
         }
     };
     let id = match repo.rev_parse_single(revision) {
@@ -261,7 +264,12 @@ fn resolve(repo: &gix::Repository, revision: &str) -> Result<(ObjectId, ObjectId
         // In a shallow clone, a walk through history or a SHA may fail only for want of history;
         // a name that is not found is unknown either way.
         Err(_) if shallow && names_history(revision) => return Err(absent()),
-        Err(_) => return Err(SourceError::UnknownRevision(revision.to_owned())),
+        Err(_) => {
+            return Err(SourceError::UnknownRevision {
+                revision: revision.to_owned(),
+                near: nearest_names(repo, revision),
+            });
+        }
     };
     let object = match repo.try_find_object(id) {
         Ok(Some(object)) => object,
@@ -294,4 +302,109 @@ pub(crate) fn probe_revision(start: &Path, word: &str) -> Result<(), SourceError
     let repo = gix::ThreadSafeRepository::discover(start)
         .map_err(|_| SourceError::NoRepository(word.to_owned()))?;
     resolve(&repo.to_thread_local(), word).map(|_| ())
+}
+
+/// At most this many references are compared with a misspelt revision (a repository with more
+/// tags than that gets no suggestion rather than a slow error).
+const MAX_NAMES_COMPARED: usize = 100_000;
+
+/// The branches (local and remote) and tags whose short names are nearest to the name part of
+/// `revision` by edit distance, when one is near enough to be a likely misspelling: at most three,
+/// all at the same smallest distance, in name order, each with `revision`'s suffix (`~2`, `^`)
+/// put back. Deterministic: the same references give the same suggestion.
+pub(crate) fn nearest_names(repo: &gix::Repository, revision: &str) -> NearestNames {
+    let split = revision.find(['~', '^', '@', ':']).unwrap_or(revision.len());
+    let (word, suffix) = revision.split_at(split);
+    let word_len = word.chars().count();
+    if word_len == 0 {
+        return NearestNames::default();
+    }
+    // One edit in a short name, two in a longer one, three in a long one; never so many that
+    // the suggestion shares almost nothing with what was written.
+    let allowed = match word_len {
+        0..=4 => 1,
+        5..=10 => 2,
+        _ => 3,
+    }
+    .min(word_len.saturating_sub(1));
+    if allowed == 0 {
+        return NearestNames::default();
+    }
+    let Ok(platform) = repo.references() else { return NearestNames::default() };
+    let Ok(all) = platform.all() else { return NearestNames::default() };
+    let mut best = allowed + 1;
+    let mut names: Vec<String> = Vec::new();
+    for reference in all.take(MAX_NAMES_COMPARED).flatten() {
+        let Ok(name) = std::str::from_utf8(reference.name().shorten()) else { continue };
+        if name == word || name == "HEAD" || name.ends_with("/HEAD") {
+            continue;
+        }
+        // Exact below the cap: a name as near as the best so far is counted, not capped to it.
+        let distance = edit_distance(word, name, best + 1);
+        if distance > allowed {
+            continue;
+        }
+        if distance < best {
+            best = distance;
+            names.clear();
+        }
+        if distance == best {
+            names.push(name.to_owned());
+        }
+    }
+    names.sort();
+    names.dedup();
+    names.truncate(3);
+    NearestNames(names.into_iter().map(|name| format!("{name}{suffix}")).collect())
+}
+
+/// The edit distance between `a` and `b` by characters, counting an insertion, a deletion, a
+/// substitution or a swap of two neighbours as one edit (optimal string alignment), or `cap` when
+/// it is at least `cap`.
+fn edit_distance(a: &str, b: &str, cap: usize) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    if a.len().abs_diff(b.len()) >= cap {
+        return cap;
+    }
+    let width = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * width];
+    for (j, cell) in d.iter_mut().take(width).enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        d[i * width] = i;
+        let mut row_min = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[(i - 1) * width + j] + 1)
+                .min(d[i * width + j - 1] + 1)
+                .min(d[(i - 1) * width + j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[(i - 2) * width + j - 2] + 1);
+            }
+            d[i * width + j] = best;
+            row_min = row_min.min(best);
+        }
+        if row_min >= cap {
+            return cap;
+        }
+    }
+    d[a.len() * width + b.len()].min(cap)
+}
+
+#[cfg(test)]
+mod suggestion_tests {
+    use super::edit_distance;
+
+    #[test]
+    fn edit_distance_counts_single_character_edits() {
+        assert_eq!(edit_distance("v1.2.O", "v1.2.0", 9), 1);
+        assert_eq!(edit_distance("mian", "main", 9), 1);
+        assert_eq!(edit_distance("main", "main", 9), 0);
+        assert_eq!(edit_distance("develop", "devel", 9), 2);
+        assert_eq!(edit_distance("abc", "xyz", 9), 3);
+        assert_eq!(edit_distance("abc", "xyzuvw", 2), 2);
+        assert_eq!(edit_distance("", "ab", 9), 2);
+    }
 }

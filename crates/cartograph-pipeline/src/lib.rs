@@ -25,4 +25,6 @@ pub use cartograph_graph::{Analysis, AnalysisStats, ComponentRule};
 pub use discover::{DiscoveryOptions, Inventory, SourceText};
 pub use git::GitRevisionSource;
 pub use shard::{MergeError, ShardSpec, merge_shards, write_shard};
-pub use source::{DirectorySource, FileSource, SourceError, TreeSpec, parse_tree_arg};
+pub use source::{
+    DirectorySource, FileSource, NearestNames, SourceError, TreeSpec, parse_tree_arg,
+};

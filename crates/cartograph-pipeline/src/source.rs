@@ -77,15 +77,19 @@ pub enum SourceError {
     )]
     AmbiguousFile(String),
     #[error(
-        "`{0}` is neither a directory, a snapshot file nor a revision of the repository at hand"
+        "`{word}` is neither a directory, a snapshot file nor a revision of the repository at hand{near}"
     )]
-    NotATree(String),
+    NotATree { word: String, near: NearestNames },
+    #[error(
+        "`{0}` is neither a directory nor a file here, and it cannot be read as a revision: the working directory is not inside a git repository"
+    )]
+    NotATreeOutsideRepository(String),
     #[error("`{0}` is neither a directory nor a snapshot file")]
     NoSuchPath(String),
-    #[error("there is no git repository here to read revision `{0}` from")]
+    #[error("revision `{0}` cannot be read: the working directory is not inside a git repository")]
     NoRepository(String),
-    #[error("revision `{0}` is not in this repository")]
-    UnknownRevision(String),
+    #[error("revision `{revision}` is not in this repository{near}")]
+    UnknownRevision { revision: String, near: NearestNames },
     #[error(
         "revision `{0}` is not available in this shallow clone; fetch more history (git fetch --deepen=N)"
     )]
@@ -94,6 +98,22 @@ pub enum SourceError {
     NotACommit(String),
     #[error("the repository's object store cannot be read")]
     ObjectStore,
+}
+
+/// The branches and tags nearest to a misspelt revision, as an error suggests them: `; did you
+/// mean `v1.2.0`?`, or nothing when no name is near (see `crate::git`'s `nearest_names`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NearestNames(pub Vec<String>);
+
+impl std::fmt::Display for NearestNames {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let quoted: Vec<String> = self.0.iter().map(|name| format!("`{name}`")).collect();
+        match quoted.as_slice() {
+            [] => Ok(()),
+            [one] => write!(f, "; did you mean {one}?"),
+            [rest @ .., last] => write!(f, "; did you mean {} or {last}?", rest.join(", ")),
+        }
+    }
 }
 
 /// Reads a command's tree argument. The rules, in order:
@@ -156,8 +176,11 @@ pub fn parse_tree_arg(arg: &str, cwd: &Path) -> Result<TreeSpec, SourceError> {
         }
         Err(_) => match crate::git::probe_revision(cwd, arg) {
             Ok(()) => Ok(TreeSpec::Revision(arg.to_owned())),
-            Err(SourceError::NoRepository(_) | SourceError::UnknownRevision(_)) => {
-                Err(SourceError::NotATree(arg.to_owned()))
+            Err(SourceError::NoRepository(_)) => {
+                Err(SourceError::NotATreeOutsideRepository(arg.to_owned()))
+            }
+            Err(SourceError::UnknownRevision { near, .. }) => {
+                Err(SourceError::NotATree { word: arg.to_owned(), near })
             }
             Err(other) => Err(other),
         },

@@ -303,7 +303,13 @@ fn unknown_revisions_and_non_commits_are_one_clear_sentence() {
     let home = repo.home().display().to_string();
     let blob = repo.git(&["rev-parse", "HEAD:app/util.py"]);
     let cases = [
-        ("v9", "revision `v9` is not in this repository".to_owned()),
+        ("v9", "revision `v9` is not in this repository; did you mean `v1` or `v2`?".to_owned()),
+        ("mian", "revision `mian` is not in this repository; did you mean `main`?".to_owned()),
+        (
+            "mian~1",
+            "revision `mian~1` is not in this repository; did you mean `main~1`?".to_owned(),
+        ),
+        ("release", "revision `release` is not in this repository".to_owned()),
         ("HEAD~5", "revision `HEAD~5` is not in this repository".to_owned()),
         (
             "0123456789abcdef0123456789abcdef01234567",
@@ -319,7 +325,10 @@ fn unknown_revisions_and_non_commits_are_one_clear_sentence() {
     }
     let nowhere = tempfile::tempdir().expect("tempdir");
     let text = error_text(GitRevisionSource::open(nowhere.path(), "main"));
-    assert_eq!(text, "there is no git repository here to read revision `main` from");
+    assert_eq!(
+        text,
+        "revision `main` cannot be read: the working directory is not inside a git repository"
+    );
 }
 
 #[test]
@@ -347,7 +356,7 @@ fn a_shallow_clone_reads_what_it_holds_and_says_what_it_lacks() {
         assert!(!text.contains(&home), "{text}");
     }
     let text = error_text(GitRevisionSource::open(&shallow, "v9"));
-    assert_eq!(text, "revision `v9` is not in this repository");
+    assert!(text.starts_with("revision `v9` is not in this repository"), "{text}");
 }
 
 #[test]
@@ -418,7 +427,12 @@ fn tree_arguments_follow_the_documented_rules() {
     assert_eq!(errors[1], "`./nothing` is neither a directory nor a snapshot file");
     assert_eq!(errors[2], "`.../nothing` is neither a directory nor a snapshot file");
 
-    // With no repository at hand, a word that names no path is simply not a tree.
+    // A misspelt tag is named with the nearest one.
+    assert_eq!(
+        text("v3"),
+        "`v3` is neither a directory, a snapshot file nor a revision of the repository at hand; did you mean `v1` or `v2`?"
+    );
+    // With no repository at hand, a word that names no path cannot be a revision: said so.
     let nowhere = tempfile::tempdir().expect("tempdir");
     let outside = match parse_tree_arg("main", nowhere.path()) {
         Ok(spec) => panic!("expected an error, got {spec:?}"),
@@ -426,7 +440,7 @@ fn tree_arguments_follow_the_documented_rules() {
     };
     assert_eq!(
         outside,
-        "`main` is neither a directory, a snapshot file nor a revision of the repository at hand"
+        "`main` is neither a directory nor a file here, and it cannot be read as a revision: the working directory is not inside a git repository"
     );
     errors.push(outside);
     for error in errors {

@@ -18,11 +18,16 @@ pub struct FailOn {
     rules: BTreeSet<String>,
 }
 
-/// A value that is neither `any` nor a finding kind.
+/// Why the values of a gate name nothing it can use.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("`{value}` is not a finding kind; use `any`, `rule:ID` or one of: {}", known_kinds())]
-pub struct UnknownFindingKind {
-    pub value: String,
+pub enum UnknownFindingKind {
+    /// A value that is neither `any`, `rule:ID` nor a finding kind.
+    #[error("`{value}` is not a finding kind; use `any`, `rule:ID` or one of: {}", known_kinds())]
+    Unknown { value: String },
+    /// Values were given, and every one is blank (`--fail-on ''`): a gate that could never be
+    /// met, which a CI run would otherwise pass silently.
+    #[error("is empty; name what fails the run: `any`, `rule:ID` or one of: {}", known_kinds())]
+    Empty,
 }
 
 fn known_kinds() -> String {
@@ -31,9 +36,13 @@ fn known_kinds() -> String {
 }
 
 impl FailOn {
-    /// Reads the values given, each `any` or a finding kind (trimmed; blank values are ignored).
-    /// No values is a gate nothing meets.
+    /// Reads the values given, each `any` or a finding kind (trimmed; a blank value beside others
+    /// is ignored, as a trailing comma is). No values is a gate nothing meets; values that are all
+    /// blank are an error.
     pub fn parse<S: AsRef<str>>(values: &[S]) -> Result<Self, UnknownFindingKind> {
+        if !values.is_empty() && values.iter().all(|v| v.as_ref().trim().is_empty()) {
+            return Err(UnknownFindingKind::Empty);
+        }
         let mut gate = Self::default();
         for value in values.iter().map(|v| v.as_ref().trim()).filter(|v| !v.is_empty()) {
             if value == "any" {
@@ -43,7 +52,7 @@ impl FailOn {
             } else if FindingKind::parse(value).is_some() {
                 gate.kinds.insert(value.to_owned());
             } else {
-                return Err(UnknownFindingKind { value: value.to_owned() });
+                return Err(UnknownFindingKind::Unknown { value: value.to_owned() });
             }
         }
         Ok(gate)
@@ -123,6 +132,8 @@ mod tests {
         assert_eq!(gate.rule_ids().collect::<Vec<_>>(), ["web-not-backend"]);
         assert!(!gate.matches("rule-violation") && !gate.is_empty());
         assert!(FailOn::parse(&["rule:"]).is_err());
+        assert_eq!(FailOn::parse(&[""]), Err(UnknownFindingKind::Empty));
+        assert_eq!(FailOn::parse(&[" ", ""]), Err(UnknownFindingKind::Empty));
         let error = FailOn::parse(&["route-gone"]).expect_err("unknown");
         let message = error.to_string();
         assert!(

@@ -92,6 +92,27 @@ pub enum OpenError {
     SnapshotUnreadable { named: String, kind: std::io::ErrorKind },
     #[error("snapshot {named} {reason}")]
     SnapshotInvalid { named: String, reason: SnapshotError },
+    /// A file given where a tree is expected that is not a snapshot (it does not start as a
+    /// JSON object does).
+    #[error(
+        "{named} is a file, not a directory or a snapshot document (a snapshot is the JSON `cartograph snapshot` writes)"
+    )]
+    NotATreeFile { named: String },
+}
+
+/// Whether a file's first bytes could begin a snapshot document: a JSON object, after any
+/// byte-order mark and white space.
+fn looks_like_a_json_object(head: &[u8]) -> bool {
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    head.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
+}
+
+/// The first bytes of a file (enough to tell a snapshot from another file).
+fn first_bytes(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(256);
+    std::fs::File::open(path)?.take(256).read_to_end(&mut head)?;
+    Ok(head)
 }
 
 /// Opens `arg` (relative paths against `cwd`) as [`parse_tree_arg`] reads it: a directory or a
@@ -118,13 +139,23 @@ pub fn open_tree(arg: &str, cwd: &Path) -> Result<OpenedTree, OpenError> {
             }))
         }
         TreeSpec::Snapshot(path) => {
+            let tagged = arg.starts_with("snapshot:");
             let named = shown(Path::new(arg.strip_prefix("snapshot:").unwrap_or(arg)));
+            // A file not written as `snapshot:FILE` is a snapshot only when it looks like one: a
+            // source file or a README given by mistake is named as what it is, not as a corrupt
+            // snapshot.
+            if !tagged {
+                match first_bytes(&path) {
+                    Ok(head) if looks_like_a_json_object(&head) => {}
+                    Ok(_) => return Err(OpenError::NotATreeFile { named }),
+                    Err(e) => return Err(OpenError::SnapshotUnreadable { named, kind: e.kind() }),
+                }
+            }
             let text = match std::fs::read_to_string(&path) {
                 Ok(text) => text,
                 Err(e) => return Err(OpenError::SnapshotUnreadable { named, kind: e.kind() }),
             };
-            let analysis = SnapshotDocument::from_json(&text)
-                .and_then(SnapshotDocument::into_analysis)
+            let analysis = SnapshotDocument::analysis_from_json(&text)
                 .map_err(|reason| OpenError::SnapshotInvalid { named, reason })?;
             Ok(OpenedTree::Snapshot(LoadedTree {
                 analysis,

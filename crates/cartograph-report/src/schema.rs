@@ -84,6 +84,102 @@ pub fn validate_as(name: &str, document: &Value) -> Result<(), SchemaError> {
     }
 }
 
+/// Where a document first fails its schema, and how, without the value found there (a document
+/// read back may hold anything, and an error must not repeat it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// A JSON pointer to the failing value (`/nodes/3/kind`), at most [`MAX_POINTER_CHARS`]
+    /// characters, control characters replaced; `/` for the document itself.
+    pub pointer: String,
+    /// What is wrong, in a few words that name no value: `the required field `kind` is missing`.
+    pub problem: String,
+}
+
+/// The longest pointer a [`Violation`] shows.
+pub const MAX_POINTER_CHARS: usize = 120;
+
+/// The first place, in document order, where `document` fails the named schema (the error with
+/// the shortest, then smallest, instance path: the outermost field at fault), or `None` when it
+/// matches (or no schema has that name).
+pub fn first_violation(name: &str, document: &Value) -> Option<Violation> {
+    let (_, validator) = validators().iter().find(|(n, _)| *n == name)?;
+    let validator = validator.as_ref().ok()?;
+    let mut found: Vec<(Vec<String>, String)> = validator
+        .iter_errors(document)
+        .take(200)
+        .map(|error| {
+            let pointer = error.instance_path().to_string();
+            let segments: Vec<String> = pointer.split('/').skip(1).map(str::to_owned).collect();
+            (segments, problem(error.kind()))
+        })
+        .collect();
+    // Outermost first, then in document order (array indexes numerically).
+    found.sort_by(|(a, _), (b, _)| {
+        a.len().cmp(&b.len()).then_with(|| {
+            let key = |s: &String| (s.parse::<u64>().ok(), s.clone());
+            a.iter().map(key).cmp(b.iter().map(key))
+        })
+    });
+    let (segments, problem) = found.into_iter().next()?;
+    let pointer =
+        if segments.is_empty() { "/".to_owned() } else { format!("/{}", segments.join("/")) };
+    let mut shown: String = pointer
+        .chars()
+        .take(MAX_POINTER_CHARS)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    if pointer.chars().count() > MAX_POINTER_CHARS {
+        shown.push('…');
+    }
+    Some(Violation { pointer: shown, problem })
+}
+
+/// A schema error's kind in words that never repeat the value that failed.
+fn problem(kind: &jsonschema::error::ValidationErrorKind) -> String {
+    use jsonschema::error::ValidationErrorKind as Kind;
+    match kind {
+        Kind::Required { property } => match property.as_str() {
+            Some(field) if field.len() <= 40 => format!("the required field `{field}` is missing"),
+            _ => "a required field is missing".to_owned(),
+        },
+        Kind::AdditionalProperties { .. } | Kind::UnevaluatedProperties { .. } => {
+            "it has a field the schema does not define".to_owned()
+        }
+        Kind::Type { kind } => {
+            format!("the value has the wrong type (expected {})", type_words(kind))
+        }
+        Kind::Enum { .. } | Kind::Constant { .. } => {
+            "the value is not one of those the schema allows".to_owned()
+        }
+        Kind::Pattern { .. } | Kind::Format { .. } => {
+            "the text does not have the form the schema requires".to_owned()
+        }
+        Kind::Minimum { .. } | Kind::ExclusiveMinimum { .. } => {
+            "the number is too small".to_owned()
+        }
+        Kind::Maximum { .. } | Kind::ExclusiveMaximum { .. } => {
+            "the number is too large".to_owned()
+        }
+        Kind::MinLength { .. } => "the text is too short".to_owned(),
+        Kind::MaxLength { .. } => "the text is too long".to_owned(),
+        Kind::MinItems { .. } => "the list has too few entries".to_owned(),
+        Kind::MaxItems { .. } => "the list has too many entries".to_owned(),
+        _ => "the value does not match the schema".to_owned(),
+    }
+}
+
+fn type_words(kind: &jsonschema::error::TypeKind) -> String {
+    use jsonschema::error::TypeKind;
+    let name = |t: &jsonschema::JsonType| t.to_string();
+    match kind {
+        TypeKind::Single(t) => name(t),
+        TypeKind::Multiple(types) => {
+            let names: Vec<String> = types.iter().map(|t| name(&t)).collect();
+            names.join(" or ")
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,6 +222,27 @@ mod tests {
         let mut dotdot = doc;
         dotdot["refusals"][0]["location"]["path"] = "a/../b".into();
         assert!(validate(&dotdot).is_err());
+    }
+
+    #[test]
+    fn the_first_violation_names_the_outermost_field_without_its_value() {
+        let doc = serde_json::json!({
+            "schema": "snapshot", "schema_version": "1.0", "tool_version": "x",
+            "stats": {"files_seen": 0, "files_analysed": 0, "files_skipped": 0, "bytes_analysed": 0,
+                "files_by_language": {}, "error_regions": 0, "files_with_error_regions": 0,
+                "builtin_imports": 0, "excluded_dirs": [], "nodes": 0, "edges": 0, "refusals": 1},
+            "nodes": [], "edges": [], "cycles": [],
+            "refusals": [{"kind": "symlink", "reason": "r",
+                "location": {"path": "/home/someone/secret", "line": "hunter2", "column": 0}}]
+        });
+        let violation = first_violation("snapshot", &doc).expect("a violation");
+        assert!(violation.pointer.starts_with("/refusals/0/location/"), "{violation:?}");
+        assert!(!violation.problem.contains("hunter2") && !violation.problem.contains("/home"));
+        let mut missing = doc;
+        missing.as_object_mut().expect("object").remove("nodes");
+        let violation = first_violation("snapshot", &missing).expect("a violation");
+        assert_eq!(violation.pointer, "/");
+        assert_eq!(violation.problem, "the required field `nodes` is missing");
     }
 
     #[test]

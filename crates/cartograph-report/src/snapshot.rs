@@ -267,6 +267,10 @@ pub enum SnapshotError {
     BadVersion(String),
     #[error("holds an invalid {what}: {detail}")]
     Invalid { what: &'static str, detail: String },
+    #[error("is JSON but not a snapshot document: it has no `schema` field")]
+    NoSchemaField,
+    #[error("does not match the snapshot schema at `{pointer}`: {problem}")]
+    Field { pointer: String, problem: String },
 }
 
 fn major(version: &str) -> Option<u64> {
@@ -287,7 +291,7 @@ impl SnapshotDocument {
                 let shown: String = other.chars().take(40).filter(|c| !c.is_control()).collect();
                 return Err(SnapshotError::WrongDocument(shown));
             }
-            None => return Err(SnapshotError::Shape { line: 1, column: 1 }),
+            None => return Err(SnapshotError::NoSchemaField),
         }
         let version = value.get("schema_version").and_then(serde_json::Value::as_str).unwrap_or("");
         let ours = major(SCHEMA_VERSION).unwrap_or(1);
@@ -301,8 +305,22 @@ impl SnapshotDocument {
                 return Err(SnapshotError::BadVersion(shown));
             }
         }
-        serde_json::from_str(text)
-            .map_err(|e| SnapshotError::Shape { line: e.line(), column: e.column() })
+        serde_json::from_str(text).map_err(|e| {
+            // The schema names the field at fault; serde only the place in the text.
+            located(&value).unwrap_or(SnapshotError::Shape { line: e.line(), column: e.column() })
+        })
+    }
+
+    /// Reads a snapshot and rebuilds its analysis ([`Self::from_json`], then
+    /// [`Self::into_analysis`]); a value the schema refuses is named by its field.
+    pub fn analysis_from_json(text: &str) -> Result<Analysis, SnapshotError> {
+        Self::from_json(text)?.into_analysis().map_err(|error| match error {
+            SnapshotError::Invalid { .. } => serde_json::from_str::<serde_json::Value>(text)
+                .ok()
+                .and_then(|value| located(&value))
+                .unwrap_or(error),
+            other => other,
+        })
     }
 
     /// Rebuilds the analysis the snapshot was written from: nodes, edges, refusals and counts.
@@ -349,6 +367,12 @@ impl SnapshotDocument {
         analysis.refusals.sort();
         Ok(analysis)
     }
+}
+
+/// The first field at which `value` fails the snapshot schema, as an error.
+fn located(value: &serde_json::Value) -> Option<SnapshotError> {
+    crate::schema::first_violation(SCHEMA_NAME, value)
+        .map(|v| SnapshotError::Field { pointer: v.pointer, problem: v.problem })
 }
 
 fn invalid(what: &'static str, value: &str) -> SnapshotError {
@@ -451,6 +475,12 @@ mod tests {
             "{\"schema\": \"snapshot\", \"schema_version\": \"1.1\", \"nodes\": \"hunter2\"}";
         let error = SnapshotDocument::from_json(secret).expect_err("shape");
         assert!(!error.to_string().contains("hunter2"), "{error}");
+        assert_eq!(
+            error.to_string(),
+            "does not match the snapshot schema at `/`: the required field `tool_version` is missing"
+        );
+        let package = "{\"name\": \"web\", \"version\": \"1.0.0\"}";
+        assert_eq!(SnapshotDocument::from_json(package), Err(SnapshotError::NoSchemaField));
         assert!(matches!(
             SnapshotDocument::from_json("DATABASE_URL=postgres://u:pw@h/db"),
             Err(SnapshotError::NotJson { .. })
@@ -467,7 +497,22 @@ mod tests {
         );
         let mut doc = fixture_snapshot();
         doc.edges[0].claim.location.path = "/etc/passwd".into();
+        let text = crate::to_json(&doc);
         let error = doc.into_analysis().expect_err("absolute path refused");
         assert!(matches!(error, SnapshotError::Invalid { what: "location path", .. }));
+        // Read from text, the field is named and the path is not repeated.
+        let error = SnapshotDocument::analysis_from_json(&text).expect_err("absolute path refused");
+        assert_eq!(
+            error.to_string(),
+            "does not match the snapshot schema at `/edges/0/location/path`: the text does not have the form the schema requires"
+        );
+        let mut wrong = fixture_snapshot();
+        wrong.nodes[1].kind = "gadget".into();
+        let error = SnapshotDocument::analysis_from_json(&crate::to_json(&wrong))
+            .expect_err("an unknown node kind");
+        assert_eq!(
+            error.to_string(),
+            "does not match the snapshot schema at `/nodes/1/kind`: the value is not one of those the schema allows"
+        );
     }
 }
