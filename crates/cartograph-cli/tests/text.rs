@@ -127,6 +127,8 @@ fn text_leads_with_the_verdict_and_groups_findings_by_severity() {
     assert!(evidence.contains("FastAPI route DELETE /api/items/{item_id}"), "{evidence}");
     let gated = text_of(&["diff", "diff/base", "diff/head"], &["--fail-on", "route-removed"], &[]);
     assert!(gated.contains("fails --fail-on: 2 findings of kind route-removed"), "{gated}");
+    let same = text_of(&["diff", "diff/base", "diff/base"], &[], &[]);
+    assert_eq!(same, "✔ No architectural change.\n  base → base\n");
 }
 
 #[test]

@@ -66,9 +66,6 @@ pub fn render_diff(doc: &DiffDocument, options: &DiffTextOptions) -> String {
         line.push_str(" · ");
         line.push_str(part);
     }
-    if counts.findings.is_none() && counts.changes.is_empty() {
-        line.push_str(" · no architectural change");
-    }
     page.para(2, 2, &[(Role::Dim, &line)]);
     match &options.gate {
         Some(Gate::Met(met)) => {
