@@ -6,7 +6,7 @@ use clap::{Args, Parser, Subcommand};
 
 const EXAMPLES: &str = "\
 Examples:
-  cartograph diff main HEAD                What this branch did to the architecture (Markdown)
+  cartograph diff main HEAD                What this branch did to the architecture
   cartograph diff ./old ./new --json d.json --markdown d.md --fail-on route-removed
   cartograph render d.json --markdown d.md Render a diff JSON (with its explanations) as Markdown
   cartograph blast backend/app/models.py   What depends on a file, across languages
@@ -16,7 +16,7 @@ Examples:
   cartograph baseline write                Accept today's rule violations (only new ones fail)
   cartograph snapshot                      Snapshot the current directory to stdout
   cartograph snapshot ./repo -o graph.json Write the full graph of ./repo to graph.json
-  cartograph summary ./repo                Counts, cycles and components as Markdown
+  cartograph summary ./repo                Counts, cycles and components
   cartograph summary ./repo --json         The same as a JSON document
   cartograph schema snapshot               Print the JSON Schema of the snapshot document
   cartograph recognisers                   What Cartograph recognises, per framework
@@ -26,6 +26,11 @@ read from the object store, no checkout) or a snapshot file written by `cartogra
 word names both a directory and a revision, write `./main` for the directory or `rev:main` for the
 revision (`dir:` and `snapshot:` prefixes also force a reading).
 
+Output: on a terminal, a command prints plain text (the verdict first, findings by severity;
+--evidence adds the edges behind them; colour per --color and NO_COLOR; wrapped to the terminal's
+width or COLUMNS). Anywhere else (a pipe, a file, CI) it prints Markdown, as before. --text,
+--markdown and --json choose a form whatever stdout is, and each may write to a FILE instead.
+
 Exit codes: 0 success, 1 a --fail-on condition met, 2 bad usage or bad input.";
 
 /// Cartograph reads a repository without running it and derives its architecture.
@@ -34,6 +39,18 @@ Exit codes: 0 success, 1 a --fail-on condition met, 2 bad usage or bad input.";
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// When text has colour: `auto` (when stdout is a terminal, NO_COLOR is unset or empty and
+    /// TERM is not `dumb`), `always` or `never`. Markdown and JSON never have colour.
+    #[arg(long, value_name = "WHEN", value_enum, default_value_t = ColorWhen::Auto, global = true)]
+    pub color: ColorWhen,
+}
+
+/// When text is coloured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorWhen {
+    Auto,
+    Always,
+    Never,
 }
 
 #[derive(Debug, Subcommand)]
@@ -90,11 +107,17 @@ files writes the snapshot, byte-identical to the unsharded run with the same opt
         #[arg(default_value = ".", value_name = "TREE")]
         tree: String,
         /// Write the summary as a JSON document.
-        #[arg(long, conflicts_with = "markdown")]
+        #[arg(long, conflicts_with_all = ["markdown", "text"])]
         json: bool,
-        /// Write the summary as Markdown (the default).
-        #[arg(long)]
+        /// Write the summary as Markdown (the default when stdout is not a terminal).
+        #[arg(long, conflicts_with = "text")]
         markdown: bool,
+        /// Write the summary as plain text (the default when stdout is a terminal).
+        #[arg(long)]
+        text: bool,
+        /// In text, list every cycle, component and package.
+        #[arg(long)]
+        evidence: bool,
         /// Where to write; `-` is stdout.
         #[arg(short, long, value_name = "FILE", default_value = "-")]
         output: String,
@@ -109,6 +132,10 @@ files writes the snapshot, byte-identical to the unsharded run with the same opt
   cartograph diff ./old ./new --fail-on route-removed,call-to-removed-route
   cartograph diff base.snapshot.json . --cache ~/.cache/cartograph
   cartograph diff main HEAD --json d.json --write-snapshots snapshots/
+  cartograph diff main HEAD --evidence                 on a terminal: the edges behind each finding
+
+On a terminal the diff prints as text: the verdict, the findings by severity, what changed. Piped
+or redirected it prints the Markdown pull-request report; --text and --markdown choose either.
 
 Finding kinds for --fail-on: route-removed, call-to-removed-route, route-added,
 new-cross-language-call, new-call, new-table, new-table-write, new-env-var,
@@ -289,7 +316,14 @@ repository. Anything else is refused before a file is read. See docs/mcp.md.")]
     },
     /// List the recognisers: what each finds (routes, calls, tables, environment variables), in
     /// which languages, and which edges it yields.
-    Recognisers,
+    Recognisers {
+        /// Print a Markdown table (the default when stdout is not a terminal).
+        #[arg(long, conflicts_with = "text")]
+        markdown: bool,
+        /// Print plain text (the default when stdout is a terminal).
+        #[arg(long)]
+        text: bool,
+    },
     /// Print the JSON Schema of a document, or list the documents that have one.
     #[command(after_help = "Examples:\n  cartograph schema\n  cartograph schema summary")]
     Schema {
@@ -339,15 +373,25 @@ pub struct RulesArgs {
     pub baseline: Option<PathBuf>,
 }
 
-/// Where a report goes. With neither flag, Markdown goes to stdout; both may be given at once.
+/// Where a report goes. With no flag, plain text goes to stdout when it is a terminal and
+/// Markdown otherwise; any of them may be given at once, and at most one writes to stdout.
 #[derive(Debug, Args)]
 pub struct OutputArgs {
     /// Write the JSON document to FILE (`-` is stdout).
     #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
     pub json: Option<String>,
-    /// Write the Markdown report to FILE (`-`, or no value, is stdout).
+    /// Write the Markdown report to FILE (`-`, or no value, is stdout). The default on stdout
+    /// when it is not a terminal.
     #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
     pub markdown: Option<String>,
+    /// Write plain text to FILE (`-`, or no value, is stdout). The default on stdout when it is
+    /// a terminal.
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
+    pub text: Option<String>,
+    /// In text, show the evidence: the edges behind each finding with their sentences (each
+    /// hop's, each affected node's chain) and every entry of a long list.
+    #[arg(long)]
+    pub evidence: bool,
 }
 
 /// The persistent extraction cache.

@@ -18,14 +18,18 @@ use cartograph_report::diff_markdown::{self, DiffMarkdownOptions};
 use cartograph_report::sarif::{self, BaselineFile};
 use cartograph_report::snapshot::SnapshotDocument;
 use cartograph_report::summary::SummaryDocument;
+use cartograph_report::text::{self, DiffTextOptions, Gate, TextOptions};
 use cartograph_report::words::plural;
 use cartograph_report::{blast, map, markdown, rules, schema, to_json, trace};
 
-use crate::args::{AnalysisArgs, BaselineCommand, CacheArgs, Cli, Command, OutputArgs, RulesArgs};
-use crate::output::{write_bytes, write_document, write_output};
+use crate::args::{
+    AnalysisArgs, BaselineCommand, CacheArgs, Cli, ColorWhen, Command, OutputArgs, RulesArgs,
+};
+use crate::output::{write_bytes, write_document, write_output, write_text};
 use crate::trees::{load_pair, load_tree};
 
 pub fn run(cli: Cli) -> Result<ExitCode> {
+    let color = cli.color;
     match cli.command {
         Command::Snapshot { tree, output, shard: Some(shard), cache, analysis } => {
             let shard = ShardSpec::parse(&shard).map_err(|e| anyhow!("--shard {e}"))?;
@@ -66,11 +70,27 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             drop(analysis);
             write_document(&output, &document)?;
         }
-        Command::Summary { tree, json, markdown: _, output, analysis } => {
+        Command::Summary {
+            tree,
+            json,
+            markdown: as_markdown,
+            text: as_text,
+            evidence,
+            output,
+            analysis,
+        } => {
             let tree = load_tree(&tree, &analysis, None)?;
             let doc = SummaryDocument::from_analysis(&tree.analysis);
-            let text = if json { to_json(&doc) } else { markdown::render_summary(&doc) };
-            write_output(&output, &text)?;
+            if json {
+                write_output(&output, &to_json(&doc))?;
+            } else if as_text
+                || (!as_markdown && output == "-" && crate::terminal::stdout_is_terminal())
+            {
+                let options = crate::terminal::text_options(&output, color, evidence);
+                write_text(&output, &text::render_summary(&doc, &options), options.color)?;
+            } else {
+                write_output(&output, &markdown::render_summary(&doc))?;
+            }
         }
         Command::Diff {
             base,
@@ -86,6 +106,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         } => {
             let reports = DiffReports {
                 outputs: &outputs,
+                color,
                 sarif: sarif.as_deref(),
                 fail_on: &fail_on,
                 rules: &rules,
@@ -102,8 +123,13 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             let tree = load_tree(&tree, &analysis, opened.as_ref())?;
             finish_cache(opened, &cache)?;
             let doc = cartograph_query::rules::check_document(&tree, &found);
-            let render = || rules::render_check(&doc);
-            write_reports_beside(&outputs, sarif.as_deref(), &to_json(&doc), render)?;
+            let json = to_json(&doc);
+            let forms = Forms {
+                json: &json,
+                markdown: &|| rules::render_check(&doc),
+                text: &|o| text::render_check(&doc, o),
+            };
+            write_reports_beside(&outputs, color, sarif.as_deref(), forms)?;
             if let Some(target) = &sarif {
                 write_output(target, &sarif_of(&doc.findings, &doc_rules(&found), &found))?;
             }
@@ -150,7 +176,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 }
             }
         }
-        Command::Render { report, outputs } => render(&report, &outputs)?,
+        Command::Render { report, outputs } => render(&report, &outputs, color)?,
         Command::Blast { targets, tree, depth, limit, outputs, cache, analysis } => {
             let opened = open_cache(&cache)?;
             let tree = load_tree(&tree, &analysis, opened.as_ref())?;
@@ -158,7 +184,13 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             let options = BlastOptions { max_depth: depth, max_nodes: limit };
             let doc = cartograph_query::blast_document(tree.analysis.view(), &targets, &options)
                 .map_err(|e| anyhow!("{e}"))?;
-            write_reports(&outputs, &to_json(&doc), || blast::render_blast(&doc))?;
+            let json = to_json(&doc);
+            let forms = Forms {
+                json: &json,
+                markdown: &|| blast::render_blast(&doc),
+                text: &|o| text::render_blast(&doc, o),
+            };
+            write_reports(&outputs, color, forms)?;
         }
         Command::Trace { from, to, tree, depth, max_paths, outputs, cache, analysis } => {
             let opened = open_cache(&cache)?;
@@ -168,14 +200,26 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             let view = tree.analysis.view();
             let doc = cartograph_query::trace_document(view, &from, to.as_deref(), &options)
                 .map_err(|e| anyhow!("{e}"))?;
-            write_reports(&outputs, &to_json(&doc), || trace::render_trace(&doc))?;
+            let json = to_json(&doc);
+            let forms = Forms {
+                json: &json,
+                markdown: &|| trace::render_trace(&doc),
+                text: &|o| text::render_trace(&doc, o),
+            };
+            write_reports(&outputs, color, forms)?;
         }
         Command::Map { tree, outputs, cache, analysis } => {
             let opened = open_cache(&cache)?;
             let tree = load_tree(&tree, &analysis, opened.as_ref())?;
             finish_cache(opened, &cache)?;
             let doc = cartograph_query::map_document(&tree.analysis, &MapOptions::default());
-            write_reports(&outputs, &to_json(&doc), || map::render_map(&doc))?;
+            let json = to_json(&doc);
+            let forms = Forms {
+                json: &json,
+                markdown: &|| map::render_map(&doc),
+                text: &|o| text::render_map(&doc, o),
+            };
+            write_reports(&outputs, color, forms)?;
         }
         Command::Mcp { grant, trees, threads } => {
             if threads == Some(0) {
@@ -191,7 +235,14 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 return Ok(ExitCode::from(1));
             }
         }
-        Command::Recognisers => write_output("-", &markdown::render_recognisers())?,
+        Command::Recognisers { markdown: as_markdown, text: as_text } => {
+            if as_text || (!as_markdown && crate::terminal::stdout_is_terminal()) {
+                let options = crate::terminal::text_options("-", color, false);
+                write_text("-", &text::render_recognisers(&options), options.color)?;
+            } else {
+                write_output("-", &markdown::render_recognisers())?;
+            }
+        }
         Command::Schema { name: None } => {
             let names: Vec<&str> = schema::schema_names().collect();
             write_output("-", &format!("{}\n", names.join("\n")))?;
@@ -251,6 +302,7 @@ fn sarif_of(findings: &[FindingDoc], docs: &[rules::RuleDoc], rules: &Rules) -> 
 /// What `cartograph diff` writes, and when it fails.
 struct DiffReports<'a> {
     outputs: &'a OutputArgs,
+    color: ColorWhen,
     sarif: Option<&'a str>,
     rules: &'a RulesArgs,
     fail_on: &'a [String],
@@ -266,7 +318,7 @@ fn diff(
     cache: &CacheArgs,
     analysis: &AnalysisArgs,
 ) -> Result<ExitCode> {
-    let DiffReports { outputs, sarif: sarif_target, rules, fail_on, blast_depth, snapshots } =
+    let DiffReports { outputs, color, sarif: sarif_target, rules, fail_on, blast_depth, snapshots } =
         *reports;
     let gate = FailOn::parse(fail_on).map_err(|e| anyhow!("--fail-on {e}"))?;
     let rules = rules_for(head, rules, false)?;
@@ -301,10 +353,25 @@ fn diff(
         rss_mib = cartograph_pipeline::analyse::resident_mib(),
         "diffed"
     );
+    let met = gate.met(&doc);
+    let text_gate = match &met {
+        Some(met) => Some(Gate::Met(met.to_string())),
+        None if !gate.is_empty() => Some(Gate::Passed),
+        None => None,
+    };
+    let json = doc.to_json();
     // The blast radius of the changed files appears in the Markdown report only.
-    let render =
-        || cartograph_query::diff_markdown(&doc, &base.analysis, &head.analysis, blast_depth);
-    write_reports_beside(outputs, sarif_target, &doc.to_json(), render)?;
+    let forms = Forms {
+        json: &json,
+        markdown: &|| {
+            cartograph_query::diff_markdown(&doc, &base.analysis, &head.analysis, blast_depth)
+        },
+        text: &|o| {
+            let options = DiffTextOptions { text: o.clone(), gate: text_gate.clone() };
+            text::render_diff(&doc, &options)
+        },
+    };
+    write_reports_beside(outputs, color, sarif_target, forms)?;
     if let Some(target) = sarif_target {
         let text = match &rules {
             Some(rules) => sarif_of(&doc.findings, &doc_rules(rules), rules),
@@ -320,7 +387,7 @@ fn diff(
         rss_mib = cartograph_pipeline::analyse::resident_mib(),
         "reports written"
     );
-    if let Some(met) = gate.met(&doc) {
+    if let Some(met) = met {
         cartograph_diagnostics::stderr_line(&format!("cartograph: --fail-on met: {met}"));
         return Ok(ExitCode::from(1));
     }
@@ -343,62 +410,82 @@ fn write_snapshots(dir: &Path, base: &Analysis, head: &Analysis) -> Result<()> {
 }
 
 /// `cartograph render`: a diff JSON document as the Markdown report (or back as JSON).
-fn render(report: &Path, outputs: &OutputArgs) -> Result<()> {
+fn render(report: &Path, outputs: &OutputArgs, color: ColorWhen) -> Result<()> {
     let named = shown(report);
     let text =
         std::fs::read(report).map_err(|e| anyhow!("{named} cannot be read ({})", e.kind()))?;
     let text = String::from_utf8(text)
         .map_err(|_| anyhow!("{named} is not a diff document: it is not UTF-8 text"))?;
     let doc = DiffDocument::from_json(&text).map_err(|e| anyhow!("{named} {e}"))?;
-    write_reports(outputs, &doc.to_json(), || {
-        diff_markdown::render_diff(&doc, &DiffMarkdownOptions::default())
-    })
+    let json = doc.to_json();
+    let forms = Forms {
+        json: &json,
+        markdown: &|| diff_markdown::render_diff(&doc, &DiffMarkdownOptions::default()),
+        text: &|o| text::render_diff(&doc, &DiffTextOptions { text: o.clone(), gate: None }),
+    };
+    write_reports(outputs, color, forms)
 }
 
-/// Writes the JSON and Markdown reports where asked; Markdown to stdout when neither is asked.
-fn write_reports(
-    outputs: &OutputArgs,
-    json: &str,
-    markdown: impl FnOnce() -> String,
-) -> Result<()> {
-    write_reports_beside(outputs, None, json, markdown)
+/// What a command can write: its JSON document, and its Markdown and text renderings (each made
+/// only when it is written).
+struct Forms<'a> {
+    json: &'a str,
+    markdown: &'a dyn Fn() -> String,
+    text: &'a dyn Fn(&TextOptions) -> String,
 }
 
-/// [`write_reports`] for a command that also writes SARIF: when the SARIF goes to stdout, the
-/// Markdown does not go there by default, and no other report may.
+/// Writes the reports where `--json`, `--markdown` and `--text` ask; with none of them, text to
+/// stdout when it is a terminal and Markdown otherwise.
+fn write_reports(outputs: &OutputArgs, color: ColorWhen, forms: Forms<'_>) -> Result<()> {
+    write_reports_beside(outputs, color, None, forms)
+}
+
+/// [`write_reports`] for a command that also writes SARIF: when the SARIF goes to stdout, nothing
+/// else goes there by default, and no other report may.
 fn write_reports_beside(
     outputs: &OutputArgs,
+    color: ColorWhen,
     sarif: Option<&str>,
-    json: &str,
-    markdown: impl FnOnce() -> String,
+    forms: Forms<'_>,
 ) -> Result<()> {
-    if sarif == Some("-") {
-        if outputs.json.as_deref() == Some("-") || outputs.markdown.as_deref() == Some("-") {
-            bail!("--sarif - writes to stdout; give the other reports a FILE");
-        }
-        if let Some(target) = &outputs.json {
-            write_output(target, json)?;
-        }
-        if let Some(target) = &outputs.markdown {
-            write_output(target, &markdown())?;
-        }
-        return Ok(());
+    let asked = [outputs.json.as_deref(), outputs.markdown.as_deref(), outputs.text.as_deref()];
+    let on_stdout = asked.iter().filter(|t| **t == Some("-")).count();
+    if sarif == Some("-") && on_stdout > 0 {
+        bail!("--sarif - writes to stdout; give the other reports a FILE");
     }
-    if let (Some(a), Some(b)) = (&outputs.json, &outputs.markdown)
-        && a == "-"
-        && b == "-"
-    {
-        bail!("--json and --markdown cannot both write to stdout; give one of them a FILE");
+    if on_stdout > 1 {
+        bail!(
+            "only one of --json, --markdown and --text can write to stdout; give the others a FILE"
+        );
     }
     if let Some(target) = &outputs.json {
-        write_output(target, json)?;
+        write_output(target, forms.json)?;
     }
-    match &outputs.markdown {
-        Some(target) => write_output(target, &markdown())?,
-        None if outputs.json.is_none() => write_output("-", &markdown())?,
-        None => {}
+    if let Some(target) = &outputs.markdown {
+        write_output(target, &(forms.markdown)())?;
+    }
+    if let Some(target) = &outputs.text {
+        write_text_to(target, color, outputs.evidence, forms.text)?;
+    }
+    if asked.iter().all(Option::is_none) && sarif != Some("-") {
+        if crate::terminal::stdout_is_terminal() {
+            write_text_to("-", color, outputs.evidence, forms.text)?;
+        } else {
+            write_output("-", &(forms.markdown)())?;
+        }
     }
     Ok(())
+}
+
+/// Writes text to `target` (`-` is stdout), coloured and wrapped for where it goes.
+fn write_text_to(
+    target: &str,
+    color: ColorWhen,
+    evidence: bool,
+    text: &dyn Fn(&TextOptions) -> String,
+) -> Result<()> {
+    let options = crate::terminal::text_options(target, color, evidence);
+    write_text(target, &text(&options), options.color)
 }
 
 fn open_cache(args: &CacheArgs) -> Result<Option<FactCache>> {

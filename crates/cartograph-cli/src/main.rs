@@ -6,6 +6,7 @@
 mod args;
 mod commands;
 mod output;
+mod terminal;
 mod trees;
 
 use std::process::ExitCode;

@@ -32,6 +32,20 @@ pub fn write_document(target: &str, document: &SnapshotDocument) -> Result<()> {
     }
 }
 
+/// Writes terminal text to `target` (`-` is stdout). Coloured text goes to stdout through
+/// `anstream`, which on a Windows console that does not read ANSI codes turns them into console
+/// calls.
+pub fn write_text(target: &str, text: &str, color: bool) -> Result<()> {
+    if target != "-" || !color {
+        return write_output(target, text);
+    }
+    let mut stdout = anstream::AutoStream::always(std::io::stdout().lock());
+    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other.context("cannot write to stdout"),
+    }
+}
+
 /// Writes `bytes` to `target`: `-` is stdout, anything else a file path.
 pub fn write_bytes(target: &str, bytes: &[u8]) -> Result<()> {
     if target == "-" {

@@ -187,7 +187,7 @@ pub(crate) fn walked_chain(
 }
 
 /// One sentence on what the bounds left out, or `None`.
-fn truncation_sentence(doc: &BlastDocument) -> Option<String> {
+pub(crate) fn truncation_sentence(doc: &BlastDocument) -> Option<String> {
     let t = &doc.truncation;
     if !t.truncated {
         return None;
@@ -212,7 +212,7 @@ fn truncation_sentence(doc: &BlastDocument) -> Option<String> {
     Some(format!("Truncated: {} not listed.", parts.join(" and ")))
 }
 
-fn headline(doc: &BlastDocument) -> String {
+pub(crate) fn headline(doc: &BlastDocument) -> String {
     let t = &doc.truncation;
     let groups = doc.components.len() as u64;
     let mut line = format!(

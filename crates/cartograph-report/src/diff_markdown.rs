@@ -12,14 +12,14 @@
 
 pub(crate) mod escape;
 mod explanations;
-mod findings;
+pub(crate) mod findings;
 mod group_text;
-mod grouping;
+pub(crate) mod grouping;
 mod mermaid;
 mod route_moves;
 mod rows;
 mod rules_section;
-mod sections;
+pub(crate) mod sections;
 #[cfg(test)]
 mod tests;
 
@@ -482,77 +482,112 @@ fn head(doc: &DiffDocument) -> String {
         code(&doc.head.label)
     );
 
-    // Findings another one covers are not counted again: the table has no row for them.
-    let covered = doc.findings.iter().filter(|f| f.covered_by.is_some()).count();
-    let mut by_severity = s.findings_by_severity.clone();
-    for f in doc.findings.iter().filter(|f| f.covered_by.is_some()) {
-        if let Some(n) = by_severity.get_mut(&f.severity) {
-            *n = n.saturating_sub(1);
-        }
-    }
-    let total: u64 = by_severity.values().sum();
+    let counts = Counts::of(doc, text);
     let mut parts = Vec::new();
-    if total > 0 {
-        let mut by: Vec<String> = Vec::new();
-        let known = ["high", "medium", "low", "info"];
-        for k in known {
-            if let Some(n) = by_severity.get(k).filter(|n| **n > 0) {
-                by.push(format!("{} {k}", thousands(*n as usize)));
-            }
-        }
-        for (k, n) in &by_severity {
-            if !known.contains(&k.as_str()) && *n > 0 {
-                by.push(format!("{} {}", thousands(*n as usize), text(k)));
-            }
-        }
-        let total = total as usize;
-        let folded = if covered > 0 {
-            format!(", and {} more reported within them (in the JSON as info)", thousands(covered))
-        } else {
-            String::new()
-        };
-        parts.push(format!(
-            "**{} finding{}** ({}{folded})",
-            thousands(total),
-            plural(total),
-            by.join(", ")
-        ));
-    } else {
-        parts.push("**no findings**".to_owned());
+    match &counts.findings {
+        Some(f) => parts.push(format!(
+            "**{} finding{}** ({}{})",
+            thousands(f.total),
+            plural(f.total),
+            f.by_severity.join(", "),
+            f.folded
+        )),
+        None => parts.push("**no findings**".to_owned()),
     }
-    let counts = |what: &str, numbers: [(u64, &str); 3]| {
-        let bits: Vec<String> = numbers
-            .iter()
-            .filter(|(n, _)| *n > 0)
-            .map(|(n, word)| format!("{} {word}", thousands(*n as usize)))
-            .collect();
-        (!bits.is_empty()).then(|| format!("{what}: {}", bits.join(", ")))
-    };
-    let changes = |a, r, c| [(a, "added"), (r, "removed"), (c, "changed")];
-    parts.extend(counts("edges", changes(s.edges_added, s.edges_removed, s.edges_changed)));
-    parts.extend(counts("nodes", changes(s.nodes_added, s.nodes_removed, s.nodes_changed)));
-    let new_gone = |a, r| [(a, "new"), (r, "gone"), (0, "")];
-    // A head cycle sharing modules with a base cycle grew, shrank, split or merged: it is neither
-    // new nor is the base one gone.
-    let overlaps = |a: &[String], b: &[String]| a.iter().any(|m| b.binary_search(m).is_ok());
-    let cycles = &doc.cycles;
-    let count = |n: usize| n as u64;
-    let changed = count(
-        cycles.added.iter().filter(|a| cycles.removed.iter().any(|r| overlaps(a, r))).count(),
-    );
-    let gone = count(
-        cycles.removed.iter().filter(|r| !cycles.added.iter().any(|a| overlaps(a, r))).count(),
-    );
-    parts.extend(counts(
-        "import cycles",
-        [(count(cycles.added.len()) - changed, "new"), (changed, "changed"), (gone, "gone")],
-    ));
-    parts.extend(counts("refusals", new_gone(s.refusals_added, s.refusals_removed)));
-    if parts.len() == 1 && total == 0 {
+    parts.extend(counts.changes);
+    if counts.findings.is_none() && parts.len() == 1 {
         parts.push("no architectural change".to_owned());
     }
     let _ = writeln!(out, "{}\n", parts.join(" · "));
     out
+}
+
+/// The counts under the verdict, shared by the Markdown report and the terminal text.
+pub(crate) struct Counts {
+    /// `None` when there are no findings.
+    pub(crate) findings: Option<FindingCounts>,
+    /// `edges: 18 added, 6 removed`, `nodes: …`, `import cycles: …`, `refusals: …`, those that
+    /// are not zero.
+    pub(crate) changes: Vec<String>,
+}
+
+/// The findings a reader sees (those another one covers are not counted again).
+pub(crate) struct FindingCounts {
+    pub(crate) total: usize,
+    /// `3 high`, `2 medium`, … (severities with findings only).
+    pub(crate) by_severity: Vec<String>,
+    /// `, and 2 more reported within them (in the JSON as info)`, or empty.
+    pub(crate) folded: String,
+}
+
+impl Counts {
+    /// The counts of `doc`; `name` writes a severity name Cartograph does not know (escaped in
+    /// Markdown, as it is in text).
+    pub(crate) fn of(doc: &DiffDocument, name: impl Fn(&str) -> String) -> Self {
+        let s = &doc.summary;
+        // Findings another one covers are not counted again: the table has no row for them.
+        let covered = doc.findings.iter().filter(|f| f.covered_by.is_some()).count();
+        let mut by_severity = s.findings_by_severity.clone();
+        for f in doc.findings.iter().filter(|f| f.covered_by.is_some()) {
+            if let Some(n) = by_severity.get_mut(&f.severity) {
+                *n = n.saturating_sub(1);
+            }
+        }
+        let total: u64 = by_severity.values().sum();
+        let findings = (total > 0).then(|| {
+            let mut by: Vec<String> = Vec::new();
+            let known = ["high", "medium", "low", "info"];
+            for k in known {
+                if let Some(n) = by_severity.get(k).filter(|n| **n > 0) {
+                    by.push(format!("{} {k}", thousands(*n as usize)));
+                }
+            }
+            for (k, n) in &by_severity {
+                if !known.contains(&k.as_str()) && *n > 0 {
+                    by.push(format!("{} {}", thousands(*n as usize), name(k)));
+                }
+            }
+            let folded = if covered > 0 {
+                format!(
+                    ", and {} more reported within them (in the JSON as info)",
+                    thousands(covered)
+                )
+            } else {
+                String::new()
+            };
+            FindingCounts { total: total as usize, by_severity: by, folded }
+        });
+        let mut parts = Vec::new();
+        let counts = |what: &str, numbers: [(u64, &str); 3]| {
+            let bits: Vec<String> = numbers
+                .iter()
+                .filter(|(n, _)| *n > 0)
+                .map(|(n, word)| format!("{} {word}", thousands(*n as usize)))
+                .collect();
+            (!bits.is_empty()).then(|| format!("{what}: {}", bits.join(", ")))
+        };
+        let changes = |a, r, c| [(a, "added"), (r, "removed"), (c, "changed")];
+        parts.extend(counts("edges", changes(s.edges_added, s.edges_removed, s.edges_changed)));
+        parts.extend(counts("nodes", changes(s.nodes_added, s.nodes_removed, s.nodes_changed)));
+        let new_gone = |a, r| [(a, "new"), (r, "gone"), (0, "")];
+        // A head cycle sharing modules with a base cycle grew, shrank, split or merged: it is
+        // neither new nor is the base one gone.
+        let overlaps = |a: &[String], b: &[String]| a.iter().any(|m| b.binary_search(m).is_ok());
+        let cycles = &doc.cycles;
+        let count = |n: usize| n as u64;
+        let changed = count(
+            cycles.added.iter().filter(|a| cycles.removed.iter().any(|r| overlaps(a, r))).count(),
+        );
+        let gone = count(
+            cycles.removed.iter().filter(|r| !cycles.added.iter().any(|a| overlaps(a, r))).count(),
+        );
+        parts.extend(counts(
+            "import cycles",
+            [(count(cycles.added.len()) - changed, "new"), (changed, "changed"), (gone, "gone")],
+        ));
+        parts.extend(counts("refusals", new_gone(s.refusals_added, s.refusals_removed)));
+        Self { findings, changes: parts }
+    }
 }
 
 fn omission_note(o: &Omitted) -> String {
@@ -610,21 +645,33 @@ fn omission_note(o: &Omitted) -> String {
 
 /// A finding kind as a reader says it.
 pub(crate) fn finding_label(kind: &str) -> String {
-    match kind {
-        "route-removed" => "route removed".to_owned(),
-        "call-to-removed-route" => "call to removed route".to_owned(),
-        "route-added" => "route added".to_owned(),
-        "new-cross-language-call" => "new cross-language call".to_owned(),
-        "new-call" => "new call to a route".to_owned(),
-        "new-table" => "new table".to_owned(),
-        "new-table-write" => "new table write".to_owned(),
-        "new-env-var" => "new env var".to_owned(),
-        "new-external-service" => "new external service".to_owned(),
-        "new-package" => "new package".to_owned(),
-        "new-cycle" => "new import cycle".to_owned(),
-        "new-component-dependency" => "new component dependency".to_owned(),
-        other => text(&other.replace('-', " ")),
+    match known_label(kind) {
+        Some(label) => label.to_owned(),
+        None => text(&kind.replace('-', " ")),
     }
+}
+
+/// A finding kind as [`finding_label`] says it, unescaped: for terminal text.
+pub(crate) fn finding_words(kind: &str) -> String {
+    known_label(kind).map_or_else(|| kind.replace('-', " "), str::to_owned)
+}
+
+fn known_label(kind: &str) -> Option<&'static str> {
+    Some(match kind {
+        "route-removed" => "route removed",
+        "call-to-removed-route" => "call to removed route",
+        "route-added" => "route added",
+        "new-cross-language-call" => "new cross-language call",
+        "new-call" => "new call to a route",
+        "new-table" => "new table",
+        "new-table-write" => "new table write",
+        "new-env-var" => "new env var",
+        "new-external-service" => "new external service",
+        "new-package" => "new package",
+        "new-cycle" => "new import cycle",
+        "new-component-dependency" => "new component dependency",
+        _ => return None,
+    })
 }
 
 /// A node id without its kind: `route:GET /items/{}` is shown as `GET /items/{}`.

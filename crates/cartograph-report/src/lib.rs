@@ -1,4 +1,5 @@
-//! The public documents: JSON structs, their schemas, and Markdown rendering.
+//! The public documents: JSON structs, their schemas, Markdown rendering, and plain text for a
+//! terminal ([`text`]).
 //!
 //! Core types describe the domain; the documents here are their own structs, converted explicitly
 //! ([`snapshot::SnapshotDocument::from_analysis`], [`summary::SummaryDocument::from_analysis`]), so
@@ -21,6 +22,7 @@ pub mod schema;
 mod short_path;
 pub mod snapshot;
 pub mod summary;
+pub mod text;
 pub mod trace;
 pub mod words;
 

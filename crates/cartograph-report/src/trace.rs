@@ -150,7 +150,7 @@ impl TraceDocument {
     }
 }
 
-fn truncation_sentence(doc: &TraceDocument) -> Option<String> {
+pub(crate) fn truncation_sentence(doc: &TraceDocument) -> Option<String> {
     let t = &doc.truncation;
     let mut parts = Vec::new();
     if t.by_paths {

@@ -14,7 +14,7 @@ use super::escape::{code, code_wrapping, plain, thousands};
 use super::group_text::{GroupText, Writers, group_text, named_paths};
 use super::grouping::{RowGroup, ShownFinding, group_rows};
 use super::rows::evidence_row;
-use super::{Severity, finding_label, glyph, node_name};
+use super::{Severity, finding_label, finding_words, glyph, node_name};
 use crate::diff::{CoveredByDoc, DiffDocument, FindingDoc};
 use crate::short_path::{PathShortener, Shortened};
 
@@ -71,30 +71,8 @@ pub(super) struct PreparedFindings {
 /// (`new cross-language call + route added`). Its message already names what they say, and its
 /// edges include theirs.
 pub(super) fn prepare_findings(doc: &DiffDocument) -> PreparedFindings {
-    let findings = &doc.findings;
-    let mut also: BTreeMap<(&str, &str), Vec<&str>> = BTreeMap::new();
-    for f in findings {
-        if let Some(by) = &f.covered_by {
-            let kinds = also.entry((by.kind.as_str(), by.subject.as_str())).or_default();
-            if !kinds.contains(&f.kind.as_str()) {
-                kinds.push(&f.kind);
-            }
-        }
-    }
-    // A finding names a cover that is not in the document (a hand-edited file): keep its row.
-    let present = |by: &CoveredByDoc| {
-        findings
-            .iter()
-            .any(|g| g.kind == by.kind && g.subject == by.subject && g.covered_by.is_none())
-    };
-    let shown: Vec<ShownFinding<'_>> = findings
-        .iter()
-        .filter(|f| f.covered_by.as_ref().is_none_or(|by| !present(by)))
-        .map(|f| ShownFinding {
-            finding: f,
-            covers: also.get(&(f.kind.as_str(), f.subject.as_str())).map_or(&[][..], Vec::as_slice),
-        })
-        .collect();
+    let also = covered_kinds(&doc.findings);
+    let shown = shown_findings(&doc.findings, &also);
     let groups = group_rows(&shown);
 
     let paths = DocumentPaths::new(doc);
@@ -136,6 +114,52 @@ pub(super) fn prepare_findings(doc: &DiffDocument) -> PreparedFindings {
         )
     };
     PreparedFindings { rows, paths_note }
+}
+
+/// The kinds of the findings each finding covers, by the covering finding's kind and subject.
+pub(crate) fn covered_kinds(findings: &[FindingDoc]) -> BTreeMap<(&str, &str), Vec<&str>> {
+    let mut also: BTreeMap<(&str, &str), Vec<&str>> = BTreeMap::new();
+    for f in findings {
+        if let Some(by) = &f.covered_by {
+            let kinds = also.entry((by.kind.as_str(), by.subject.as_str())).or_default();
+            if !kinds.contains(&f.kind.as_str()) {
+                kinds.push(&f.kind);
+            }
+        }
+    }
+    also
+}
+
+/// The findings a reader is shown, in document order: every one that no other finding covers,
+/// with the kinds it covers (see [`covered_kinds`]).
+pub(crate) fn shown_findings<'a>(
+    findings: &'a [FindingDoc],
+    also: &'a BTreeMap<(&'a str, &'a str), Vec<&'a str>>,
+) -> Vec<ShownFinding<'a>> {
+    // A finding names a cover that is not in the document (a hand-edited file): keep its row.
+    let present = |by: &CoveredByDoc| {
+        findings
+            .iter()
+            .any(|g| g.kind == by.kind && g.subject == by.subject && g.covered_by.is_none())
+    };
+    findings
+        .iter()
+        .filter(|f| f.covered_by.as_ref().is_none_or(|by| !present(by)))
+        .map(|f| ShownFinding {
+            finding: f,
+            covers: also.get(&(f.kind.as_str(), f.subject.as_str())).map_or(&[][..], Vec::as_slice),
+        })
+        .collect()
+}
+
+/// A finding's label as [`label`] writes it, unescaped: for terminal text.
+pub(crate) fn shown_label(shown: &ShownFinding<'_>) -> String {
+    let mut label = finding_words(&shown.finding.kind);
+    for kind in shown.covers {
+        label.push_str(" + ");
+        label.push_str(&finding_words(kind));
+    }
+    label
 }
 
 /// A finding's label, with the kinds it covers: `new cross-language call + route added`.

@@ -29,9 +29,9 @@ const MIN_GROUP: usize = 3;
 /// A finding the table shows, with the kinds of the findings it covers (`route-added` for a
 /// new call to a new route).
 #[derive(Debug, Clone, Copy)]
-pub(super) struct ShownFinding<'a> {
-    pub(super) finding: &'a FindingDoc,
-    pub(super) covers: &'a [&'a str],
+pub(crate) struct ShownFinding<'a> {
+    pub(crate) finding: &'a FindingDoc,
+    pub(crate) covers: &'a [&'a str],
 }
 
 impl ShownFinding<'_> {

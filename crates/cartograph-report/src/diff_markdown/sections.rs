@@ -14,8 +14,8 @@ use super::rows::{
 use crate::diff::DiffDocument;
 use crate::words::plural;
 
-pub(super) struct Section {
-    pub(super) title: &'static str,
+pub(crate) struct Section {
+    pub(crate) title: &'static str,
     /// 0 is kept longest.
     pub(super) priority: u8,
     /// Shown after the diagram (the refusals).
@@ -30,6 +30,21 @@ pub(super) struct Section {
 pub(super) struct Group {
     pub(super) label: String,
     pub(super) rows: Vec<String>,
+}
+
+impl Section {
+    /// What the section holds, counted: its lead (refusal totals, mounts not followed), then
+    /// each list (`1 new route`, `3 edges added`). Plain text.
+    pub(crate) fn summary(&self) -> Vec<String> {
+        let mut summary: Vec<String> = Vec::new();
+        if !self.lead.is_empty() {
+            summary.push(self.lead.clone());
+        }
+        for g in &self.groups {
+            summary.push(counted(g.rows.len(), &g.label));
+        }
+        summary
+    }
 }
 
 /// Which section an edge kind belongs to, given its target.
@@ -90,7 +105,7 @@ enum SectionKey {
 }
 
 /// Every section, in document order; its priority is its position.
-pub(super) fn sections(doc: &DiffDocument) -> Vec<Section> {
+pub(crate) fn sections(doc: &DiffDocument) -> Vec<Section> {
     let keys = [
         (SectionKey::Routes, "Routes"),
         (SectionKey::Calls, "Calls"),
@@ -324,18 +339,11 @@ pub(super) fn render_section(
     out: &mut String,
     omitted: &mut Omitted,
 ) {
-    let mut summary: Vec<String> = Vec::new();
-    if !section.lead.is_empty() {
-        summary.push(section.lead.clone());
-    }
-    for g in &section.groups {
-        summary.push(counted(g.rows.len(), &g.label));
-    }
     let _ = writeln!(
         out,
         "<details><summary><b>{}</b> · {}</summary>\n",
         section.title,
-        summary.join(" · ")
+        section.summary().join(" · ")
     );
     if !section.preamble.is_empty() {
         out.push_str(&section.preamble);
