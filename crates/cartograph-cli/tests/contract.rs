@@ -3,10 +3,13 @@
 //! tests do), so a change to a message or an exit code shows up as a snapshot to review.
 
 mod common;
+#[path = "../../../tests/support/git.rs"]
+mod git;
 
 use std::path::Path;
 
 use common::{run_in, workspace};
+use git::git_in;
 
 /// Exit code, stdout and stderr of `cartograph ARGS` run in `dir`, with the tool version and
 /// `tmp` redacted.
@@ -61,29 +64,6 @@ fn listings() {
     let root = workspace();
     check("schema-list", &root, &["schema"], None);
     check("recognisers", &root, &["recognisers"], None);
-}
-
-/// Runs git in `repo` with a fixed identity, no signing and no user or system configuration;
-/// panics when it fails.
-fn git_in(repo: &Path, args: &[&str]) {
-    let home = repo.parent().unwrap_or(repo);
-    let status = std::process::Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
-        .args(["-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false"])
-        .args(["-c", "init.defaultBranch=main", "-c", "core.autocrlf=false"])
-        .args(args)
-        .current_dir(repo)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", home.join("gitconfig-that-does-not-exist"))
-        .env("HOME", home)
-        .env_remove("GIT_DIR")
-        .env_remove("GIT_WORK_TREE")
-        .env_remove("GIT_INDEX_FILE")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .expect("git runs");
-    assert!(status.success(), "git {args:?}");
 }
 
 /// Every error of issue 20's list: one sentence, exit 2, naming what the argument is and what to

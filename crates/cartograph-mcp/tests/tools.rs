@@ -6,7 +6,8 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{answer_schema, connect, document, git_in, refusal, session, workspace};
+use common::git::git_in;
+use common::{answer_schema, connect, document, refusal, session, workspace};
 use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};
 

@@ -1,6 +1,9 @@
 //! Shared helpers of the MCP tests: a session over granted trees, an in-process rmcp client on a
 //! duplex pipe, git with a fixed identity, and the envelope schema.
+
 #![allow(dead_code)]
+#[path = "../../../../tests/support/git.rs"]
+pub mod git;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -21,31 +24,6 @@ pub fn session(trees: &[&str], base: &Path) -> Arc<Session> {
     let trees: Vec<String> = trees.iter().map(|t| (*t).to_owned()).collect();
     let grant = Grant::new("test-session", &trees, base).expect("grant");
     Arc::new(Session::new(grant, AnalysisOptions { threads: Some(2), ..Default::default() }))
-}
-
-/// Runs git in `repo` with a fixed identity and no signing, quietly; panics when it fails. No
-/// machine or user configuration is read: no system file, a global file that does not exist, and
-/// `HOME` at the repository's temporary parent folder, so a developer's hooks, signing or
-/// templates cannot change what the tests commit.
-pub fn git_in(repo: &Path, args: &[&str]) {
-    let home = repo.parent().unwrap_or(repo);
-    let status = std::process::Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
-        .args(["-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false"])
-        .args(["-c", "init.defaultBranch=main", "-c", "core.autocrlf=false"])
-        .args(args)
-        .current_dir(repo)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", home.join("gitconfig-that-does-not-exist"))
-        .env("HOME", home)
-        .env_remove("GIT_DIR")
-        .env_remove("GIT_WORK_TREE")
-        .env_remove("GIT_INDEX_FILE")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .expect("git runs");
-    assert!(status.success(), "git {args:?}");
 }
 
 pub struct Connected {
