@@ -4,7 +4,7 @@
 //! panicking transport; one non-verbatim citation among valid ones: that edge refused with its
 //! raw evidence kept), provider failures, and the output validated against the diff schema.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

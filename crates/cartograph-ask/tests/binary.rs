@@ -3,9 +3,8 @@
 //! 6 through the binary, the Markdown report, schema validation of the output, and `key status`
 //! on a machine whose keychain cannot be reached.
 
-mod common;
-#[path = "../../../tests/support/leaks.rs"]
-mod leaks;
+use crate::common;
+use crate::leaks;
 
 use std::io::Write;
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! bundle, model, host and prompt version; a tampered entry is ignored; concurrent writers never
 //! leave half an entry.
 
-mod common;
+use crate::common;
 
 use cartograph_ask::answer::Answer;
 use cartograph_ask::attach::{self, Asker, AttachOptions, KeyState, Snapshots};

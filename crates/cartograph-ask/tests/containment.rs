@@ -7,8 +7,7 @@
 //! `cartograph-graph` — and a failure names the chain of crates that breaks the rule. The graph is
 //! read by `tests/support/dependency_graph.rs`, shared with the tidy test of `cartograph-cli`.
 
-#[path = "../../../tests/support/dependency_graph.rs"]
-mod dependency_graph;
+use crate::dependency_graph;
 
 use dependency_graph::{DependencyGraph, host_metadata};
 

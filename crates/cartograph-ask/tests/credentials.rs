@@ -3,7 +3,7 @@
 //! that is unavailable, one that denies access, one that fails; the order of key sources; and the
 //! key absent from every `Debug` and error.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

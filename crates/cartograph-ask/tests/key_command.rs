@@ -2,7 +2,7 @@
 //! `cartograph-ask` and the provider's account, read from input (never argv), and never printed;
 //! an unreachable keychain is a status line for `status` and an error for `set` and `delete`.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

@@ -3,7 +3,7 @@
 //! peak number of requests in flight) and "no proxy unless `--proxy`" (a loopback listener named
 //! by every proxy variable must see no connection).
 
-mod common;
+use crate::common;
 
 use std::net::TcpListener;
 use std::path::Path;

@@ -3,7 +3,7 @@
 //! and the evidence; a whole run is logged at TRACE level, unredacted, and the log checked; and a
 //! source-level check over `src/` finds no tracing macro naming a body, header, payload or key.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};

@@ -3,10 +3,9 @@
 //! `json_schema` response format whose schema is a valid JSON Schema, the constant system
 //! message, and a body that carries no key, no source text, no absolute path and no identity.
 
-mod common;
+use crate::common;
 
-#[path = "../../../tests/support/leaks.rs"]
-mod leaks;
+use crate::leaks;
 
 use cartograph_ask::attach::{AttachOptions, Snapshots};
 use cartograph_ask::bundle::EvidenceBundle;

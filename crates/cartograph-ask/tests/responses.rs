@@ -5,7 +5,7 @@
 //! a valid multi-item answer — plus a too-short quotation, a body that is not JSON, and a
 //! `finish_reason` other than `stop`. Any failure refuses the whole answer.
 
-mod common;
+use crate::common;
 
 use cartograph_ask::answer::{Answer, AnswerError, CitationError, MIN_QUOTE_BYTES};
 use cartograph_ask::bundle::EvidenceBundle;

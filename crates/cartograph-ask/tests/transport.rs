@@ -3,7 +3,7 @@
 //! 500, 502, 503, a body that is not JSON — plus a redirect that is not followed, https enforced
 //! for a non-loopback URL, and the read limit. Retries sleep through a recorder, so nothing waits.
 
-mod common;
+use crate::common;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

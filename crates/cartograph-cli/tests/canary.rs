@@ -8,8 +8,7 @@
 //! the application (not vacuous): its routes, the call linked to one, its table and its
 //! environment variables.
 
-#[path = "../../../tests/support/leaks.rs"]
-mod leaks;
+use crate::leaks;
 
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};

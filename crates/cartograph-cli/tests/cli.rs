@@ -1,7 +1,7 @@
 //! The command-line contract: exit codes, one-sentence errors with no absolute path, help and
 //! version, schema printing, and output files.
 
-mod common;
+use crate::common;
 
 use common::{assert_no_absolute_paths, run, run_in, stderr, stdout, valid_document, workspace};
 

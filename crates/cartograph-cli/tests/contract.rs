@@ -2,9 +2,8 @@
 //! run with a cleared environment, with the version and temporary paths redacted (as ruff's CLI
 //! tests do), so a change to a message or an exit code shows up as a snapshot to review.
 
-mod common;
-#[path = "../../../tests/support/git.rs"]
-mod git;
+use crate::common;
+use crate::git;
 
 use std::path::Path;
 

@@ -2,7 +2,7 @@
 //! revisions and snapshot files give the same diff; reports go where asked; `--fail-on` gates;
 //! bad input gets one sentence and exit 2.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! `tests/fixtures/polyglot/EXPECTED_IMPORTS.md`: every expected edge is found (recall), nothing
 //! else is (precision), type-only flags agree, and the expected refusals and cycles are there.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

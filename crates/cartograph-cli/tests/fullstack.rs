@@ -6,7 +6,7 @@
 //! Prints a precision/recall line per category (`cargo test --test fullstack -- --nocapture`) and
 //! holds each category to its bar in [`BARS`]. The product bar is 100% / 100% everywhere.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

@@ -7,7 +7,7 @@
 //! bytes, never a normalised text). Regenerate after an intended change with
 //! `scripts/regenerate-goldens.sh`, or review with `cargo insta review`.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -1,7 +1,7 @@
 //! Bad input never panics: empty trees, trees with nothing analysable, odd file names, deep
 //! nesting, huge lines, and the size cap. Each gives a valid document and honest refusals.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

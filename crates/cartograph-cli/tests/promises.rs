@@ -4,7 +4,7 @@
 //! reference says. Every expected value is derived, in a comment, from the files the test writes
 //! or from a fixture.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::Path;

@@ -4,7 +4,7 @@
 //! stderr and exit 2, naming no absolute path and quoting none of the file; the snapshots written
 //! beside a diff are exactly what `cartograph snapshot` writes for each tree.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -5,7 +5,7 @@
 //! The fixture is `tests/fixtures/rules/` (see its README): `head/` breaks one rule of each kind,
 //! and its baseline, written from `base/`, holds one entry `head/` no longer fires.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

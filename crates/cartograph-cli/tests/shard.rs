@@ -2,7 +2,7 @@
 //! one, byte for byte, whatever the number of shards, the order of the fact files, the options and
 //! the kind of tree; what cannot be merged is refused in one sentence.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

@@ -3,7 +3,7 @@
 //! that the default on a real terminal (a pseudo-terminal here) is text, and that `--markdown`
 //! still writes the goldens byte for byte.
 
-mod common;
+use crate::common;
 
 use common::{run_in, stderr, stdout, workspace};
 

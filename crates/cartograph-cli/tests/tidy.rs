@@ -2,9 +2,8 @@
 //! `//!` doc on every module, no stubs in production code, and decision records that are complete,
 //! indexed, and cited only by numbers and rules that exist.
 
-mod common;
-#[path = "../../../tests/support/dependency_graph.rs"]
-mod dependency_graph;
+use crate::common;
+use crate::dependency_graph;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

@@ -4,7 +4,7 @@
 //! answer names the content it was computed from, and a budget too small for the answer with every
 //! list empty is an error that names the smallest budget that would do.
 
-mod common;
+use crate::common;
 
 use std::fmt::Write as _;
 use std::path::Path;

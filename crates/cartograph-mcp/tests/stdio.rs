@@ -2,8 +2,7 @@
 //! JSON-RPC over its stdin and stdout — initialize, tools/list, tools/call (granted and refused).
 //! stdout must carry JSON-RPC only, and neither stream an absolute path.
 
-#[path = "../../../tests/support/leaks.rs"]
-mod leaks;
+use crate::leaks;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};

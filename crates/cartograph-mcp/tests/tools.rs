@@ -2,7 +2,7 @@
 //! decision 0002's refusal cases (with proof that a refused query read no file), bad arguments, and
 //! the session cache.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

@@ -2,11 +2,6 @@
 //! preference, ambiguity, unmatched and computed refusals, external hosts, imported client
 //! instances, and one run through `analyse_tree`.
 
-// Only the snapshot macro of the shared helpers is used here.
-#[allow(dead_code)]
-#[macro_use]
-mod common;
-
 use cartograph_core::{
     Confidence, EdgeKind, HttpMethod, Provenance, RefusalKind, RepoPath, RouteTemplate,
     SourceLocation,

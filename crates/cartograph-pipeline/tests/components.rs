@@ -3,7 +3,7 @@
 //! in the component's own lines.
 
 #[allow(dead_code)]
-mod common;
+use crate::common;
 
 use cartograph_core::{EdgeKind, NodeKey};
 

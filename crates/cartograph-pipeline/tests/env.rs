@@ -4,7 +4,7 @@
 use cartograph_core::{EdgeKind, NodeKind, RefusalKind};
 use cartograph_pipeline::Analysis;
 
-mod common;
+use crate::common;
 
 use common::analyse_files as analyse;
 

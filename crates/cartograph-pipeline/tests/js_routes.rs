@@ -1,8 +1,7 @@
 //! End-to-end tests of the TS/JS route linkers: small trees written to a temporary folder, analysed
 //! with `analyse_tree`, and the `serves` edges and route refusals rendered one per line.
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use cartograph_core::{EdgeKind, NodeKind, RefusalKind};
 

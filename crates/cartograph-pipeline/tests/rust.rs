@@ -2,7 +2,7 @@
 //! routes nested and merged across modules, matched by a TypeScript client's calls. Every source
 //! here is written for this test.
 
-mod common;
+use crate::common;
 
 use cartograph_core::{EdgeKind, NodeKind};
 

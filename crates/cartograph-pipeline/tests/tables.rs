@@ -4,8 +4,7 @@
 use cartograph_core::{EdgeKind, NodeKind, RefusalKind};
 use cartograph_pipeline::Analysis;
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use common::analyse_files as analyse;
 

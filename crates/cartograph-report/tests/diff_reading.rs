@@ -9,8 +9,7 @@ use cartograph_report::diff::{DiffDocument, TreeDoc};
 use cartograph_report::diff_markdown::{DiffMarkdownOptions, render_diff};
 use cartograph_report::schema;
 
-#[path = "support/tree.rs"]
-mod tree;
+use crate::tree;
 use tree::{Tree, key};
 
 const MODULES: [&str; 9] = [

@@ -1,8 +1,7 @@
 //! Shared helpers for the end-to-end tests: run the real binary, locate fixtures, check outputs.
 #![allow(dead_code)]
 
-#[path = "../../../../tests/support/leaks.rs"]
-mod leaks;
+use crate::leaks;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
