@@ -506,17 +506,22 @@ fn finish_cache(cache: Option<FactCache>, args: &CacheArgs) -> Result<()> {
         disk_hits = stats.disk_hits,
         writes = stats.writes,
         evicted = stats.evicted,
+        trees_hit = stats.trees_hit,
+        trees_written = stats.trees_written,
         "cache"
     );
     if let Some(target) = &args.cache_stats {
-        let document = CacheStatsDocument::new(
-            stats.hits,
-            stats.misses,
-            stats.disk_hits,
-            stats.writes,
-            stats.corrupt,
-            stats.evicted,
-        );
+        let document = CacheStatsDocument {
+            hits: stats.hits,
+            misses: stats.misses,
+            disk_hits: stats.disk_hits,
+            writes: stats.writes,
+            corrupt: stats.corrupt,
+            evicted: stats.evicted,
+            trees_hit: stats.trees_hit,
+            trees_written: stats.trees_written,
+            ..CacheStatsDocument::zero()
+        };
         write_output(target, &to_json(&document))?;
     }
     Ok(())

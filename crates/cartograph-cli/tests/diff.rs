@@ -397,6 +397,8 @@ fn a_warm_cache_gives_the_same_report_without_parsing_anything() {
     assert_eq!((count("misses"), count("writes"), count("corrupt")), (0, 0, 0));
     assert_eq!(count("disk_hits"), distinct, "each distinct content read from the directory once");
     assert_eq!(count("hits"), distinct + unchanged, "an unchanged file is a hit for each tree");
+    // Both trees were analysed by the cold run and are the same: read whole, neither written.
+    assert_eq!((count("trees_hit"), count("trees_written")), (2, 0));
     // Without `--cache` there is nothing to report, and clap says so.
     let lonely =
         run_in(&common::workspace(), &["diff", base, head, "--json", "--cache-stats", "-"], &[]);

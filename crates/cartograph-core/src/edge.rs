@@ -6,7 +6,9 @@ use std::fmt;
 use crate::{NodeKey, SourceLocation};
 
 /// The kinds of edge.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum EdgeKind {
     Imports,
     Serves,
@@ -115,7 +117,10 @@ impl Confidence {
 ///
 /// Evidence names identifiers, module paths, route paths and table names; it never quotes a line
 /// of source. The constructor enforces what can be enforced mechanically: one line, bounded length.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(from = "String")]
 pub struct Evidence(String);
 
 impl Evidence {
@@ -151,6 +156,14 @@ impl Evidence {
     }
 }
 
+/// Stored evidence (a cached analysis) is read through [`Evidence::new`], so it keeps the
+/// sentence rules whatever the bytes held.
+impl From<String> for Evidence {
+    fn from(sentence: String) -> Self {
+        Self::new(sentence)
+    }
+}
+
 impl fmt::Display for Evidence {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
@@ -158,7 +171,7 @@ impl fmt::Display for Evidence {
 }
 
 /// An edge of the architecture graph.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Edge {
     pub kind: EdgeKind,
     pub from: NodeKey,

@@ -10,7 +10,9 @@ use std::fmt;
 use crate::{HttpMethod, RepoPath, RouteTemplate};
 
 /// The kinds of node in the architecture graph.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum NodeKind {
     Module,
     Package,
@@ -56,7 +58,9 @@ impl fmt::Display for NodeKind {
 /// The identity of a node: its kind and a kind-specific name.
 ///
 /// Keys order by kind, then name, which is the order every document uses.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct NodeKey {
     kind: NodeKind,
     name: String,
@@ -193,7 +197,7 @@ impl fmt::Display for Language {
 }
 
 /// Attributes of a node that are not part of its identity.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct NodeAttrs {
     /// The language of a module.
     pub language: Option<Language>,
@@ -210,7 +214,7 @@ pub struct NodeAttrs {
 }
 
 /// The function that handles a route, and where it lives.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct Handler {
     pub module: RepoPath,
     /// The function or method name; `None` for an inline (anonymous) handler.
@@ -218,7 +222,7 @@ pub struct Handler {
 }
 
 /// A node of the architecture graph.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Node {
     pub key: NodeKey,
     pub attrs: NodeAttrs,

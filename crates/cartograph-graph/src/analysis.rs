@@ -12,7 +12,7 @@ use cartograph_core::{Edge, Language, Node, Refusal, RepoPath};
 use crate::GraphView;
 
 /// Counts that describe what an analysis covered.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct AnalysisStats {
     /// Files and links the walk met (excluded directories are not entered).
     pub files_seen: u64,
@@ -35,8 +35,9 @@ pub struct AnalysisStats {
     pub other_files_by_extension: BTreeMap<String, u64>,
 }
 
-/// The result of analysing one tree: everything sorted by identity.
-#[derive(Debug, Clone, Default)]
+/// The result of analysing one tree: everything sorted by identity. It serializes (for the
+/// analyser's cache of whole-tree results) field by field, with no field skipped.
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct Analysis {
     /// Nodes in key order.
     pub nodes: Vec<Node>,

@@ -14,7 +14,7 @@ use cartograph_extract::{
 use cartograph_graph::{Analysis, AnalysisStats, ComponentRule, assign_components};
 use rayon::prelude::*;
 
-use crate::cache::{FactCache, FactKey};
+use crate::cache::{FactCache, FactKey, TreeKey};
 use crate::discover::{
     self, DiscoverError, DiscoveryOptions, Inventory, SourceCandidate, SourceText,
 };
@@ -84,6 +84,14 @@ fn analyse_in_pool(
     options: &AnalysisOptions,
     cache: Option<&FactCache>,
 ) -> Result<Analysis, AnalyseError> {
+    if cache.is_some_and(FactCache::keeps_trees) {
+        // The whole tree may be in the cache: read and key every file first.
+        let mut analyses = analyse_many_in_pool(&[source], options, cache)?;
+        let mut analysis = analyses.pop().unwrap_or_default();
+        // A tree analysed alone numbers no versions.
+        analysis.file_versions.clear();
+        return Ok(analysis);
+    }
     let started = std::time::Instant::now();
     let inventory = source.discover(&options.discovery)?;
     tracing::debug!(
@@ -176,7 +184,115 @@ fn analyse_many_in_pool(
         .zip(per_tree)
         .zip(sources.par_iter())
         .map(|((inventory, files), source)| {
-            analyse_inventory(*source, inventory, Some(files), options, cache, started)
+            let Some(cache) = cache.filter(|cache| cache.keeps_trees()) else {
+                return analyse_inventory(*source, inventory, Some(files), options, cache, started);
+            };
+            let Some(key) = tree_key(*source, &inventory, &files, options) else {
+                return analyse_inventory(*source, inventory, Some(files), options, None, started);
+            };
+            if let Some(mut analysis) = cache.get_tree(&key) {
+                analysis.file_versions = versions_of(&inventory, &files);
+                tracing::debug!(
+                    elapsed_ms = started.elapsed().as_millis() as u64,
+                    rss_mib = resident_mib(),
+                    "analysis read from the cache"
+                );
+                return Ok(analysis);
+            }
+            let mut analysis =
+                analyse_inventory(*source, inventory, Some(files), options, Some(cache), started)?;
+            // Kept without this run's version numbers, which depend on the other trees.
+            let versions = std::mem::take(&mut analysis.file_versions);
+            cache.put_tree(&key, &analysis);
+            analysis.file_versions = versions;
+            Ok(analysis)
+        })
+        .collect()
+}
+
+/// What an analysis of `inventory` reads, hashed: the build and the options (not the thread
+/// count, which changes no output), the inventory as discovered, each source file's outcome and
+/// fact key (its path, grammar and content), and the bytes of every configuration and schema
+/// file the analysis reads. `None` when a file that was read has no fact key (no cache).
+fn tree_key(
+    source: &dyn FileSource,
+    inventory: &Inventory,
+    files: &[Prepared],
+    options: &AnalysisOptions,
+) -> Option<TreeKey> {
+    use std::fmt::Write as _;
+    /// Formats straight into the hasher.
+    struct Hashing<'a>(&'a mut blake3::Hasher);
+    impl std::fmt::Write for Hashing<'_> {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            self.0.update(s.as_bytes());
+            Ok(())
+        }
+    }
+    let mut hasher = TreeKey::hasher();
+    let mut out = Hashing(&mut hasher);
+    let AnalysisOptions { discovery, include_builtins, threads: _, components, imports_only } =
+        options;
+    let _ = write!(out, "{discovery:?}\0{include_builtins}\0{components:?}\0{imports_only}\0");
+    let Inventory {
+        sources,
+        prisma_schemas,
+        sql_schemas,
+        index,
+        refusals,
+        excluded_dirs,
+        entries_seen,
+        other_files,
+    } = inventory;
+    let _ = write!(out, "{prisma_schemas:?}\0{sql_schemas:?}\0{refusals:?}\0{excluded_dirs:?}\0");
+    let _ = write!(out, "{entries_seen}\0{other_files:?}\0");
+    for path in index.files() {
+        let _ = write!(out, "{}\n", path.as_str());
+    }
+    if sources.len() != files.len() {
+        return None;
+    }
+    for (candidate, file) in sources.iter().zip(files) {
+        let _ = write!(
+            out,
+            "{}\0{:?}\0{}\0",
+            candidate.path.as_str(),
+            candidate.grammar,
+            candidate.size
+        );
+        match &file.outcome {
+            Ok(text) => {
+                let key = text.key?;
+                let _ = write!(out, "text\0{}\0{}\0{}\0", key.to_hex(), text.bytes, text.lossy);
+            }
+            Err(refusal) => {
+                let _ = write!(out, "refused\0{refusal:?}\0");
+            }
+        }
+    }
+    for (path, read) in tree_reads(source, inventory, options) {
+        let _ = write!(out, "{}\0", path.as_str());
+        match read {
+            Ok(bytes) => {
+                let _ = write!(out, "read\0{}\0", blake3::hash(&bytes).to_hex());
+            }
+            Err(error) => {
+                let _ = write!(out, "unread\0{:?}\0", error.kind());
+            }
+        }
+    }
+    Some(TreeKey::from_hasher(&hasher))
+}
+
+/// Each analysed file's version number, as [`AnalysisBuilder::add_file`] records them.
+fn versions_of(inventory: &Inventory, files: &[Prepared]) -> BTreeMap<RepoPath, u32> {
+    inventory
+        .sources
+        .iter()
+        .zip(files)
+        .filter_map(|(candidate, file)| {
+            let version = file.outcome.as_ref().ok()?.version?;
+            Some((candidate.path.clone(), version))
         })
         .collect()
 }
@@ -193,6 +309,8 @@ pub(crate) struct PreparedText {
     pub(crate) lossy: bool,
     /// The content's number among its path's distinct contents across trees analysed together.
     pub(crate) version: Option<u32>,
+    /// The content's cache key, when there is a cache.
+    pub(crate) key: Option<FactKey>,
     pub(crate) facts: Arc<FileFacts>,
 }
 
@@ -295,7 +413,13 @@ fn prepare_versions(
                     .take()
                     .unwrap_or_else(|| Arc::new(extractor.extract(path, grammar, &text)));
                 Prepared {
-                    outcome: Ok(PreparedText { bytes: text.len() as u64, lossy, version, facts }),
+                    outcome: Ok(PreparedText {
+                        bytes: text.len() as u64,
+                        lossy,
+                        version,
+                        key: keys[j],
+                        facts,
+                    }),
                     extracted: to_extract.contains(&j),
                 }
             }
@@ -331,22 +455,20 @@ pub(crate) fn prepare_one(
         }
     };
     let (path, grammar) = (&candidate.path, candidate.grammar);
-    let (facts, extracted) = match cache {
-        Some(cache) => {
-            let key = FactKey::new(path, grammar, options.imports_only, &text);
-            match cache.get(&key) {
-                Some(facts) => (facts, false),
-                None => {
-                    let facts = Arc::new(compact(extractor.extract(path, grammar, &text)));
-                    cache.put(key, &facts);
-                    (facts, true)
-                }
+    let key = cache.map(|_| FactKey::new(path, grammar, options.imports_only, &text));
+    let (facts, extracted) = match (cache, key) {
+        (Some(cache), Some(key)) => match cache.get(&key) {
+            Some(facts) => (facts, false),
+            None => {
+                let facts = Arc::new(compact(extractor.extract(path, grammar, &text)));
+                cache.put(key, &facts);
+                (facts, true)
             }
-        }
-        None => (Arc::new(compact(extractor.extract(path, grammar, &text))), true),
+        },
+        _ => (Arc::new(compact(extractor.extract(path, grammar, &text))), true),
     };
     Prepared {
-        outcome: Ok(PreparedText { bytes: text.len() as u64, lossy, version: None, facts }),
+        outcome: Ok(PreparedText { bytes: text.len() as u64, lossy, version: None, key, facts }),
         extracted,
     }
 }
@@ -606,7 +728,7 @@ fn analyse_file(
         python_module: None,
         version: None,
     };
-    let PreparedText { bytes, lossy, version, facts } = match prepared.outcome {
+    let PreparedText { bytes, lossy, version, facts, .. } = match prepared.outcome {
         Ok(text) => text,
         Err(refusal) => {
             result.refusals.push(refusal);

@@ -12,6 +12,12 @@
 //! entry; an entry that is truncated, damaged or of another format is a miss and is written again.
 //! Nothing in the directory can make an analysis fail. [`FactCache::finish`] bounds the directory's
 //! size by removing the least recently used entries (a hit refreshes an entry's modification time).
+//!
+//! Beside the facts of files, the directory keeps whole-tree results (`….analysis` entries, same
+//! header with their own magic): the analysis of a tree keyed by a [`TreeKey`], the digest of
+//! everything that analysis read — the build, the options, the tree's inventory, every source
+//! file's [`FactKey`] and the bytes of every configuration and schema file. A diff on a new push
+//! finds its unchanged base tree there whole: not resolved nor linked again.
 
 use std::collections::HashMap;
 use std::fs;
@@ -23,6 +29,9 @@ use std::time::{Duration, SystemTime};
 
 use cartograph_core::RepoPath;
 use cartograph_extract::{FileFacts, Grammar};
+use cartograph_graph::Analysis;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 /// The default bound on a cache directory's size: 512 MiB.
 pub const DEFAULT_MAX_BYTES: u64 = 512 * 1024 * 1024;
@@ -30,8 +39,10 @@ pub const DEFAULT_MAX_BYTES: u64 = 512 * 1024 * 1024;
 /// The folder, inside the cache directory, of entries in this build's layout and encoding. A build
 /// that changes either uses another folder and never reads these entries.
 const FORMAT_DIR: &str = "v1";
-/// The first bytes of every entry.
+/// The first bytes of every file's entry.
 const MAGIC: &[u8; 8] = b"CGFACTS1";
+/// The first bytes of every tree's entry.
+const TREE_MAGIC: &[u8; 8] = b"CGTREE01";
 /// Magic, key, payload length, payload hash.
 const HEADER_LEN: usize = 8 + 32 + 8 + 32;
 /// An entry larger than this is not read (no file's facts come near it).
@@ -42,6 +53,10 @@ const TOUCH_AFTER: Duration = Duration::from_secs(60);
 /// A temporary file this old was left by a run that stopped before renaming it.
 const STALE_TEMPORARY: Duration = Duration::from_secs(3600);
 const ENTRY_SUFFIX: &str = ".facts";
+const TREE_SUFFIX: &str = ".analysis";
+/// What a whole-tree result depends on beyond the facts: every source of the analyser (linkers,
+/// resolvers, assembly), fingerprinted by `build.rs`.
+pub const ANALYSIS_FINGERPRINT: &str = env!("CARTOGRAPH_ANALYSIS_FINGERPRINT");
 
 /// What extraction depends on, hashed: the extractor's build, the grammar, whether only imports
 /// are extracted, the file's path (facts carry locations) and its content.
@@ -82,12 +97,41 @@ impl FactKey {
 
     /// The key as 64 lowercase hex digits.
     pub fn to_hex(&self) -> String {
-        use std::fmt::Write;
-        self.0.iter().fold(String::with_capacity(64), |mut out, b| {
-            let _ = write!(out, "{b:02x}");
-            out
-        })
+        hex(&self.0)
     }
+}
+
+/// What a whole tree's analysis depends on, hashed (see the module documentation); built by the
+/// analyser with [`TreeKey::hasher`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TreeKey([u8; 32]);
+
+impl TreeKey {
+    /// A hasher already holding this build's identity; the analyser adds the tree's inputs.
+    pub(crate) fn hasher() -> blake3::Hasher {
+        let mut hasher = blake3::Hasher::new();
+        hasher.update(b"cartograph-analysis\0");
+        hasher.update(env!("CARGO_PKG_VERSION").as_bytes());
+        hasher.update(&[0]);
+        hasher.update(cartograph_extract::FACTS_FINGERPRINT.as_bytes());
+        hasher.update(&[0]);
+        hasher.update(ANALYSIS_FINGERPRINT.as_bytes());
+        hasher.update(&[0]);
+        hasher
+    }
+
+    pub(crate) fn from_hasher(hasher: &blake3::Hasher) -> Self {
+        Self(*hasher.finalize().as_bytes())
+    }
+}
+
+/// 32 bytes as 64 lowercase hex digits.
+fn hex(bytes: &[u8; 32]) -> String {
+    use std::fmt::Write;
+    bytes.iter().fold(String::with_capacity(64), |mut out, b| {
+        let _ = write!(out, "{b:02x}");
+        out
+    })
 }
 
 /// Why a cache directory cannot be used. The messages name no path: the caller knows which
@@ -116,6 +160,10 @@ pub struct CacheStats {
     /// Entries removed to keep the cache under its bound: from the directory by
     /// [`FactCache::finish`], and from memory when a bounded in-memory cache is full.
     pub evicted: u64,
+    /// Whole trees whose analysis was read from the directory (nothing resolved or linked).
+    pub trees_hit: u64,
+    /// Whole trees analysed and written to the directory.
+    pub trees_written: u64,
 }
 
 /// Extraction results by content, in memory and optionally in a directory.
@@ -131,6 +179,8 @@ pub struct FactCache {
     writes: AtomicU64,
     corrupt: AtomicU64,
     evicted: AtomicU64,
+    trees_hit: AtomicU64,
+    trees_written: AtomicU64,
 }
 
 #[derive(Debug)]
@@ -185,6 +235,9 @@ impl FactCache {
     /// then kept in memory as well, so the second tree of a diff shares them rather than reading
     /// and decoding the entry again).
     pub fn get(&self, key: &FactKey) -> Option<Arc<FileFacts>> {
+        if self.disk.is_some() && self.memory_max.is_none() {
+            return self.get_unretained(key);
+        }
         let Some(from_disk) = self.load(key) else {
             self.misses.fetch_add(1, Ordering::Relaxed);
             return None;
@@ -194,6 +247,33 @@ impl FactCache {
             self.disk_hits.fetch_add(1, Ordering::Relaxed);
         }
         self.memory.lock().ok()?.get(key).cloned()
+    }
+
+    /// A directory-backed cache of one run does not keep what it reads in memory: the analyser
+    /// already shares one content's facts between the trees of a diff, and keeping every file's
+    /// facts to the end of the run would hold them past linking, which frees them.
+    fn get_unretained(&self, key: &FactKey) -> Option<Arc<FileFacts>> {
+        let found = self.memory.lock().ok().and_then(|memory| memory.get(key).cloned());
+        if let Some(facts) = found {
+            self.hits.fetch_add(1, Ordering::Relaxed);
+            return Some(facts);
+        }
+        match self.disk.as_ref()?.read(key) {
+            Lookup::Found(facts) => {
+                self.hits.fetch_add(1, Ordering::Relaxed);
+                self.disk_hits.fetch_add(1, Ordering::Relaxed);
+                Some(Arc::from(facts))
+            }
+            Lookup::Absent => {
+                self.misses.fetch_add(1, Ordering::Relaxed);
+                None
+            }
+            Lookup::Corrupt => {
+                self.corrupt.fetch_add(1, Ordering::Relaxed);
+                self.misses.fetch_add(1, Ordering::Relaxed);
+                None
+            }
+        }
     }
 
     /// Makes sure the facts for `key` are in memory: `Some(false)` when they already were,
@@ -228,6 +308,9 @@ impl FactCache {
         {
             self.writes.fetch_add(1, Ordering::Relaxed);
         }
+        if self.disk.is_some() && self.memory_max.is_none() {
+            return;
+        }
         if let Ok(mut memory) = self.memory.lock() {
             if let Some(max) = self.memory_max
                 && memory.len() >= max
@@ -241,6 +324,37 @@ impl FactCache {
                 self.evicted.fetch_add((max - memory.len()) as u64, Ordering::Relaxed);
             }
             memory.entry(key).or_insert_with(|| Arc::clone(facts));
+        }
+    }
+
+    /// Whether whole-tree results can be kept: only in a directory (they serve a later run).
+    pub fn keeps_trees(&self) -> bool {
+        self.disk.is_some()
+    }
+
+    /// The analysis kept for `key` by an earlier run, if the directory holds a whole, undamaged
+    /// one. A damaged entry counts as corrupt and is written again after the analysis.
+    pub fn get_tree(&self, key: &TreeKey) -> Option<Analysis> {
+        let disk = self.disk.as_ref()?;
+        match disk.read_entry::<Analysis>(TREE_MAGIC, &key.0, &disk.tree_path(key)) {
+            Lookup::Found(analysis) => {
+                self.trees_hit.fetch_add(1, Ordering::Relaxed);
+                Some(*analysis)
+            }
+            Lookup::Absent => None,
+            Lookup::Corrupt => {
+                self.corrupt.fetch_add(1, Ordering::Relaxed);
+                None
+            }
+        }
+    }
+
+    /// Keeps `analysis` for `key` in the directory (nothing without one).
+    pub fn put_tree(&self, key: &TreeKey, analysis: &Analysis) {
+        if let Some(disk) = &self.disk
+            && disk.write_entry(TREE_MAGIC, &key.0, analysis, &disk.tree_path(key)).is_ok()
+        {
+            self.trees_written.fetch_add(1, Ordering::Relaxed);
         }
     }
 
@@ -262,6 +376,8 @@ impl FactCache {
             writes: self.writes.load(Ordering::Relaxed),
             corrupt: self.corrupt.load(Ordering::Relaxed),
             evicted: self.evicted.load(Ordering::Relaxed),
+            trees_hit: self.trees_hit.load(Ordering::Relaxed),
+            trees_written: self.trees_written.load(Ordering::Relaxed),
         }
     }
 
@@ -283,8 +399,8 @@ impl Drop for DiskCache {
 }
 
 /// The outcome of reading one entry.
-enum Lookup {
-    Found(Box<FileFacts>),
+enum Lookup<T = FileFacts> {
+    Found(Box<T>),
     Absent,
     Corrupt,
 }
@@ -303,9 +419,22 @@ impl DiskCache {
         self.root.join(&hex[..2]).join(format!("{hex}{ENTRY_SUFFIX}"))
     }
 
+    fn tree_path(&self, key: &TreeKey) -> PathBuf {
+        let hex = hex(&key.0);
+        self.root.join(&hex[..2]).join(format!("{hex}{TREE_SUFFIX}"))
+    }
+
     fn read(&self, key: &FactKey) -> Lookup {
-        let path = self.entry_path(key);
-        let mut file = match fs::File::open(&path) {
+        self.read_entry(MAGIC, &key.0, &self.entry_path(key))
+    }
+
+    fn read_entry<T: DeserializeOwned>(
+        &self,
+        magic: &[u8; 8],
+        key: &[u8; 32],
+        path: &Path,
+    ) -> Lookup<T> {
+        let mut file = match fs::File::open(path) {
             Ok(file) => file,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Lookup::Absent,
             Err(_) => return Lookup::Corrupt,
@@ -318,25 +447,34 @@ impl DiskCache {
         if file.read_to_end(&mut bytes).is_err() {
             return Lookup::Corrupt;
         }
-        let Some(facts) = decode_entry(key, &bytes) else { return Lookup::Corrupt };
+        let Some(value) = decode_entry(magic, key, &bytes) else { return Lookup::Corrupt };
         // Refresh the entry for least-recently-used eviction; a failure only ages it.
         let now = SystemTime::now();
         if meta.modified().is_ok_and(|m| now.duration_since(m).unwrap_or_default() > TOUCH_AFTER) {
             let _ = file.set_modified(now);
         }
-        Lookup::Found(Box::new(facts))
+        Lookup::Found(Box::new(value))
     }
 
     fn write(&self, key: &FactKey, facts: &FileFacts) -> io::Result<()> {
-        let bytes = encode_entry(key, facts)?;
-        let path = self.entry_path(key);
+        self.write_entry(MAGIC, &key.0, facts, &self.entry_path(key))
+    }
+
+    fn write_entry<T: Serialize>(
+        &self,
+        magic: &[u8; 8],
+        key: &[u8; 32],
+        value: &T,
+        path: &Path,
+    ) -> io::Result<()> {
+        let bytes = encode_entry(magic, key, value)?;
         let shard = path.parent().unwrap_or(&self.root);
         fs::create_dir_all(shard)?;
         let mut temporary = tempfile::Builder::new().prefix(".tmp-").tempfile_in(shard)?;
         temporary.write_all(&bytes)?;
         // The rename replaces any entry already there (a damaged one, or the same facts written
         // by a concurrent run) in one step: a reader sees the old file or the new, never half.
-        temporary.persist(&path).map_err(|e| e.error)?;
+        temporary.persist(path).map_err(|e| e.error)?;
         self.wrote.store(true, Ordering::Relaxed);
         Ok(())
     }
@@ -357,7 +495,9 @@ impl DiskCache {
                 }
                 let modified = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
                 let name = file.file_name();
-                let is_entry = name.to_str().is_some_and(|n| n.ends_with(ENTRY_SUFFIX));
+                let is_entry = name
+                    .to_str()
+                    .is_some_and(|n| n.ends_with(ENTRY_SUFFIX) || n.ends_with(TREE_SUFFIX));
                 if !is_entry {
                     let age = now.duration_since(modified).unwrap_or_default();
                     if age > STALE_TEMPORARY {
@@ -389,24 +529,24 @@ impl DiskCache {
     }
 }
 
-fn encode_entry(key: &FactKey, facts: &FileFacts) -> io::Result<Vec<u8>> {
-    let payload = postcard::to_stdvec(facts).map_err(io::Error::other)?;
+fn encode_entry<T: Serialize>(magic: &[u8; 8], key: &[u8; 32], value: &T) -> io::Result<Vec<u8>> {
+    let payload = postcard::to_stdvec(value).map_err(io::Error::other)?;
     let mut bytes = Vec::with_capacity(HEADER_LEN + payload.len());
-    bytes.extend_from_slice(MAGIC);
-    bytes.extend_from_slice(&key.0);
+    bytes.extend_from_slice(magic);
+    bytes.extend_from_slice(key);
     bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
     bytes.extend_from_slice(blake3::hash(&payload).as_bytes());
     bytes.extend_from_slice(&payload);
     Ok(bytes)
 }
 
-/// The facts in an entry, or `None` when it is not a whole, undamaged entry for `key`.
-fn decode_entry(key: &FactKey, bytes: &[u8]) -> Option<FileFacts> {
+/// The value in an entry, or `None` when it is not a whole, undamaged entry for `key`.
+fn decode_entry<T: DeserializeOwned>(magic: &[u8; 8], key: &[u8; 32], bytes: &[u8]) -> Option<T> {
     let (header, payload) = bytes.split_at_checked(HEADER_LEN)?;
-    let (magic, rest) = header.split_at(MAGIC.len());
+    let (stored_magic, rest) = header.split_at(magic.len());
     let (stored_key, rest) = rest.split_at(32);
     let (length, hash) = rest.split_at(8);
-    if magic != MAGIC || stored_key != key.0 {
+    if stored_magic != magic || stored_key != key {
         return None;
     }
     let length = u64::from_le_bytes(length.try_into().ok()?);
@@ -431,18 +571,18 @@ mod tests {
     #[test]
     fn entries_round_trip_and_reject_damage() {
         let (key, facts) = sample();
-        let bytes = encode_entry(&key, &facts).unwrap();
-        assert_eq!(decode_entry(&key, &bytes), Some(facts));
-        assert_eq!(decode_entry(&key, &bytes[..bytes.len() - 1]), None);
+        let bytes = encode_entry(MAGIC, &key.0, &facts).unwrap();
+        assert_eq!(decode_entry::<FileFacts>(MAGIC, &key.0, &bytes), Some(facts));
+        assert_eq!(decode_entry::<FileFacts>(MAGIC, &key.0, &bytes[..bytes.len() - 1]), None);
         let mut flipped = bytes.clone();
         let last = flipped.len() - 1;
         flipped[last] ^= 1;
-        assert_eq!(decode_entry(&key, &flipped), None);
+        assert_eq!(decode_entry::<FileFacts>(MAGIC, &key.0, &flipped), None);
         let other = FactKey([7; 32]);
-        assert_eq!(decode_entry(&other, &bytes), None);
+        assert_eq!(decode_entry::<FileFacts>(MAGIC, &other.0, &bytes), None);
         let mut other_format = bytes;
         other_format[7] = b'0';
-        assert_eq!(decode_entry(&key, &other_format), None);
+        assert_eq!(decode_entry::<FileFacts>(MAGIC, &key.0, &other_format), None);
     }
 
     #[test]

@@ -394,6 +394,7 @@ pub fn merge_shards(facts: &[Vec<u8>], threads: Option<usize>) -> Result<Analysi
                             bytes: text.bytes,
                             lossy: text.lossy,
                             version: None,
+                            key: None,
                             facts: std::sync::Arc::new(text.facts),
                         }),
                         extracted: false,

@@ -85,6 +85,16 @@ fn files_in(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// The entries of files' facts (not of whole trees) under the cache directory.
+fn fact_entries(dir: &Path) -> Vec<PathBuf> {
+    files_in(dir).into_iter().filter(|f| f.extension().is_some_and(|e| e == "facts")).collect()
+}
+
+/// The entries of whole trees' analyses under the cache directory.
+fn tree_entries(dir: &Path) -> Vec<PathBuf> {
+    files_in(dir).into_iter().filter(|f| f.extension().is_some_and(|e| e == "analysis")).collect()
+}
+
 fn size_of(files: &[PathBuf]) -> u64 {
     files.iter().map(|f| std::fs::metadata(f).map_or(0, |m| m.len())).sum()
 }
@@ -111,14 +121,18 @@ fn a_cold_run_fills_the_directory_and_a_warm_run_extracts_nothing() {
     let (cold, stats) = run(tree.path(), dir.path(), DEFAULT_MAX_BYTES);
     assert_same(&cold, &uncached);
     assert_eq!((stats.hits, stats.misses, stats.writes), (0, SOURCES, SOURCES));
+    assert_eq!((stats.trees_hit, stats.trees_written), (0, 1));
     let entries = files_in(dir.path());
-    assert_eq!(entries.len() as u64, SOURCES);
+    assert_eq!(fact_entries(dir.path()).len() as u64, SOURCES);
+    assert_eq!(tree_entries(dir.path()).len(), 1);
+    assert_eq!(entries.len() as u64, SOURCES + 1);
     assert!(entries.iter().all(|e| e.strip_prefix(dir.path()).unwrap().starts_with("v1")));
 
     let (warm, stats) = run(tree.path(), dir.path(), DEFAULT_MAX_BYTES);
     assert_same(&warm, &uncached);
     assert_eq!(stats.misses, 0);
     assert_eq!((stats.hits, stats.disk_hits, stats.writes), (SOURCES, SOURCES, 0));
+    assert_eq!((stats.trees_hit, stats.trees_written), (1, 0));
 
     // An imports-only run extracts other facts: nothing it needs is in the directory yet.
     let cache = FactCache::with_dir(dir.path(), DEFAULT_MAX_BYTES).unwrap();
@@ -158,7 +172,7 @@ fn a_damaged_entry_is_a_miss_and_is_written_again() {
     let uncached = analyse(tree.path(), None);
     run(tree.path(), dir.path(), DEFAULT_MAX_BYTES);
 
-    let entries = files_in(dir.path());
+    let entries = fact_entries(dir.path());
     let truncated = std::fs::read(&entries[0]).unwrap();
     std::fs::write(&entries[0], &truncated[..truncated.len() / 2]).unwrap();
     std::fs::write(&entries[1], b"not an entry at all").unwrap();
@@ -171,6 +185,8 @@ fn a_damaged_entry_is_a_miss_and_is_written_again() {
     let (repaired, stats) = run(tree.path(), dir.path(), DEFAULT_MAX_BYTES);
     assert_same(&repaired, &uncached);
     assert_eq!((stats.misses, stats.corrupt, stats.writes), (4, 4, 4));
+    // The facts were damaged, not the tree's entry: the tree is the one seen before.
+    assert_eq!(stats.trees_hit, 1);
 
     let (warm, stats) = run(tree.path(), dir.path(), DEFAULT_MAX_BYTES);
     assert_same(&warm, &uncached);
@@ -248,7 +264,7 @@ fn concurrent_runs_share_a_directory_safely() {
         .iter()
         .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(names.len() as u64, SOURCES, "no temporary file is left: {names:?}");
+    assert_eq!(names.len() as u64, SOURCES + 1, "no temporary file is left: {names:?}");
 }
 
 #[test]
@@ -258,7 +274,7 @@ fn entries_of_another_layout_are_not_read() {
     write_tree(tree.path(), TREE);
     run(tree.path(), dir.path(), DEFAULT_MAX_BYTES);
     // An entry whose header names another format, in this layout's place, is a miss.
-    let entries = files_in(dir.path());
+    let entries = fact_entries(dir.path());
     let mut bytes = std::fs::read(&entries[0]).unwrap();
     bytes[7] = b'9';
     std::fs::write(&entries[0], &bytes).unwrap();
@@ -290,4 +306,74 @@ fn a_bounded_memory_cache_sheds_entries_and_still_gives_the_same_analysis() {
     assert!(cache.len() <= 4, "held {}", cache.len());
     assert_same(&unbounded, &first);
     assert_same(&unbounded, &second);
+}
+
+#[test]
+fn a_tree_seen_before_is_read_whole_and_anything_it_read_changing_is_a_miss() {
+    let tree = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(tree.path(), TREE);
+    let (_, stats) = run(tree.path(), dir.path(), DEFAULT_MAX_BYTES);
+    assert_eq!(stats.trees_written, 1);
+    let (warm, stats) = run(tree.path(), dir.path(), DEFAULT_MAX_BYTES);
+    assert_same(&warm, &analyse(tree.path(), None));
+    assert_eq!((stats.trees_hit, stats.trees_written), (1, 0));
+    // A tree analysed alone numbers no versions, from the cache or not.
+    assert!(warm.file_versions.is_empty());
+
+    // Each of these changes what the analysis reads, though no source file changes: each is a
+    // miss, gives what an uncached run gives, and is kept for the next run.
+    let changes: [(&str, &str); 4] = [
+        // A configuration file the resolvers read.
+        ("web/package.json", "{\"name\": \"web\", \"dependencies\": {\"axios\": \"1\"}}\n"),
+        ("web/tsconfig.json", "{\"compilerOptions\": {\"baseUrl\": \"src\"}}\n"),
+        // A file that is not a source but that imports may resolve to.
+        ("app/data.json", "{}\n"),
+        // A schema file.
+        ("db/schema.sql", "CREATE TABLE things (id int);\n"),
+    ];
+    for change in changes {
+        write_tree(tree.path(), &[change]);
+        let uncached = analyse(tree.path(), None);
+        let (changed, stats) = run(tree.path(), dir.path(), DEFAULT_MAX_BYTES);
+        assert_same(&changed, &uncached);
+        assert_eq!((stats.trees_hit, stats.trees_written), (0, 1), "{}", change.0);
+        assert_eq!(stats.misses, 0, "{}: no source file changed", change.0);
+        let (_, stats) = run(tree.path(), dir.path(), DEFAULT_MAX_BYTES);
+        assert_eq!(stats.trees_hit, 1, "{}", change.0);
+    }
+
+    // Other options are another analysis.
+    let cache = FactCache::with_dir(dir.path(), DEFAULT_MAX_BYTES).unwrap();
+    let options = AnalysisOptions { include_builtins: true, ..AnalysisOptions::default() };
+    let source = DirectorySource::new(tree.path());
+    let with_builtins = analyse_source(&source, &options, Some(&cache)).unwrap();
+    assert_eq!(cache.finish().trees_hit, 0);
+    assert_same(&with_builtins, &analyse_source(&source, &options, None).unwrap());
+    // The thread count is not: it changes no output.
+    let cache = FactCache::with_dir(dir.path(), DEFAULT_MAX_BYTES).unwrap();
+    let options = AnalysisOptions { threads: Some(1), ..AnalysisOptions::default() };
+    analyse_source(&source, &options, Some(&cache)).unwrap();
+    assert_eq!(cache.finish().trees_hit, 1);
+}
+
+#[test]
+fn a_damaged_tree_entry_is_analysed_again_and_rewritten() {
+    let tree = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(tree.path(), TREE);
+    let uncached = analyse(tree.path(), None);
+    run(tree.path(), dir.path(), DEFAULT_MAX_BYTES);
+    let entry = tree_entries(dir.path()).pop().expect("the tree's entry");
+    let mut bytes = std::fs::read(&entry).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x55;
+    std::fs::write(&entry, &bytes).unwrap();
+
+    let (repaired, stats) = run(tree.path(), dir.path(), DEFAULT_MAX_BYTES);
+    assert_same(&repaired, &uncached);
+    assert_eq!((stats.trees_hit, stats.corrupt, stats.trees_written), (0, 1, 1));
+    let (warm, stats) = run(tree.path(), dir.path(), DEFAULT_MAX_BYTES);
+    assert_same(&warm, &uncached);
+    assert_eq!((stats.trees_hit, stats.corrupt), (1, 0));
 }

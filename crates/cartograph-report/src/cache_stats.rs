@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 /// Counts of one run's cache lookups; see `schemas/cache-stats.schema.json`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct CacheStatsDocument {
     pub schema: &'static str,
     pub schema_version: &'static str,
@@ -13,27 +13,15 @@ pub struct CacheStatsDocument {
     pub writes: u64,
     pub corrupt: u64,
     pub evicted: u64,
+    /// Whole trees whose analysis came from the cache (nothing resolved or linked).
+    pub trees_hit: u64,
+    /// Whole trees' analyses written to the cache.
+    pub trees_written: u64,
 }
 
 impl CacheStatsDocument {
-    /// The document for these counts: hits, misses, disk hits, writes, corrupt, evicted.
-    pub fn new(
-        hits: u64,
-        misses: u64,
-        disk_hits: u64,
-        writes: u64,
-        corrupt: u64,
-        evicted: u64,
-    ) -> Self {
-        Self {
-            schema: "cache-stats",
-            schema_version: "1.0",
-            hits,
-            misses,
-            disk_hits,
-            writes,
-            corrupt,
-            evicted,
-        }
+    /// A document with every count zero, for the caller to fill in.
+    pub fn zero() -> Self {
+        Self { schema: "cache-stats", schema_version: "1.1", ..Self::default() }
     }
 }
