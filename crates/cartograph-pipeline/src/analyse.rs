@@ -18,7 +18,9 @@ use crate::cache::{FactCache, FactKey, TreeKey};
 use crate::discover::{
     self, DiscoverError, DiscoveryOptions, Inventory, SourceCandidate, SourceText,
 };
-use crate::link::{BindingTarget, FileView, LinkInput, Linked, ResolvedBinding, link_all};
+use crate::link::{
+    BindingTarget, FileView, LinkInput, Linked, ResolvedBinding, Spreader, link_all,
+};
 use crate::resolve::Resolution;
 use crate::resolve::python::PythonResolver;
 use crate::resolve::rust::RustResolver;
@@ -247,7 +249,7 @@ fn tree_key(
     let _ = write!(out, "{prisma_schemas:?}\0{sql_schemas:?}\0{refusals:?}\0{excluded_dirs:?}\0");
     let _ = write!(out, "{entries_seen}\0{other_files:?}\0");
     for path in index.files() {
-        let _ = write!(out, "{}\n", path.as_str());
+        let _ = write!(out, "{}\0", path.as_str());
     }
     if sources.len() != files.len() {
         return None;
@@ -542,6 +544,7 @@ pub(crate) fn analyse_inventory(
         drop(views);
     } else {
         let mut link_input = LinkInput::new(views, &inventory.index);
+        link_input.spread = Some(Spreader(&spread));
         link_input.prisma = read_prisma_schemas(source, &inventory.prisma_schemas, &mut builder);
         link_input.sql_schemas = read_sql_schemas(source, &inventory.sql_schemas, &mut builder);
         tracing::debug!(
@@ -574,6 +577,11 @@ pub(crate) fn analyse_inventory(
         "analysed"
     );
     Ok(analysis)
+}
+
+/// Runs a linker's per-file jobs on the pool, results in file order.
+fn spread(job: &(dyn Fn(usize) -> Linked + Sync), files: usize) -> Vec<Linked> {
+    (0..files).into_par_iter().map(job).collect()
 }
 
 /// The same facts with every vector and string at its exact size. Extraction grows them as it

@@ -59,13 +59,39 @@ pub struct LinkInput<'a> {
     pub prisma: Vec<(RepoPath, Vec<crate::PrismaModel>)>,
     /// SQL schema files and the tables they create.
     pub sql_schemas: Vec<(RepoPath, Vec<crate::SqlTable>)>,
+    /// Runs a linker's per-file jobs (`job(i)` for every file index `i`, results in index
+    /// order); `None` runs them in turn. The analyser hands in a parallel one: this crate does not
+    /// depend on a thread pool (the report layer links it, and must not reach one).
+    pub spread: Option<Spreader<'a>>,
     by_path: HashMap<&'a str, usize>,
+}
+
+/// How a linker's per-file jobs run: `spread(job, n)` returns `job(0)`, …, `job(n - 1)` in
+/// that order, however they were scheduled.
+pub type Spread = dyn Fn(&(dyn Fn(usize) -> Linked + Sync), usize) -> Vec<Linked> + Sync;
+
+/// A [`Spread`] held by a [`LinkInput`].
+#[derive(Clone, Copy)]
+pub struct Spreader<'a>(pub &'a Spread);
+
+impl std::fmt::Debug for Spreader<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Spreader")
+    }
 }
 
 impl<'a> LinkInput<'a> {
     pub fn new(files: Vec<FileView<'a>>, index: &'a TreeIndex) -> Self {
         let by_path = files.iter().enumerate().map(|(i, f)| (f.path.as_str(), i)).collect();
-        Self { files, index, prisma: Vec::new(), sql_schemas: Vec::new(), by_path }
+        Self { files, index, prisma: Vec::new(), sql_schemas: Vec::new(), spread: None, by_path }
+    }
+
+    /// `job` for each file index, in file order, through [`LinkInput::spread`] when there is one.
+    pub fn each_file(&self, job: &(dyn Fn(usize) -> Linked + Sync)) -> Vec<Linked> {
+        match self.spread {
+            Some(Spreader(spread)) => spread(job, self.files.len()),
+            None => (0..self.files.len()).map(job).collect(),
+        }
     }
 
     /// The analysed file at `path`.

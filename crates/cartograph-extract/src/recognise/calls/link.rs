@@ -48,45 +48,61 @@ use crate::recognise::link::{FileView, LinkInput, Linked, ServedRoute};
 /// Links calls to `routes`.
 pub fn link(input: &LinkInput<'_>, routes: &[ServedRoute], linked: &mut Linked) {
     let index = RouteIndex::new(routes);
-    let mut found = Linked::default();
-    for file in &input.files {
-        for call in &file.facts.calls.calls {
-            link_call(input, file, call, &index, &mut found);
-        }
-        for inv in &file.facts.calls.invocations {
-            if let Some(resolved) = resolve::invocation(input, file, inv) {
-                let location = SourceLocation::new(file.path.clone(), inv.line, inv.column);
-                let who = format!("{} via {}", resolved.who, resolved.via.join(", "));
-                let requests = resolved
-                    .urls
-                    .into_iter()
-                    .map(|(own, url)| Request {
-                        who: who.clone(),
-                        instance: resolved.instance,
-                        own_base: call_has_own_base(&own),
-                        url,
-                        method: resolved.method,
-                        provenance: Provenance::Resolver,
-                        notes: resolved.notes.clone(),
-                        named_segment: resolved.named_segment,
-                    })
-                    .collect();
-                emit_branches(file, &location, requests, &index, &mut found);
-            }
-        }
-    }
-    linked.nodes.append(&mut found.nodes);
-    linked.refusals.append(&mut found.refusals);
+    // Each file's calls are followed on their own (the heaviest linker: wrappers are followed
+    // across files), in parallel; the parts are joined in file order, so the result is the one a
+    // loop over the files gives.
+    let parts = input.each_file(&|i| {
+        let mut part = Linked::default();
+        link_file(input, &input.files[i], &index, &mut part);
+        part
+    });
     let mut merged: BTreeMap<(NodeKey, NodeKey), Edge> = BTreeMap::new();
-    for edge in found.edges {
-        match merged.entry((edge.from.clone(), edge.to.clone())) {
-            Entry::Vacant(slot) => {
-                slot.insert(edge);
+    for part in parts {
+        linked.nodes.extend(part.nodes);
+        linked.refusals.extend(part.refusals);
+        for edge in part.edges {
+            match merged.entry((edge.from.clone(), edge.to.clone())) {
+                Entry::Vacant(slot) => {
+                    slot.insert(edge);
+                }
+                Entry::Occupied(mut slot) => fold(slot.get_mut(), edge),
             }
-            Entry::Occupied(mut slot) => fold(slot.get_mut(), edge),
         }
     }
     linked.edges.extend(merged.into_values());
+}
+
+/// Links the calls and wrapper invocations of one file.
+fn link_file<'a>(
+    input: &'a LinkInput<'a>,
+    file: &'a FileView<'a>,
+    index: &RouteIndex<'_>,
+    found: &mut Linked,
+) {
+    for call in &file.facts.calls.calls {
+        link_call(input, file, call, index, found);
+    }
+    for inv in &file.facts.calls.invocations {
+        if let Some(resolved) = resolve::invocation(input, file, inv) {
+            let location = SourceLocation::new(file.path.clone(), inv.line, inv.column);
+            let who = format!("{} via {}", resolved.who, resolved.via.join(", "));
+            let requests = resolved
+                .urls
+                .into_iter()
+                .map(|(own, url)| Request {
+                    who: who.clone(),
+                    instance: resolved.instance,
+                    own_base: call_has_own_base(&own),
+                    url,
+                    method: resolved.method,
+                    provenance: Provenance::Resolver,
+                    notes: resolved.notes.clone(),
+                    named_segment: resolved.named_segment,
+                })
+                .collect();
+            emit_branches(file, &location, requests, index, found);
+        }
+    }
 }
 
 /// Folds another call site of the same module to the same target into `kept`. Unlike the
