@@ -157,12 +157,14 @@ fn analyse_many_in_pool(
     });
     let new_extractor =
         || if options.imports_only { Extractor::imports_only() } else { Extractor::new() };
+    // With whole trees kept, the facts the cache holds are read only for trees it does not.
+    let defer = cache.is_some_and(FactCache::keeps_trees);
     let mut prepared: Vec<((usize, usize), Prepared)> = groups
         .par_iter()
         .map_init(new_extractor, |extractor, group| {
             let versions: Vec<(&dyn FileSource, &SourceCandidate)> =
                 group.iter().map(|job| (sources[job.0], candidate(job))).collect();
-            group.iter().copied().zip(prepare_versions(extractor, &versions, options, cache))
+            group.iter().copied().zip(prepare_versions(extractor, &versions, options, cache, defer))
         })
         .flatten_iter()
         .collect();
@@ -181,35 +183,132 @@ fn analyse_many_in_pool(
     for ((tree, _), file) in prepared {
         per_tree[tree].push(file);
     }
-    inventories
+    let Some(cache) = cache.filter(|cache| cache.keeps_trees()) else {
+        return inventories
+            .into_par_iter()
+            .zip(per_tree)
+            .zip(sources.par_iter())
+            .map(|((inventory, files), source)| {
+                analyse_inventory(*source, inventory, Some(files), options, cache, started)
+            })
+            .collect();
+    };
+
+    // Each tree whose whole analysis the cache keeps is done; the others are analysed below.
+    let stages: Vec<Stage> = inventories
         .into_par_iter()
         .zip(per_tree)
         .zip(sources.par_iter())
         .map(|((inventory, files), source)| {
-            let Some(cache) = cache.filter(|cache| cache.keeps_trees()) else {
-                return analyse_inventory(*source, inventory, Some(files), options, cache, started);
-            };
-            let Some(key) = tree_key(*source, &inventory, &files, options) else {
-                return analyse_inventory(*source, inventory, Some(files), options, None, started);
-            };
-            if let Some(mut analysis) = cache.get_tree(&key) {
+            let key = tree_key(*source, &inventory, &files, options);
+            if let Some(mut analysis) = key.and_then(|key| cache.get_tree(&key)) {
                 analysis.file_versions = versions_of(&inventory, &files);
-                tracing::debug!(
-                    elapsed_ms = started.elapsed().as_millis() as u64,
-                    rss_mib = resident_mib(),
-                    "analysis read from the cache"
-                );
-                return Ok(analysis);
+                return Stage::Done(analysis);
             }
+            Stage::Todo { inventory, files, key }
+        })
+        .collect();
+    tracing::debug!(
+        elapsed_ms = started.elapsed().as_millis() as u64,
+        rss_mib = resident_mib(),
+        kept = stages.iter().filter(|s| matches!(s, Stage::Done(_))).count(),
+        "trees looked up in the cache"
+    );
+
+    // The deferred facts of the trees to analyse, each distinct content read once.
+    let mut wanted: Vec<FactKey> = stages
+        .iter()
+        .filter_map(|stage| match stage {
+            Stage::Todo { files, .. } => Some(files),
+            Stage::Done(_) => None,
+        })
+        .flatten()
+        .filter_map(|file| match &file.outcome {
+            Ok(PreparedText { facts: None, key, .. }) => *key,
+            _ => None,
+        })
+        .collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let read: HashMap<FactKey, Arc<FileFacts>> =
+        wanted.into_par_iter().filter_map(|key| Some((key, cache.get_deferred(&key)?))).collect();
+    let stages: Vec<Stage> = stages
+        .into_iter()
+        .map(|mut stage| {
+            if let Stage::Todo { files, .. } = &mut stage {
+                for file in files.iter_mut() {
+                    if let Ok(text) = &mut file.outcome
+                        && text.facts.is_none()
+                    {
+                        text.facts = text.key.and_then(|key| read.get(&key).cloned());
+                    }
+                }
+            }
+            stage
+        })
+        .collect();
+    drop(read);
+
+    stages
+        .into_par_iter()
+        .zip(sources.par_iter())
+        .map(|(stage, source)| {
+            let (inventory, files, key) = match stage {
+                Stage::Done(analysis) => return Ok(analysis),
+                Stage::Todo { inventory, files, key } => (inventory, files, key),
+            };
             let mut analysis =
                 analyse_inventory(*source, inventory, Some(files), options, Some(cache), started)?;
-            // Kept without this run's version numbers, which depend on the other trees.
-            let versions = std::mem::take(&mut analysis.file_versions);
-            cache.put_tree(&key, &analysis);
-            analysis.file_versions = versions;
+            if let Some(key) = key {
+                // Kept without this run's version numbers, which depend on the other trees.
+                let versions = std::mem::take(&mut analysis.file_versions);
+                cache.put_tree(&key, &analysis);
+                analysis.file_versions = versions;
+            }
             Ok(analysis)
         })
         .collect()
+}
+
+/// A tree of [`analyse_many_in_pool`] once the cache of whole trees was asked.
+enum Stage {
+    /// Its analysis, kept by an earlier run.
+    Done(Analysis),
+    /// To analyse, and to keep under `key`.
+    Todo { inventory: Inventory, files: Vec<Prepared>, key: Option<TreeKey> },
+}
+
+/// Gives every file of `files` still without facts its facts: the cache was asked for them
+/// ([`analyse_many_in_pool`]) and they were gone or damaged since it said it held them, so the
+/// file is read and extracted again (and its facts kept), or refused if it cannot be read now.
+fn fill_deferred(
+    source: &dyn FileSource,
+    inventory: &Inventory,
+    files: &mut [Prepared],
+    options: &AnalysisOptions,
+    cache: Option<&FactCache>,
+) {
+    let new_extractor =
+        || if options.imports_only { Extractor::imports_only() } else { Extractor::new() };
+    files.par_iter_mut().zip(inventory.sources.par_iter()).for_each_init(
+        new_extractor,
+        |extractor, (file, candidate)| {
+            let Ok(text) = &mut file.outcome else { return };
+            if text.facts.is_some() {
+                return;
+            }
+            let version = text.version;
+            let mut again = prepare_one(extractor, source, candidate, options, None);
+            if let Ok(fresh) = &mut again.outcome {
+                fresh.version = version;
+                fresh.key = text.key;
+                if let (Some(cache), Some(key), Some(facts)) = (cache, fresh.key, &fresh.facts) {
+                    cache.put(key, facts);
+                }
+            }
+            *file = again;
+        },
+    );
 }
 
 /// What an analysis of `inventory` reads, hashed: the build and the options (not the thread
@@ -313,7 +412,9 @@ pub(crate) struct PreparedText {
     pub(crate) version: Option<u32>,
     /// The content's cache key, when there is a cache.
     pub(crate) key: Option<FactKey>,
-    pub(crate) facts: Arc<FileFacts>,
+    /// `None` while deferred: the cache holds them under `key`, and they are read only if the
+    /// tree is analysed (see [`fill_deferred`]).
+    pub(crate) facts: Option<Arc<FileFacts>>,
 }
 
 /// Reads successive versions of one file (oldest first; same path and grammar, each from its own
@@ -326,6 +427,7 @@ fn prepare_versions(
     versions: &[(&dyn FileSource, &SourceCandidate)],
     options: &AnalysisOptions,
     cache: Option<&FactCache>,
+    defer: bool,
 ) -> Vec<Prepared> {
     let Some(&(_, first)) = versions.first() else { return Vec::new() };
     let (path, grammar) = (&first.path, first.grammar);
@@ -356,6 +458,7 @@ fn prepare_versions(
     // Each decoded text's facts: the cache's, else extracted below.
     let mut facts: Vec<Option<Arc<FileFacts>>> = vec![None; versions.len()];
     let mut keys: Vec<Option<FactKey>> = vec![None; versions.len()];
+    let mut deferred = vec![false; versions.len()];
     let mut to_extract: Vec<usize> = Vec::new();
     for (j, version) in versions.iter().enumerate() {
         let text = match version {
@@ -371,6 +474,10 @@ fn prepare_versions(
         if let Some(cache) = cache {
             let key = FactKey::new(path, grammar, options.imports_only, text);
             keys[j] = Some(key);
+            if defer && cache.holds(&key) {
+                deferred[j] = true;
+                continue;
+            }
             if let Some(cached) = cache.get(&key) {
                 facts[j] = Some(cached);
                 continue;
@@ -402,7 +509,7 @@ fn prepare_versions(
         let file = match version {
             Version::Repeat(earlier) => {
                 let outcome = match &prepared[earlier].outcome {
-                    Ok(text) => Ok(PreparedText { facts: Arc::clone(&text.facts), ..*text }),
+                    Ok(text) => Ok(PreparedText { facts: text.facts.clone(), ..*text }),
                     Err(refusal) => Err(refusal.clone()),
                 };
                 Prepared { outcome, extracted: false }
@@ -410,10 +517,17 @@ fn prepare_versions(
             Version::Read(SourceText::Text { text, lossy }) => {
                 let version = Some(distinct);
                 distinct += 1;
-                // Every decoded text has facts from above; extracting here is only a fallback.
-                let facts = facts[j]
-                    .take()
-                    .unwrap_or_else(|| Arc::new(extractor.extract(path, grammar, &text)));
+                // Every decoded text has facts from above or is deferred; extracting here is only
+                // a fallback.
+                let facts = if deferred[j] {
+                    None
+                } else {
+                    Some(
+                        facts[j]
+                            .take()
+                            .unwrap_or_else(|| Arc::new(extractor.extract(path, grammar, &text))),
+                    )
+                };
                 Prepared {
                     outcome: Ok(PreparedText {
                         bytes: text.len() as u64,
@@ -470,7 +584,13 @@ pub(crate) fn prepare_one(
         _ => (Arc::new(compact(extractor.extract(path, grammar, &text))), true),
     };
     Prepared {
-        outcome: Ok(PreparedText { bytes: text.len() as u64, lossy, version: None, key, facts }),
+        outcome: Ok(PreparedText {
+            bytes: text.len() as u64,
+            lossy,
+            version: None,
+            key,
+            facts: Some(facts),
+        }),
         extracted,
     }
 }
@@ -492,12 +612,15 @@ pub(crate) fn analyse_inventory(
     let resolvers = Resolvers { index: &inventory.index, python: &python, js: &js, rust: &rust };
 
     let results: Vec<FileResult> = match prepared {
-        Some(prepared) => inventory
-            .sources
-            .par_iter()
-            .zip(prepared)
-            .map(|(candidate, file)| analyse_file(candidate, file, &resolvers, options))
-            .collect(),
+        Some(mut prepared) => {
+            fill_deferred(source, &inventory, &mut prepared, options, cache);
+            inventory
+                .sources
+                .par_iter()
+                .zip(prepared)
+                .map(|(candidate, file)| analyse_file(candidate, file, &resolvers, options))
+                .collect()
+        }
         None => {
             let new_extractor =
                 || if options.imports_only { Extractor::imports_only() } else { Extractor::new() };
@@ -736,8 +859,20 @@ fn analyse_file(
         python_module: None,
         version: None,
     };
-    let PreparedText { bytes, lossy, version, facts, .. } = match prepared.outcome {
-        Ok(text) => text,
+    let (bytes, lossy, version, facts) = match prepared.outcome {
+        Ok(PreparedText { bytes, lossy, version, facts: Some(facts), .. }) => {
+            (bytes, lossy, version, facts)
+        }
+        // Deferred facts are filled before files are analysed (`fill_deferred`); a file
+        // without them is refused rather than analysed as empty.
+        Ok(PreparedText { facts: None, .. }) => {
+            result.refusals.push(Refusal::new(
+                RefusalKind::UnreadableFile,
+                SourceLocation::file(candidate.path.clone()),
+                "its facts could not be read from the cache nor extracted again",
+            ));
+            return result;
+        }
         Err(refusal) => {
             result.refusals.push(refusal);
             return result;

@@ -125,6 +125,11 @@ impl TreeKey {
     }
 }
 
+/// Whether an entry last used at `modified` is due a refresh of its modification time.
+fn stale(modified: SystemTime) -> bool {
+    SystemTime::now().duration_since(modified).unwrap_or_default() > TOUCH_AFTER
+}
+
 /// 32 bytes as 64 lowercase hex digits.
 fn hex(bytes: &[u8; 32]) -> String {
     use std::fmt::Write;
@@ -296,6 +301,56 @@ impl FactCache {
         }
     }
 
+    /// Whether the facts for `key` are at hand (in memory or in the directory), counted as a hit
+    /// without reading them: the analyser defers reading until it knows it needs them (a tree
+    /// whose whole analysis is kept never does). [`FactCache::get_deferred`] reads them later.
+    pub fn holds(&self, key: &FactKey) -> bool {
+        if self.memory.lock().is_ok_and(|memory| memory.contains_key(key)) {
+            self.hits.fetch_add(1, Ordering::Relaxed);
+            return true;
+        }
+        let Some(disk) = &self.disk else { return false };
+        let path = disk.entry_path(key);
+        let held = fs::metadata(&path).is_ok_and(|meta| {
+            // Held but not read: refreshed all the same, or least-recently-used eviction would
+            // take the facts of trees that are only ever used whole.
+            if meta.modified().is_ok_and(|m| stale(m)) {
+                let _ = fs::File::open(&path).and_then(|f| f.set_modified(SystemTime::now()));
+            }
+            meta.is_file()
+        });
+        if held {
+            self.hits.fetch_add(1, Ordering::Relaxed);
+            self.disk_hits.fetch_add(1, Ordering::Relaxed);
+        }
+        held
+    }
+
+    /// The facts [`FactCache::holds`] said were at hand (its hit is already counted). `None`
+    /// when they are gone or damaged since: counted as a miss, and the caller extracts them.
+    pub fn get_deferred(&self, key: &FactKey) -> Option<Arc<FileFacts>> {
+        let found = self.memory.lock().ok().and_then(|memory| memory.get(key).cloned());
+        if found.is_some() {
+            return found;
+        }
+        let lookup = match &self.disk {
+            Some(disk) => disk.read(key),
+            None => Lookup::Absent,
+        };
+        match lookup {
+            Lookup::Found(facts) => Some(Arc::from(facts)),
+            Lookup::Absent => {
+                self.misses.fetch_add(1, Ordering::Relaxed);
+                None
+            }
+            Lookup::Corrupt => {
+                self.corrupt.fetch_add(1, Ordering::Relaxed);
+                self.misses.fetch_add(1, Ordering::Relaxed);
+                None
+            }
+        }
+    }
+
     /// Counts a lookup the caller answered itself (a content met twice in one run) as a hit.
     pub fn count_hit(&self) {
         self.hits.fetch_add(1, Ordering::Relaxed);
@@ -449,9 +504,8 @@ impl DiskCache {
         }
         let Some(value) = decode_entry(magic, key, &bytes) else { return Lookup::Corrupt };
         // Refresh the entry for least-recently-used eviction; a failure only ages it.
-        let now = SystemTime::now();
-        if meta.modified().is_ok_and(|m| now.duration_since(m).unwrap_or_default() > TOUCH_AFTER) {
-            let _ = file.set_modified(now);
+        if meta.modified().is_ok_and(stale) {
+            let _ = file.set_modified(SystemTime::now());
         }
         Lookup::Found(Box::new(value))
     }

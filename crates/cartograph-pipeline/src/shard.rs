@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use std::io;
 use std::sync::Mutex;
 
-use cartograph_core::{Refusal, RepoPath};
+use cartograph_core::{Refusal, RefusalKind, RepoPath, SourceLocation};
 use cartograph_extract::{Extractor, FileFacts, GRAMMARS, Grammar};
 use cartograph_graph::{Analysis, ComponentRule};
 use rayon::prelude::*;
@@ -252,10 +252,18 @@ pub fn write_shard(
                 let prepared = prepare_one(extractor, source, candidate, options, cache);
                 ShardFile {
                     position: position as u32,
-                    outcome: prepared.outcome.map(|text| ShardText {
-                        bytes: text.bytes,
-                        lossy: text.lossy,
-                        facts: std::sync::Arc::unwrap_or_clone(text.facts),
+                    // `prepare_one` defers nothing: every text has its facts.
+                    outcome: prepared.outcome.and_then(|text| match text.facts {
+                        Some(facts) => Ok(ShardText {
+                            bytes: text.bytes,
+                            lossy: text.lossy,
+                            facts: std::sync::Arc::unwrap_or_clone(facts),
+                        }),
+                        None => Err(Refusal::new(
+                            RefusalKind::UnreadableFile,
+                            SourceLocation::file(candidate.path.clone()),
+                            "its facts could not be read from the cache nor extracted again",
+                        )),
                     }),
                 }
             })
@@ -395,7 +403,7 @@ pub fn merge_shards(facts: &[Vec<u8>], threads: Option<usize>) -> Result<Analysi
                             lossy: text.lossy,
                             version: None,
                             key: None,
-                            facts: std::sync::Arc::new(text.facts),
+                            facts: Some(std::sync::Arc::new(text.facts)),
                         }),
                         extracted: false,
                     });
