@@ -314,7 +314,7 @@ impl FactCache {
         let held = fs::metadata(&path).is_ok_and(|meta| {
             // Held but not read: refreshed all the same, or least-recently-used eviction would
             // take the facts of trees that are only ever used whole.
-            if meta.modified().is_ok_and(|m| stale(m)) {
+            if meta.modified().is_ok_and(stale) {
                 let _ = fs::File::open(&path).and_then(|f| f.set_modified(SystemTime::now()));
             }
             meta.is_file()
