@@ -88,7 +88,11 @@ _CACHE_COUNTERS = ("hits", "misses", "disk_hits", "writes", "corrupt", "evicted"
 
 
 def cache_max_mib():
-    text = runner.get("cache-max-mib", "256")
+    """The input as a whole number of MiB, or None when it is empty: cartograph's own bound then
+    applies (512 MiB, or twice what the run used, whichever is larger)."""
+    text = runner.get("cache-max-mib", "").strip()
+    if not text:
+        return None
     if not re.match(r"^[0-9]{1,7}$", text) or int(text) < 1:
         raise ActionError("input `cache-max-mib` must be a whole number of MiB, at least 1")
     return int(text)
@@ -102,7 +106,9 @@ def cache_options(label):
         return []
     stats = os.path.join(runner.runner_temp(), "cache-stats")
     os.makedirs(stats, exist_ok=True)
-    return ["--cache", directory, "--cache-max-mib", str(cache_max_mib()), "--cache-stats", os.path.join(stats, f"{label}.json")]
+    bound = cache_max_mib()
+    limit = [] if bound is None else ["--cache-max-mib", str(bound)]
+    return ["--cache", directory, *limit, "--cache-stats", os.path.join(stats, f"{label}.json")]
 
 
 def reset_cache_stats():

@@ -402,8 +402,10 @@ pub struct CacheArgs {
     #[arg(long, value_name = "DIR")]
     pub cache: Option<PathBuf>,
     /// The most the cache directory may hold, in MiB; least recently used entries go first.
-    #[arg(long, value_name = "MIB", default_value_t = 512)]
-    pub cache_max_mib: u64,
+    /// Without it: 512, or twice what the run used, whichever is larger (a large tree's cache
+    /// keeps what its next run needs).
+    #[arg(long, value_name = "MIB")]
+    pub cache_max_mib: Option<u64>,
     /// Write what the cache did (hits, misses, entries read from DIR, written, evicted) as JSON
     /// to FILE (`-` is stdout); schema `cache-stats`.
     #[arg(long, value_name = "FILE", requires = "cache")]

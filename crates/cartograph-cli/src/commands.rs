@@ -490,10 +490,11 @@ fn write_text_to(
 
 fn open_cache(args: &CacheArgs) -> Result<Option<FactCache>> {
     let Some(dir) = &args.cache else { return Ok(None) };
-    let bytes = args.cache_max_mib.saturating_mul(1024 * 1024);
-    FactCache::with_dir(dir, bytes)
-        .map(Some)
-        .map_err(|e| anyhow!("cache directory {} {e}", shown(dir)))
+    let opened = match args.cache_max_mib {
+        Some(mib) => FactCache::with_dir(dir, mib.saturating_mul(1024 * 1024)),
+        None => FactCache::with_dir_fitting(dir, cartograph_pipeline::cache::DEFAULT_MAX_BYTES),
+    };
+    opened.map(Some).map_err(|e| anyhow!("cache directory {} {e}", shown(dir)))
 }
 
 /// Ends the cache's run (eviction) and writes its statistics where `--cache-stats` asked.

@@ -193,6 +193,10 @@ struct DiskCache {
     /// `DIR/v1`.
     root: PathBuf,
     max_bytes: u64,
+    /// Whether the bound rises to twice what this run used ([`FactCache::with_dir_fitting`]).
+    fitting: bool,
+    /// The bytes of the entries this run read, found or wrote.
+    used: AtomicU64,
     /// Whether this run wrote an entry: only then can the directory have grown.
     wrote: AtomicBool,
     finished: AtomicBool,
@@ -215,6 +219,18 @@ impl FactCache {
     /// directory to about `max_bytes` ([`DEFAULT_MAX_BYTES`] is a sensible bound) when
     /// [`FactCache::finish`] runs or the cache is dropped.
     pub fn with_dir(dir: &Path, max_bytes: u64) -> Result<Self, CacheError> {
+        Self::open_dir(dir, max_bytes, false)
+    }
+
+    /// Like [`FactCache::with_dir`], but the bound is `at_least` or twice the bytes of the entries
+    /// this run used, whichever is larger: the cache of a large tree keeps what its next run
+    /// needs (the base it diffs against, and room for a new head) rather than evicting it at a
+    /// fixed size and parsing it all again. What `--cache` does unless `--cache-max-mib` is given.
+    pub fn with_dir_fitting(dir: &Path, at_least: u64) -> Result<Self, CacheError> {
+        Self::open_dir(dir, at_least, true)
+    }
+
+    fn open_dir(dir: &Path, max_bytes: u64, fitting: bool) -> Result<Self, CacheError> {
         let root = dir.join(FORMAT_DIR);
         fs::create_dir_all(&root).map_err(|e| match e.kind() {
             io::ErrorKind::AlreadyExists | io::ErrorKind::NotADirectory => {
@@ -229,6 +245,8 @@ impl FactCache {
             disk: Some(DiskCache {
                 root,
                 max_bytes,
+                fitting,
+                used: AtomicU64::new(0),
                 wrote: AtomicBool::new(false),
                 finished: AtomicBool::new(false),
             }),
@@ -258,15 +276,30 @@ impl FactCache {
     /// already shares one content's facts between the trees of a diff, and keeping every file's
     /// facts to the end of the run would hold them past linking, which frees them.
     fn get_unretained(&self, key: &FactKey) -> Option<Arc<FileFacts>> {
+        self.read_unretained(key, true)
+    }
+
+    /// Reads `key`'s facts from memory or the directory without keeping them. A failure counts
+    /// as a miss (a damaged entry also as corrupt); a success counts as a hit only when
+    /// `count_hit` (a deferred read was counted when [`FactCache::holds`] was asked).
+    fn read_unretained(&self, key: &FactKey, count_hit: bool) -> Option<Arc<FileFacts>> {
         let found = self.memory.lock().ok().and_then(|memory| memory.get(key).cloned());
         if let Some(facts) = found {
-            self.hits.fetch_add(1, Ordering::Relaxed);
+            if count_hit {
+                self.hits.fetch_add(1, Ordering::Relaxed);
+            }
             return Some(facts);
         }
-        match self.disk.as_ref()?.read(key) {
+        let lookup = match &self.disk {
+            Some(disk) => disk.read(key),
+            None => Lookup::Absent,
+        };
+        match lookup {
             Lookup::Found(facts) => {
-                self.hits.fetch_add(1, Ordering::Relaxed);
-                self.disk_hits.fetch_add(1, Ordering::Relaxed);
+                if count_hit {
+                    self.hits.fetch_add(1, Ordering::Relaxed);
+                    self.disk_hits.fetch_add(1, Ordering::Relaxed);
+                }
                 Some(Arc::from(facts))
             }
             Lookup::Absent => {
@@ -312,6 +345,7 @@ impl FactCache {
         let Some(disk) = &self.disk else { return false };
         let path = disk.entry_path(key);
         let held = fs::metadata(&path).is_ok_and(|meta| {
+            disk.used.fetch_add(meta.len(), Ordering::Relaxed);
             // Held but not read: refreshed all the same, or least-recently-used eviction would
             // take the facts of trees that are only ever used whole.
             if meta.modified().is_ok_and(stale) {
@@ -329,26 +363,7 @@ impl FactCache {
     /// The facts [`FactCache::holds`] said were at hand (its hit is already counted). `None`
     /// when they are gone or damaged since: counted as a miss, and the caller extracts them.
     pub fn get_deferred(&self, key: &FactKey) -> Option<Arc<FileFacts>> {
-        let found = self.memory.lock().ok().and_then(|memory| memory.get(key).cloned());
-        if found.is_some() {
-            return found;
-        }
-        let lookup = match &self.disk {
-            Some(disk) => disk.read(key),
-            None => Lookup::Absent,
-        };
-        match lookup {
-            Lookup::Found(facts) => Some(Arc::from(facts)),
-            Lookup::Absent => {
-                self.misses.fetch_add(1, Ordering::Relaxed);
-                None
-            }
-            Lookup::Corrupt => {
-                self.corrupt.fetch_add(1, Ordering::Relaxed);
-                self.misses.fetch_add(1, Ordering::Relaxed);
-                None
-            }
-        }
+        self.read_unretained(key, false)
     }
 
     /// Counts a lookup the caller answered itself (a content met twice in one run) as a hit.
@@ -502,6 +517,7 @@ impl DiskCache {
         if file.read_to_end(&mut bytes).is_err() {
             return Lookup::Corrupt;
         }
+        self.used.fetch_add(bytes.len() as u64, Ordering::Relaxed);
         let Some(value) = decode_entry(magic, key, &bytes) else { return Lookup::Corrupt };
         // Refresh the entry for least-recently-used eviction; a failure only ages it.
         if meta.modified().is_ok_and(stale) {
@@ -522,6 +538,7 @@ impl DiskCache {
         path: &Path,
     ) -> io::Result<()> {
         let bytes = encode_entry(magic, key, value)?;
+        self.used.fetch_add(bytes.len() as u64, Ordering::Relaxed);
         let shard = path.parent().unwrap_or(&self.root);
         fs::create_dir_all(shard)?;
         let mut temporary = tempfile::Builder::new().prefix(".tmp-").tempfile_in(shard)?;
@@ -565,13 +582,18 @@ impl DiskCache {
                 entries.push((modified, meta.len(), file.path()));
             }
         }
-        if total <= self.max_bytes {
+        let bound = if self.fitting {
+            self.max_bytes.max(self.used.load(Ordering::Relaxed).saturating_mul(2))
+        } else {
+            self.max_bytes
+        };
+        if total <= bound {
             return 0;
         }
         entries.sort();
         let mut removed = 0;
         for (_, len, path) in entries {
-            if total <= self.max_bytes {
+            if total <= bound {
                 break;
             }
             if fs::remove_file(&path).is_ok() {

@@ -388,3 +388,26 @@ fn a_damaged_tree_entry_is_analysed_again_and_rewritten() {
     assert_same(&warm, &uncached);
     assert_eq!((stats.trees_hit, stats.corrupt), (1, 0));
 }
+
+#[test]
+fn without_a_given_bound_the_directory_keeps_what_a_run_used() {
+    let tree = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(tree.path(), TREE);
+    // A fixed bound of one byte: every entry the run wrote goes again.
+    let strict = FactCache::with_dir(dir.path(), 1).unwrap();
+    analyse(tree.path(), Some(&strict));
+    let stats = strict.finish();
+    assert_eq!(stats.evicted, SOURCES + 1, "{stats:?}");
+    assert!(files_in(dir.path()).is_empty());
+    // The same floor, fitting: the bound is twice what the run used, so the run's entries stay
+    // and the next run parses nothing.
+    let fitting = FactCache::with_dir_fitting(dir.path(), 1).unwrap();
+    analyse(tree.path(), Some(&fitting));
+    assert_eq!(fitting.finish().evicted, 0);
+    assert_eq!(fact_entries(dir.path()).len() as u64, SOURCES);
+    let next = FactCache::with_dir_fitting(dir.path(), 1).unwrap();
+    analyse(tree.path(), Some(&next));
+    let stats = next.finish();
+    assert_eq!((stats.misses, stats.trees_hit), (0, 1));
+}
