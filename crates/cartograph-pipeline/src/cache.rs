@@ -47,6 +47,9 @@ const TREE_MAGIC: &[u8; 8] = b"CGTREE01";
 const HEADER_LEN: usize = 8 + 32 + 8 + 32;
 /// An entry larger than this is not read (no file's facts come near it).
 const MAX_ENTRY_BYTES: u64 = 256 * 1024 * 1024;
+/// A tree's entry larger than this is not read. A whole analysis is far larger than a file's
+/// facts: about 350 bytes an edge, some 300 MiB for a monorepo of 130,000 analysed files.
+const MAX_TREE_ENTRY_BYTES: u64 = 4 * 1024 * 1024 * 1024;
 /// An entry's modification time is refreshed on a hit only when older than this, so a warm run
 /// does not rewrite the metadata of every entry it reads in quick succession.
 const TOUCH_AFTER: Duration = Duration::from_secs(60);
@@ -406,7 +409,12 @@ impl FactCache {
     /// one. A damaged entry counts as corrupt and is written again after the analysis.
     pub fn get_tree(&self, key: &TreeKey) -> Option<Analysis> {
         let disk = self.disk.as_ref()?;
-        match disk.read_entry::<Analysis>(TREE_MAGIC, &key.0, &disk.tree_path(key)) {
+        match disk.read_entry::<Analysis>(
+            TREE_MAGIC,
+            &key.0,
+            &disk.tree_path(key),
+            MAX_TREE_ENTRY_BYTES,
+        ) {
             Lookup::Found(analysis) => {
                 self.trees_hit.fetch_add(1, Ordering::Relaxed);
                 Some(*analysis)
@@ -495,7 +503,7 @@ impl DiskCache {
     }
 
     fn read(&self, key: &FactKey) -> Lookup {
-        self.read_entry(MAGIC, &key.0, &self.entry_path(key))
+        self.read_entry(MAGIC, &key.0, &self.entry_path(key), MAX_ENTRY_BYTES)
     }
 
     fn read_entry<T: DeserializeOwned>(
@@ -503,6 +511,7 @@ impl DiskCache {
         magic: &[u8; 8],
         key: &[u8; 32],
         path: &Path,
+        max_bytes: u64,
     ) -> Lookup<T> {
         let mut file = match fs::File::open(path) {
             Ok(file) => file,
@@ -510,7 +519,7 @@ impl DiskCache {
             Err(_) => return Lookup::Corrupt,
         };
         let Ok(meta) = file.metadata() else { return Lookup::Corrupt };
-        if meta.len() > MAX_ENTRY_BYTES {
+        if meta.len() > max_bytes {
             return Lookup::Corrupt;
         }
         let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
