@@ -64,6 +64,8 @@ pub struct LinkInput<'a> {
     /// depend on a thread pool (the report layer links it, and must not reach one).
     pub spread: Option<Spreader<'a>>,
     by_path: HashMap<&'a str, usize>,
+    /// The files that assign each `window.NAME`, in file order; built on first use.
+    window: std::sync::OnceLock<HashMap<String, Vec<usize>>>,
 }
 
 /// How a linker's per-file jobs run: `spread(job, n)` returns `job(0)`, …, `job(n - 1)` in
@@ -83,7 +85,35 @@ impl std::fmt::Debug for Spreader<'_> {
 impl<'a> LinkInput<'a> {
     pub fn new(files: Vec<FileView<'a>>, index: &'a TreeIndex) -> Self {
         let by_path = files.iter().enumerate().map(|(i, f)| (f.path.as_str(), i)).collect();
-        Self { files, index, prisma: Vec::new(), sql_schemas: Vec::new(), spread: None, by_path }
+        Self {
+            files,
+            index,
+            prisma: Vec::new(),
+            sql_schemas: Vec::new(),
+            spread: None,
+            by_path,
+            window: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The indices (in file order) of the files that assign the global `key` (`window.NAME`).
+    /// Looking a name up among every file's aliases on each call made linking quadratic.
+    pub fn assigning_global(&self, key: &str) -> &[usize] {
+        let index = self.window.get_or_init(|| {
+            let mut index: HashMap<String, Vec<usize>> = HashMap::new();
+            for (i, file) in self.files.iter().enumerate() {
+                for (alias, _) in &file.facts.calls.aliases {
+                    if alias.starts_with("window.") {
+                        let files = index.entry(alias.clone()).or_default();
+                        if files.last() != Some(&i) {
+                            files.push(i);
+                        }
+                    }
+                }
+            }
+            index
+        });
+        index.get(key).map_or(&[], Vec::as_slice)
     }
 
     /// `job` for each file index, in file order, through [`LinkInput::spread`] when there is one.

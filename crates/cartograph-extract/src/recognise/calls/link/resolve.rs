@@ -594,10 +594,10 @@ fn global_target<'a>(
         mine.zip(other.split('/')).take_while(|(a, b)| a == b).count()
     };
     input
-        .files
+        .assigning_global(&key)
         .iter()
+        .map(|&i| &input.files[i])
         .filter(|f| f.path != file.path)
-        .filter(|f| f.facts.calls.aliases.iter().any(|(a, _)| *a == key))
         .min_by_key(|f| (std::cmp::Reverse(shared(f.path.as_str())), f.path.as_str()))
 }
 
