@@ -17,7 +17,7 @@
 //! header with their own magic): the analysis of a tree keyed by a [`TreeKey`], the digest of
 //! everything that analysis read — the build, the options, the tree's inventory, every source
 //! file's [`FactKey`] and the bytes of every configuration and schema file. A diff on a new push
-//! finds its unchanged base tree there whole: not resolved nor linked again.
+//! finds its unchanged base tree there whole: not resolved nor linked again (decision 0010).
 
 use std::collections::HashMap;
 use std::fs;

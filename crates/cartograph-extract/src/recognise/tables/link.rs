@@ -50,22 +50,29 @@ struct Declared {
 struct Models<'a> {
     all: Vec<Model<'a>>,
     by_name: HashMap<(&'a str, &'a str), usize>,
+    /// By (framework, name): the first model with them, and whether there are others.
+    by_framework: HashMap<(&'a str, &'a str), (usize, bool)>,
 }
 
 impl<'a> Models<'a> {
     fn collect(input: &LinkInput<'a>) -> Self {
         let mut all = Vec::new();
         let mut by_name = HashMap::new();
+        let mut by_framework: HashMap<(&'a str, &'a str), (usize, bool)> = HashMap::new();
         for file in &input.files {
             for fact in &file.facts.tables.models {
                 let table = declared(fact);
                 if !fact.name.is_empty() {
                     by_name.entry((file.path.as_str(), fact.name.as_str())).or_insert(all.len());
                 }
+                by_framework
+                    .entry((fact.framework, fact.name.as_str()))
+                    .and_modify(|(_, more)| *more = true)
+                    .or_insert((all.len(), false));
                 all.push(Model { path: file.path, fact, table });
             }
         }
-        Self { all, by_name }
+        Self { all, by_name, by_framework }
     }
 
     /// The model `name` refers to in `file`: a class of the file, an imported one, or one reached
@@ -135,13 +142,11 @@ impl<'a> Models<'a> {
             return None;
         }
         let last = name.rsplit('.').next().unwrap_or(name);
-        let mut found = self
-            .all
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| m.fact.framework == framework && m.fact.name == last);
-        let (i, _) = found.next()?;
-        found.next().is_none().then_some(i)
+        // Indexed: a scan of every model for each use made linking quadratic in the tree.
+        match self.by_framework.get(&(framework, last)) {
+            Some(&(i, false)) => Some(i),
+            _ => None,
+        }
     }
 
     /// Decides which Django candidates are models: those whose bases lead to `models.Model`,
