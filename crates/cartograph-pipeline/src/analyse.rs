@@ -25,6 +25,7 @@ use crate::resolve::Resolution;
 use crate::resolve::python::PythonResolver;
 use crate::resolve::rust::RustResolver;
 use crate::resolve::typescript::JsResolver;
+use crate::shard::Replayed;
 use crate::source::{DirectorySource, FileSource};
 use crate::tree::TreeIndex;
 
@@ -200,12 +201,13 @@ fn analyse_many_in_pool(
         .zip(per_tree)
         .zip(sources.par_iter())
         .map(|((inventory, files), source)| {
-            let key = tree_key(*source, &inventory, &files, options);
+            let reads = tree_reads(*source, &inventory, options);
+            let key = tree_key(&inventory, &files, &reads, options);
             if let Some(mut analysis) = key.and_then(|key| cache.get_tree(&key)) {
                 analysis.file_versions = versions_of(&inventory, &files);
                 return Stage::Done(analysis);
             }
-            Stage::Todo { inventory, files, key }
+            Stage::Todo { inventory, files, key, reads }
         })
         .collect();
     tracing::debug!(
@@ -253,13 +255,19 @@ fn analyse_many_in_pool(
         .into_par_iter()
         .zip(sources.par_iter())
         .map(|(stage, source)| {
-            let (inventory, files, key) = match stage {
+            let (inventory, mut files, key, reads) = match stage {
                 Stage::Done(analysis) => return Ok(analysis),
-                Stage::Todo { inventory, files, key } => (inventory, files, key),
+                Stage::Todo { inventory, files, key, reads } => (inventory, files, key, reads),
             };
+            // The analysis reads the configuration and schema bytes its key was made of, not
+            // the tree again.
+            let source = Replayed::new(*source, reads);
+            let unchanged = fill_deferred(&source, &inventory, &mut files, options, cache);
             let mut analysis =
-                analyse_inventory(*source, inventory, Some(files), options, Some(cache), started)?;
-            if let Some(key) = key {
+                analyse_inventory(&source, inventory, Some(files), options, Some(cache), started)?;
+            // A file that changed while the run read it is analysed as it is now, which the key
+            // does not describe: such an analysis is not kept.
+            if let Some(key) = key.filter(|_| unchanged) {
                 // Kept without this run's version numbers, which depend on the other trees.
                 let versions = std::mem::take(&mut analysis.file_versions);
                 cache.put_tree(&key, &analysis);
@@ -274,41 +282,61 @@ fn analyse_many_in_pool(
 enum Stage {
     /// Its analysis, kept by an earlier run.
     Done(Analysis),
-    /// To analyse, and to keep under `key`.
-    Todo { inventory: Inventory, files: Vec<Prepared>, key: Option<TreeKey> },
+    /// To analyse, and to keep under `key`; `reads` are the configuration and schema files
+    /// the key was made of.
+    Todo {
+        inventory: Inventory,
+        files: Vec<Prepared>,
+        key: Option<TreeKey>,
+        reads: Vec<(RepoPath, std::io::Result<Vec<u8>>)>,
+    },
 }
 
-/// Gives every file of `files` still without facts its facts: the cache was asked for them
-/// ([`analyse_many_in_pool`]) and they were gone or damaged since it said it held them, so the
-/// file is read and extracted again (and its facts kept), or refused if it cannot be read now.
+/// Gives every file of `files` still without facts its facts: the cache said it held them, but
+/// they were gone or damaged by the time they were read, so the file is read and extracted again,
+/// and its facts kept under the key of what was read. False when a file's content is no longer
+/// the one the first pass keyed (it changed during the run).
 fn fill_deferred(
     source: &dyn FileSource,
     inventory: &Inventory,
     files: &mut [Prepared],
     options: &AnalysisOptions,
-    cache: Option<&FactCache>,
-) {
+    cache: &FactCache,
+) -> bool {
     let new_extractor =
         || if options.imports_only { Extractor::imports_only() } else { Extractor::new() };
+    let unchanged = std::sync::atomic::AtomicBool::new(true);
     files.par_iter_mut().zip(inventory.sources.par_iter()).for_each_init(
         new_extractor,
         |extractor, (file, candidate)| {
-            let Ok(text) = &mut file.outcome else { return };
+            let Ok(text) = &file.outcome else { return };
             if text.facts.is_some() {
                 return;
             }
-            let version = text.version;
-            let mut again = prepare_one(extractor, source, candidate, options, None);
-            if let Ok(fresh) = &mut again.outcome {
-                fresh.version = version;
-                fresh.key = text.key;
-                if let (Some(cache), Some(key), Some(facts)) = (cache, fresh.key, &fresh.facts) {
-                    cache.put(key, facts);
+            let (keyed, version) = (text.key, text.version);
+            let (path, grammar) = (&candidate.path, candidate.grammar);
+            let mut again = match discover::read_source(source, candidate) {
+                SourceText::Text { text, lossy } => {
+                    let key = FactKey::new(path, grammar, options.imports_only, &text);
+                    let facts = Arc::new(compact(extractor.extract(path, grammar, &text)));
+                    cache.put(key, &facts);
+                    let bytes = text.len() as u64;
+                    let fresh =
+                        PreparedText { bytes, lossy, version, key: Some(key), facts: Some(facts) };
+                    Prepared { outcome: Ok(fresh), extracted: true }
                 }
+                SourceText::Skipped(refusal) => {
+                    Prepared { outcome: Err(refusal), extracted: false }
+                }
+            };
+            let same = matches!(&again.outcome, Ok(fresh) if fresh.key == keyed);
+            if !same {
+                unchanged.store(false, std::sync::atomic::Ordering::Relaxed);
             }
-            *file = again;
+            std::mem::swap(file, &mut again);
         },
     );
+    unchanged.into_inner()
 }
 
 /// What an analysis of `inventory` reads, hashed: the build and the options (not the thread
@@ -316,9 +344,9 @@ fn fill_deferred(
 /// fact key (its path, grammar and content), and the bytes of every configuration and schema
 /// file the analysis reads. `None` when a file that was read has no fact key (no cache).
 fn tree_key(
-    source: &dyn FileSource,
     inventory: &Inventory,
     files: &[Prepared],
+    reads: &[(RepoPath, std::io::Result<Vec<u8>>)],
     options: &AnalysisOptions,
 ) -> Option<TreeKey> {
     use std::fmt::Write as _;
@@ -371,11 +399,11 @@ fn tree_key(
             }
         }
     }
-    for (path, read) in tree_reads(source, inventory, options) {
+    for (path, read) in reads {
         let _ = write!(out, "{}\0", path.as_str());
         match read {
             Ok(bytes) => {
-                let _ = write!(out, "read\0{}\0", blake3::hash(&bytes).to_hex());
+                let _ = write!(out, "read\0{}\0", blake3::hash(bytes).to_hex());
             }
             Err(error) => {
                 let _ = write!(out, "unread\0{:?}\0", error.kind());
@@ -612,15 +640,12 @@ pub(crate) fn analyse_inventory(
     let resolvers = Resolvers { index: &inventory.index, python: &python, js: &js, rust: &rust };
 
     let results: Vec<FileResult> = match prepared {
-        Some(mut prepared) => {
-            fill_deferred(source, &inventory, &mut prepared, options, cache);
-            inventory
-                .sources
-                .par_iter()
-                .zip(prepared)
-                .map(|(candidate, file)| analyse_file(candidate, file, &resolvers, options))
-                .collect()
-        }
+        Some(prepared) => inventory
+            .sources
+            .par_iter()
+            .zip(prepared)
+            .map(|(candidate, file)| analyse_file(candidate, file, &resolvers, options))
+            .collect(),
         None => {
             let new_extractor =
                 || if options.imports_only { Extractor::imports_only() } else { Extractor::new() };

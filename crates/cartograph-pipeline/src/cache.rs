@@ -261,8 +261,11 @@ impl FactCache {
     /// then kept in memory as well, so the second tree of a diff shares them rather than reading
     /// and decoding the entry again).
     pub fn get(&self, key: &FactKey) -> Option<Arc<FileFacts>> {
-        if self.disk.is_some() && self.memory_max.is_none() {
-            return self.get_unretained(key);
+        // A directory-backed cache of one run does not keep what it reads in memory: the
+        // analyser already shares one content's facts between the trees of a diff, and keeping
+        // every file's facts to the end of the run would hold them past linking, which frees them.
+        if !self.retains() {
+            return self.read_unretained(key, true);
         }
         let Some(from_disk) = self.load(key) else {
             self.misses.fetch_add(1, Ordering::Relaxed);
@@ -273,13 +276,6 @@ impl FactCache {
             self.disk_hits.fetch_add(1, Ordering::Relaxed);
         }
         self.memory.lock().ok()?.get(key).cloned()
-    }
-
-    /// A directory-backed cache of one run does not keep what it reads in memory: the analyser
-    /// already shares one content's facts between the trees of a diff, and keeping every file's
-    /// facts to the end of the run would hold them past linking, which frees them.
-    fn get_unretained(&self, key: &FactKey) -> Option<Arc<FileFacts>> {
-        self.read_unretained(key, true)
     }
 
     /// Reads `key`'s facts from memory or the directory without keeping them. A failure counts
@@ -381,7 +377,7 @@ impl FactCache {
         {
             self.writes.fetch_add(1, Ordering::Relaxed);
         }
-        if self.disk.is_some() && self.memory_max.is_none() {
+        if !self.retains() {
             return;
         }
         if let Ok(mut memory) = self.memory.lock() {
@@ -398,6 +394,12 @@ impl FactCache {
             }
             memory.entry(key).or_insert_with(|| Arc::clone(facts));
         }
+    }
+
+    /// Whether facts read or written are also kept in memory: not for a directory-backed cache
+    /// of one run (see [`FactCache::get`]); an in-memory one, bounded or not, is nothing else.
+    fn retains(&self) -> bool {
+        self.disk.is_none() || self.memory_max.is_some()
     }
 
     /// Whether whole-tree results can be kept: only in a directory (they serve a later run).
@@ -492,14 +494,18 @@ impl DiskCache {
         self.evict()
     }
 
+    /// `DIR/v1/ab/abcdef…SUFFIX`: a file's facts (`.facts`) or a tree's analysis (`.analysis`).
+    fn path_of(&self, key: &[u8; 32], suffix: &str) -> PathBuf {
+        let hex = hex(key);
+        self.root.join(&hex[..2]).join(format!("{hex}{suffix}"))
+    }
+
     fn entry_path(&self, key: &FactKey) -> PathBuf {
-        let hex = key.to_hex();
-        self.root.join(&hex[..2]).join(format!("{hex}{ENTRY_SUFFIX}"))
+        self.path_of(&key.0, ENTRY_SUFFIX)
     }
 
     fn tree_path(&self, key: &TreeKey) -> PathBuf {
-        let hex = hex(&key.0);
-        self.root.join(&hex[..2]).join(format!("{hex}{TREE_SUFFIX}"))
+        self.path_of(&key.0, TREE_SUFFIX)
     }
 
     fn read(&self, key: &FactKey) -> Lookup {

@@ -499,6 +499,36 @@ impl FileSource for Recorder<'_> {
     }
 }
 
+/// A [`FileSource`] that serves recorded reads (what a [`Recorder`] kept) and reads anything else
+/// from the source it wraps: an analysis whose cache key was made of those bytes reads the same.
+pub(crate) struct Replayed<'a> {
+    inner: &'a dyn FileSource,
+    reads: BTreeMap<RepoPath, io::Result<Vec<u8>>>,
+}
+
+impl<'a> Replayed<'a> {
+    pub(crate) fn new(
+        inner: &'a dyn FileSource,
+        reads: Vec<(RepoPath, io::Result<Vec<u8>>)>,
+    ) -> Self {
+        Self { inner, reads: reads.into_iter().collect() }
+    }
+}
+
+impl FileSource for Replayed<'_> {
+    fn discover(&self, options: &DiscoveryOptions) -> Result<Inventory, DiscoverError> {
+        self.inner.discover(options)
+    }
+
+    fn read(&self, path: &RepoPath, size_hint: u64) -> io::Result<Vec<u8>> {
+        match self.reads.get(path) {
+            Some(Ok(bytes)) => Ok(bytes.clone()),
+            Some(Err(error)) => Err(io::Error::from(error.kind())),
+            None => self.inner.read(path, size_hint),
+        }
+    }
+}
+
 /// The reads a shard recorded, served to the merge's analysis in place of the tree.
 struct Recorded {
     reads: BTreeMap<RepoPath, Result<Vec<u8>, RecordedErrorKind>>,

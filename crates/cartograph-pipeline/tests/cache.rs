@@ -411,3 +411,63 @@ fn without_a_given_bound_the_directory_keeps_what_a_run_used() {
     let stats = next.finish();
     assert_eq!((stats.misses, stats.trees_hit), (0, 1));
 }
+
+/// Serves `path` as `later` from its second read on: a file edited while a run reads the tree.
+struct EditedDuringTheRun {
+    tree: DirectorySource,
+    path: &'static str,
+    later: &'static str,
+    reads: std::sync::atomic::AtomicUsize,
+}
+
+impl cartograph_pipeline::FileSource for EditedDuringTheRun {
+    fn discover(
+        &self,
+        options: &cartograph_pipeline::DiscoveryOptions,
+    ) -> Result<cartograph_pipeline::Inventory, cartograph_pipeline::discover::DiscoverError> {
+        self.tree.discover(options)
+    }
+
+    fn read(&self, path: &cartograph_core::RepoPath, size: u64) -> std::io::Result<Vec<u8>> {
+        if path.as_str() == self.path
+            && self.reads.fetch_add(1, std::sync::atomic::Ordering::Relaxed) > 0
+        {
+            return Ok(self.later.as_bytes().to_vec());
+        }
+        self.tree.read(path, size)
+    }
+}
+
+#[test]
+fn a_file_edited_while_its_facts_are_read_again_is_not_kept_under_the_old_key() {
+    let tree = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(tree.path(), TREE);
+    run(tree.path(), dir.path(), DEFAULT_MAX_BYTES);
+    // The tree must be analysed (its entry is gone) and every file's facts read again (their
+    // entries are damaged): app/items.py is then read a second time, and by then it changed.
+    for entry in tree_entries(dir.path()) {
+        std::fs::remove_file(entry).unwrap();
+    }
+    for entry in fact_entries(dir.path()) {
+        std::fs::write(entry, b"damaged").unwrap();
+    }
+    let later = "from fastapi import APIRouter\nrouter = APIRouter()\n\n@router.delete(\"/\")\ndef drop():\n    return {}\n";
+    let source = EditedDuringTheRun {
+        tree: DirectorySource::new(tree.path()),
+        path: "app/items.py",
+        later,
+        reads: std::sync::atomic::AtomicUsize::new(0),
+    };
+    let cache = FactCache::with_dir(dir.path(), DEFAULT_MAX_BYTES).unwrap();
+    let analysis = analyse_source(&source, &AnalysisOptions::default(), Some(&cache)).unwrap();
+    let stats = cache.finish();
+    // What was analysed is the file as it is now, and that analysis is not kept under the key of
+    // the tree as it was.
+    write_tree(tree.path(), &[("app/items.py", later)]);
+    assert_same(&analysis, &analyse(tree.path(), None));
+    assert_eq!(stats.trees_written, 0, "{stats:?}");
+    // The facts were kept under the key of what was read: the tree as it is now parses nothing.
+    let (_, stats) = run(tree.path(), dir.path(), DEFAULT_MAX_BYTES);
+    assert_eq!((stats.misses, stats.trees_written), (0, 1), "{stats:?}");
+}

@@ -204,17 +204,22 @@ mod tests {
         }
     }
 
-    #[test]
-    fn rejects_a_document_with_an_absolute_location() {
-        let doc = serde_json::json!({
+    /// An empty snapshot with one refusal whose location has this path and line.
+    fn one_refusal_snapshot(path: Value, line: Value) -> Value {
+        serde_json::json!({
             "schema": "snapshot", "schema_version": "1.0", "tool_version": "x",
             "stats": {"files_seen": 0, "files_analysed": 0, "files_skipped": 0, "bytes_analysed": 0,
                 "files_by_language": {}, "error_regions": 0, "files_with_error_regions": 0,
                 "builtin_imports": 0, "excluded_dirs": [], "nodes": 0, "edges": 0, "refusals": 1},
             "nodes": [], "edges": [], "cycles": [],
             "refusals": [{"kind": "symlink", "reason": "r",
-                "location": {"path": "/etc/passwd", "line": 0, "column": 0}}]
-        });
+                "location": {"path": path, "line": line, "column": 0}}]
+        })
+    }
+
+    #[test]
+    fn rejects_a_document_with_an_absolute_location() {
+        let doc = one_refusal_snapshot("/etc/passwd".into(), 0.into());
         assert!(matches!(validate(&doc), Err(SchemaError::Invalid { .. })));
         let mut ok = doc.clone();
         ok["refusals"][0]["location"]["path"] = "etc/passwd".into();
@@ -226,15 +231,7 @@ mod tests {
 
     #[test]
     fn the_first_violation_names_the_outermost_field_without_its_value() {
-        let doc = serde_json::json!({
-            "schema": "snapshot", "schema_version": "1.0", "tool_version": "x",
-            "stats": {"files_seen": 0, "files_analysed": 0, "files_skipped": 0, "bytes_analysed": 0,
-                "files_by_language": {}, "error_regions": 0, "files_with_error_regions": 0,
-                "builtin_imports": 0, "excluded_dirs": [], "nodes": 0, "edges": 0, "refusals": 1},
-            "nodes": [], "edges": [], "cycles": [],
-            "refusals": [{"kind": "symlink", "reason": "r",
-                "location": {"path": "/home/someone/secret", "line": "hunter2", "column": 0}}]
-        });
+        let doc = one_refusal_snapshot("/home/someone/secret".into(), "hunter2".into());
         let violation = first_violation("snapshot", &doc).expect("a violation");
         assert!(violation.pointer.starts_with("/refusals/0/location/"), "{violation:?}");
         assert!(!violation.problem.contains("hunter2") && !violation.problem.contains("/home"));
