@@ -121,6 +121,9 @@ fn fold(kept: &mut Edge, other: Edge) {
 }
 
 /// Served routes grouped by segment count, so a call is compared only with routes it can match.
+/// A route served twice under one method and template (the same app mounted twice, copies of a
+/// service in a monorepo) is one entry: a call's candidates are named by method and template only,
+/// so the copies would be compared and then dropped as the same candidate.
 struct RouteIndex<'r> {
     by_len: BTreeMap<usize, Vec<&'r ServedRoute>>,
     /// Routes with a catch-all segment match calls of several lengths.
@@ -131,7 +134,11 @@ impl<'r> RouteIndex<'r> {
     fn new(routes: &'r [ServedRoute]) -> Self {
         let mut by_len: BTreeMap<usize, Vec<&'r ServedRoute>> = BTreeMap::new();
         let mut catch_all = Vec::new();
+        let mut seen = BTreeSet::new();
         for route in routes {
+            if !seen.insert(NodeKey::route(route.method, &route.template)) {
+                continue;
+            }
             if route.template.segments().iter().any(|s| matches!(s, Segment::CatchAll(_))) {
                 catch_all.push(route);
             } else {
