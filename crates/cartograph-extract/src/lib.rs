@@ -13,6 +13,7 @@ mod facts;
 mod incremental;
 mod interned;
 mod language;
+mod packed;
 mod python;
 pub mod recognise;
 mod rust;
@@ -29,6 +30,7 @@ pub use language::{
     COMPONENT_GRAMMAR, COMPONENTS, ComponentSpec, GRAMMARS, Grammar, GrammarSpec, Syntax,
     component_for, grammar_for,
 };
+pub use packed::PackedVec;
 pub use recognise::tables::prisma::{PrismaModel, extract_prisma};
 pub use recognise::tables::sql_schema::{SqlTable, extract_sql_schema, is_schema_file};
 pub use tree::TreeIndex;

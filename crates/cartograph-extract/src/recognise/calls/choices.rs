@@ -84,7 +84,7 @@ pub(super) fn either(a: Vec<Part>, b: Vec<Part>) -> Option<Vec<Part>> {
         choices,
         call: None,
     };
-    Some(vec![Part::Hole(hole)])
+    Some(vec![Part::hole(hole)])
 }
 
 /// `a || b`, `a ?? b` with `b` not a literal (a literal is a configured value's default, read

@@ -82,7 +82,7 @@ fn link_file<'a>(
     for call in &file.facts.calls.calls {
         link_call(input, file, call, index, found);
     }
-    for inv in &file.facts.calls.invocations {
+    for inv in &file.facts.calls.invocations.to_vec() {
         if let Some(resolved) = resolve::invocation(input, file, inv) {
             let location = SourceLocation::new(file.path.clone(), inv.line, inv.column);
             let who = format!("{} via {}", resolved.who, resolved.via.join(", "));

@@ -183,8 +183,9 @@ pub struct CallFacts {
     pub clients: Vec<ClientInstance>,
     /// Functions of this file that are clients themselves (see `wrappers.rs`).
     pub wrappers: Vec<Wrapper>,
-    /// Calls that may be of a wrapper, here or in another module, in source order.
-    pub invocations: Vec<Invocation>,
+    /// Calls that may be of a wrapper, here or in another module, in source order. Read only
+    /// when this file is linked, and most of its facts' memory: kept encoded until then.
+    pub invocations: crate::PackedVec<Invocation>,
     /// Classes, with what they extend.
     pub classes: Vec<ClassFact>,
     /// Names holding instances of classes.
@@ -559,6 +560,7 @@ impl Family for Calls {
             .chain(self.classes.iter().map(|c| c.name.as_str()))
             .chain(wrapper_names.iter().map(|w| w.split('.').next().unwrap_or(w)))
             .collect();
+        let mut invocations = Vec::new();
         for maybe in std::mem::take(&mut self.maybe) {
             let mut inv = maybe.invocation;
             let head = inv.callee.split('.').next().unwrap_or(&inv.callee);
@@ -599,10 +601,11 @@ impl Family for Calls {
                     generated,
                 });
             }
-            facts.calls.invocations.push(inv);
+            invocations.push(inv);
         }
         facts.calls.calls.sort_by_key(|c| (c.line, c.column));
-        facts.calls.invocations.sort_by_key(|c| (c.line, c.column));
+        invocations.sort_by_key(|c| (c.line, c.column));
+        facts.calls.invocations = crate::PackedVec::new(&invocations);
         facts.calls.wrappers.sort_by(|a, b| (&a.name, a.line).cmp(&(&b.name, b.line)));
         facts.calls.clients = std::mem::take(&mut self.instances);
         facts.calls.classes = std::mem::take(&mut self.classes);
@@ -1901,7 +1904,9 @@ pub(crate) mod tests {
                 Sink::Call(inv) => format!("{kind} {}: calls {}", w.name, invocation(inv)),
             }
         }));
-        out.extend(facts.calls.invocations.iter().map(|i| format!("invoke {}", invocation(i))));
+        out.extend(
+            facts.calls.invocations.to_vec().iter().map(|i| format!("invoke {}", invocation(i))),
+        );
         out.extend(
             facts.calls.classes.iter().map(|c| {
                 format!("class {} extends {}", c.name, c.extends.as_deref().unwrap_or("-"))

@@ -102,7 +102,16 @@ fn join_paths(prefix: &str, path: &str) -> String {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Part {
     Literal(String),
-    Hole(Hole),
+    /// Boxed: a hole is several times the size of a literal, and most parts are literals. The
+    /// facts of every file are held until linking, so an unboxed hole made each part the size of
+    /// a hole. The encoding is the same either way.
+    Hole(Box<Hole>),
+}
+
+impl Part {
+    pub fn hole(hole: Hole) -> Part {
+        Part::Hole(Box::new(hole))
+    }
 }
 
 /// An interpolated or concatenated value.
@@ -229,7 +238,7 @@ pub(crate) fn parts(node: Node<'_>, source: &str, env: &Env<'_>) -> Option<Vec<P
                     }
                     _ => match super::choices::alternative(node, source, env) {
                         Some(parts) => push_parts(&mut out, parts),
-                        None => out.push(Part::Hole(hole(node, source))),
+                        None => out.push(Part::hole(hole(node, source))),
                     },
                 }
             }
@@ -238,7 +247,7 @@ pub(crate) fn parts(node: Node<'_>, source: &str, env: &Env<'_>) -> Option<Vec<P
             | "non_null_expression"
             | "satisfies_expression" => match node.named_child(0) {
                 Some(inner) => stack.push(inner),
-                None => out.push(Part::Hole(hole(node, source))),
+                None => out.push(Part::hole(hole(node, source))),
             },
             "concatenated_string" => {
                 let mut cursor = node.walk();
@@ -248,15 +257,15 @@ pub(crate) fn parts(node: Node<'_>, source: &str, env: &Env<'_>) -> Option<Vec<P
             "template_string" => template_parts(node, source, env, &mut out),
             "string" => match literal_string(node, source) {
                 Some(value) if !is_byte_string(node, source) => push_literal(&mut out, value),
-                Some(_) => out.push(Part::Hole(hole(node, source))),
+                Some(_) => out.push(Part::hole(hole(node, source))),
                 None => python_string_parts(node, source, env, &mut out),
             },
             "ternary_expression" => {
-                out.push(Part::Hole(super::choices::conditional(node, source, env)));
+                out.push(Part::hole(super::choices::conditional(node, source, env)));
             }
             "new_expression" => match new_url(node, source, env) {
                 Some(parts) => push_parts(&mut out, parts),
-                None => out.push(Part::Hole(hole(node, source))),
+                None => out.push(Part::hole(hole(node, source))),
             },
             _ => push_value(node, source, env, &mut out),
         }
@@ -293,7 +302,7 @@ pub(crate) fn push_parts(out: &mut Vec<Part>, parts: Vec<Part>) {
 fn push_value(node: Node<'_>, source: &str, env: &Env<'_>, out: &mut Vec<Part>) {
     let kind = node.kind_name();
     if kind == "ternary_expression" {
-        out.push(Part::Hole(super::choices::conditional(node, source, env)));
+        out.push(Part::hole(super::choices::conditional(node, source, env)));
         return;
     }
     if kind == "binary_expression"
@@ -310,20 +319,20 @@ fn push_value(node: Node<'_>, source: &str, env: &Env<'_>, out: &mut Vec<Part>) 
         if let Some(found) = env.constant(name) {
             match found {
                 Some(parts) => push_parts(out, parts.clone()),
-                None => out.push(Part::Hole(hole(node, source))),
+                None => out.push(Part::hole(hole(node, source))),
             }
             return;
         }
         if let Some(k) = env.params.iter().position(|p| p == name) {
             let mut hole = hole(node, source);
             hole.arg = u8::try_from(k).ok();
-            out.push(Part::Hole(hole));
+            out.push(Part::hole(hole));
             return;
         }
         let head = name.split('.').next().unwrap_or(name);
         let mut hole = hole(node, source);
         hole.imported = env.imported.is_some_and(|i| i.contains(head)) && is_dotted_name(name);
-        out.push(Part::Hole(hole));
+        out.push(Part::hole(hole));
         return;
     }
     if matches!(kind, "call_expression" | "call") {
@@ -332,11 +341,11 @@ fn push_value(node: Node<'_>, source: &str, env: &Env<'_>, out: &mut Vec<Part>) 
             return;
         }
         if let Some(hole) = imported_call(node, source, env) {
-            out.push(Part::Hole(hole));
+            out.push(Part::hole(hole));
             return;
         }
     }
-    out.push(Part::Hole(hole(node, source)));
+    out.push(Part::hole(hole(node, source)));
 }
 
 /// `buildPath(path, params)` with `buildPath` imported: a hole naming the function, with its
@@ -400,7 +409,7 @@ fn new_url(node: Node<'_>, source: &str, env: &Env<'_>) -> Option<Vec<Part>> {
             if base_hole.label.is_empty() {
                 base_hole.label = "the base of new URL".to_owned();
             }
-            let mut out = vec![Part::Hole(base_hole), Part::Literal("/".to_owned())];
+            let mut out = vec![Part::hole(base_hole), Part::Literal("/".to_owned())];
             push_parts(&mut out, path);
             Some(out)
         }
@@ -417,7 +426,7 @@ fn template_parts(node: Node<'_>, source: &str, env: &Env<'_>, out: &mut Vec<Par
             }
             "template_substitution" => match child.named_child(0) {
                 Some(expr) => push_value(expr, source, env, out),
-                None => out.push(Part::Hole(hole(child, source))),
+                None => out.push(Part::hole(hole(child, source))),
             },
             _ => {}
         }
@@ -434,7 +443,7 @@ fn python_string_parts(node: Node<'_>, source: &str, env: &Env<'_>, out: &mut Ve
             }
             "interpolation" => match child.field("expression") {
                 Some(expr) => push_value(expr, source, env, out),
-                None => out.push(Part::Hole(hole(child, source))),
+                None => out.push(Part::hole(hole(child, source))),
             },
             _ => {}
         }
@@ -751,7 +760,7 @@ fn absolute(scheme: &str, rest: String, more: Vec<Part>) -> CallUrl {
         let mut path_parts: Vec<Part> = Vec::new();
         for part in more.by_ref() {
             match part {
-                Part::Hole(h) => holes.push(h),
+                Part::Hole(h) => holes.push(*h),
                 Part::Literal(l) => {
                     if let Some(i) = l.find(['/', '?', '#']) {
                         path_parts.push(Part::Literal(l.get(i..).unwrap_or("").to_owned()));
@@ -873,12 +882,18 @@ fn path_of(parts: Vec<Part>) -> String {
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_part_is_the_size_of_a_literal() {
+        // Every file's URL parts are held until linking; an unboxed hole made each part 152 bytes.
+        assert_eq!(std::mem::size_of::<Part>(), std::mem::size_of::<String>());
+    }
+
     fn lit(s: &str) -> Part {
         Part::Literal(s.to_owned())
     }
 
     fn var(dotted: &str) -> Part {
-        Part::Hole(Hole {
+        Part::hole(Hole {
             config: is_config(dotted),
             dotted: dotted.to_owned(),
             label: dotted.to_owned(),
