@@ -6,6 +6,7 @@
 //! convention.
 
 use std::fmt;
+use std::sync::Arc;
 
 /// Why a string is not a valid repository-relative path.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -28,9 +29,12 @@ pub enum PathError {
 ///
 /// It deserializes through [`RepoPath::new`], so stored data (a cache entry, a snapshot) can never
 /// bring in an absolute or escaping path.
+///
+/// The text is shared: a clone (every location in a file, the module node of every edge from it)
+/// costs a reference count, not a copy. A large tree holds millions of them.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Deserialize)]
 #[serde(try_from = "String")]
-pub struct RepoPath(String);
+pub struct RepoPath(Arc<str>);
 
 impl RepoPath {
     /// Validates `raw` as a repository-relative path. Backslashes are treated as separators so
@@ -60,10 +64,15 @@ impl RepoPath {
                 _ => {}
             }
         }
-        Ok(Self(unified))
+        Ok(Self(Arc::from(unified)))
     }
 
     pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The shared text, for a key that names this path ([`crate::NodeKey::module`]).
+    pub(crate) fn shared(&self) -> &Arc<str> {
         &self.0
     }
 
@@ -74,7 +83,7 @@ impl RepoPath {
 
     /// The containing directory, or `None` for a path at the repository root.
     pub fn parent(&self) -> Option<RepoPath> {
-        self.0.rsplit_once('/').map(|(dir, _)| RepoPath(dir.to_owned()))
+        self.0.rsplit_once('/').map(|(dir, _)| RepoPath(Arc::from(dir)))
     }
 
     /// The file extension without the dot, if any.

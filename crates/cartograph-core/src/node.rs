@@ -6,6 +6,7 @@
 //! Everything else about a node is an attribute and does not take part in identity.
 
 use std::fmt;
+use std::sync::Arc;
 
 use crate::{HttpMethod, RepoPath, RouteTemplate};
 
@@ -63,23 +64,25 @@ impl fmt::Display for NodeKind {
 )]
 pub struct NodeKey {
     kind: NodeKind,
-    name: String,
+    /// Shared: a module's key shares its path's text, and a clone of a key is a reference count.
+    name: Arc<str>,
 }
 
 impl NodeKey {
     /// A module, identified by its repository-relative path.
     pub fn module(path: &RepoPath) -> Self {
-        Self { kind: NodeKind::Module, name: path.as_str().to_owned() }
+        Self { kind: NodeKind::Module, name: Arc::clone(path.shared()) }
     }
 
     /// A third-party package, identified by ecosystem and name (`pypi:requests`, `npm:react`).
     pub fn package(ecosystem: Ecosystem, name: &str) -> Self {
-        Self { kind: NodeKind::Package, name: format!("{}:{name}", ecosystem.as_str()) }
+        Self { kind: NodeKind::Package, name: format!("{}:{name}", ecosystem.as_str()).into() }
     }
 
     /// A route: method and normalised template, `GET /api/v1/items/{}`.
     pub fn route(method: HttpMethod, template: &RouteTemplate) -> Self {
-        Self { kind: NodeKind::Route, name: format!("{} {}", method.as_str(), template.identity()) }
+        let name = format!("{} {}", method.as_str(), template.identity());
+        Self { kind: NodeKind::Route, name: name.into() }
     }
 
     /// A database table, with its schema when one is given (`billing.invoice`).
@@ -88,12 +91,12 @@ impl NodeKey {
             Some(schema) if !schema.is_empty() => format!("{schema}.{name}"),
             _ => name.to_owned(),
         };
-        Self { kind: NodeKind::Table, name }
+        Self { kind: NodeKind::Table, name: name.into() }
     }
 
     /// An environment variable, by name (never its value).
     pub fn env_var(name: &str) -> Self {
-        Self { kind: NodeKind::EnvVar, name: name.to_owned() }
+        Self { kind: NodeKind::EnvVar, name: name.into() }
     }
 
     /// An HTTP endpoint no local route serves: scheme and host, plus a path template when known
@@ -103,12 +106,12 @@ impl NodeKey {
         if let Some(path) = path.filter(|p| !p.segments().is_empty()) {
             name.push_str(&path.identity());
         }
-        Self { kind: NodeKind::External, name }
+        Self { kind: NodeKind::External, name: name.into() }
     }
 
     /// Rebuilds a key from its kind and name, as read back from a document.
     pub fn from_parts(kind: NodeKind, name: impl Into<String>) -> Self {
-        Self { kind, name: name.into() }
+        Self { kind, name: name.into().into() }
     }
 
     pub fn kind(&self) -> NodeKind {
