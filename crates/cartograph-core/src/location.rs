@@ -103,6 +103,13 @@ impl RepoPath {
     }
 }
 
+/// A path is looked up by its text: it hashes, compares and orders as its `str` does.
+impl std::borrow::Borrow<str> for RepoPath {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
 impl TryFrom<String> for RepoPath {
     type Error = PathError;
 

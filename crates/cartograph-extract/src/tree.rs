@@ -8,7 +8,8 @@ use cartograph_core::RepoPath;
 #[derive(Debug, Default, Clone)]
 pub struct TreeIndex {
     files: BTreeSet<RepoPath>,
-    file_names: HashSet<String>,
+    /// The same paths, sharing their text, for lookups by name.
+    file_names: HashSet<RepoPath>,
     dirs: HashSet<String>,
 }
 
@@ -29,7 +30,7 @@ impl TreeIndex {
             }
             dir = d.parent();
         }
-        self.file_names.insert(file.as_str().to_owned());
+        self.file_names.insert(file.clone());
         self.files.insert(file);
     }
 
@@ -43,9 +44,10 @@ impl TreeIndex {
         path.is_empty() || self.dirs.contains(path)
     }
 
-    /// The file at `path`, as a `RepoPath`, if it is in the tree.
+    /// The file at `path`, if it is in the tree: the tree's own `RepoPath`, whose text every
+    /// import resolved to it then shares.
     pub fn file(&self, path: &str) -> Option<RepoPath> {
-        if self.is_file(path) { RepoPath::new(path).ok() } else { None }
+        self.file_names.get(path).cloned()
     }
 
     /// All files in path order.

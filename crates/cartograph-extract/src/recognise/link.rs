@@ -161,12 +161,24 @@ pub struct Linked {
     pub nodes: Vec<Node>,
     pub edges: Vec<Edge>,
     pub refusals: Vec<Refusal>,
+    /// For each target key [`Linked::edge`] added: where its first node is in `nodes`.
+    first: HashMap<NodeKey, usize>,
 }
 
 impl Linked {
-    /// Adds an edge and makes sure its target node exists.
+    /// Adds an edge and makes sure its target node exists. A target equal to the first node
+    /// added under its key is not added again: the analysis fills a node's missing attributes
+    /// from each later node of its key in turn, which an equal node leaves as they are. (A
+    /// table every model use reads, in a large tree, came with one node per edge.)
     pub fn edge(&mut self, edge: Edge, target: Node) {
-        self.nodes.push(target);
+        match self.first.get(&target.key) {
+            Some(&at) if self.nodes.get(at) == Some(&target) => {}
+            Some(_) => self.nodes.push(target),
+            None => {
+                self.first.insert(target.key.clone(), self.nodes.len());
+                self.nodes.push(target);
+            }
+        }
         self.edges.push(edge);
     }
 }
@@ -209,5 +221,47 @@ fn add_routes(routes: &[ServedRoute], linked: &mut Linked) {
             },
             node,
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(from: &str, table: &str, framework: &str) -> (Edge, Node) {
+        let path = RepoPath::new(from).unwrap();
+        let key = NodeKey::table(None, table);
+        let mut node = Node::new(key.clone());
+        node.attrs.framework = Some(framework.to_owned());
+        let edge = Edge {
+            kind: EdgeKind::Reads,
+            from: NodeKey::module(&path),
+            to: key,
+            evidence: Evidence::new("reads"),
+            provenance: Provenance::Resolver,
+            confidence: Confidence::Likely,
+            location: SourceLocation::new(path, 1, 1),
+            type_only: false,
+            occurrences: 1,
+        };
+        (edge, node)
+    }
+
+    #[test]
+    fn a_target_node_equal_to_an_earlier_one_is_added_once() {
+        let mut linked = Linked::default();
+        for from in ["a.py", "b.py", "c.py"] {
+            let (edge, node) = read(from, "dag", "sqlalchemy");
+            linked.edge(edge, node);
+        }
+        let (edge, node) = read("d.py", "dag", "django");
+        linked.edge(edge, node);
+        let (edge, node) = read("e.py", "dag", "sqlalchemy");
+        linked.edge(edge, node);
+        assert_eq!(linked.edges.len(), 5);
+        // The node with other attributes is kept, to be merged in its turn.
+        let frameworks: Vec<_> =
+            linked.nodes.iter().map(|n| n.attrs.framework.as_deref().unwrap()).collect();
+        assert_eq!(frameworks, ["sqlalchemy", "django"]);
     }
 }

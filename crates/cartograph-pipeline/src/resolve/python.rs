@@ -439,8 +439,8 @@ fn module_file(index: &TreeIndex, candidate: &str) -> Option<RepoPath> {
             probe.push_str(candidate);
             probe.push_str(suffix);
         }
-        if index.is_file(&probe) {
-            return RepoPath::new(&probe).ok();
+        if let Some(file) = index.file(&probe) {
+            return Some(file);
         }
     }
     None

@@ -885,7 +885,7 @@ mod tests {
     #[test]
     fn a_part_is_the_size_of_a_literal() {
         // Every file's URL parts are held until linking; an unboxed hole made each part 152 bytes.
-        assert_eq!(std::mem::size_of::<Part>(), std::mem::size_of::<String>());
+        assert_eq!(size_of::<Part>(), size_of::<String>());
     }
 
     fn lit(s: &str) -> Part {
