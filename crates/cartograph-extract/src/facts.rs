@@ -12,7 +12,10 @@ use crate::recognise::{
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileFacts {
     pub language: Language,
-    /// Imports in source order.
+    /// Imports in source order. Read by resolution only: the linkers read what resolution made
+    /// of them (bindings, edges), and what a linker needs of the imports themselves is a fact
+    /// of its family (`js_routes.imports_flat_routes`). The pipeline drops them once the file's
+    /// imports are resolved, so the facts held for linking do not keep them.
     pub imports: Vec<ImportFact>,
     /// Constructs the extractor would not decide about (computed imports, syntax errors).
     pub refusals: Vec<Refusal>,

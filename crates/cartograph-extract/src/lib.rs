@@ -154,6 +154,12 @@ impl Extractor {
                 // imports of one statement in their order.
                 facts.imports.sort_by_key(|i| (i.line, i.column));
             }
+            // The linkers never read imports (see `FileFacts::imports`): what one needs of them
+            // is read here.
+            if grammar.syntax() == Syntax::JavaScript {
+                facts.js_routes.imports_flat_routes =
+                    recognise::js_routes::imports_flat_routes(&facts.imports);
+            }
         }
         syntax::record_error_regions(path, tree, &mut facts);
         facts

@@ -926,6 +926,13 @@ fn analyse_file(
             link_import(&mut result, &from, import, &target.written, target.resolution, options);
         }
     }
+    // The linkers read the bindings and edges made of the imports, never the imports: the facts
+    // held for linking drop them, unless another holder shares these facts (a content met in
+    // both trees of a diff, a cache that keeps what it read), which keeps them whole.
+    let mut facts = facts;
+    if let Some(own) = Arc::get_mut(&mut facts) {
+        own.imports = Vec::new();
+    }
     result.facts = Some(facts);
     result
 }

@@ -6,6 +6,19 @@ use std::collections::HashMap;
 
 use cartograph_core::HttpMethod;
 
+use crate::{ImportFact, ImportTarget};
+
+/// The packages of the flat-routes conventions a React Router / Remix route config imports.
+const FLAT_ROUTES: &[&str] = &["remix-flat-routes", "@react-router/fs-routes"];
+
+/// True when one of `imports` is of a flat-routes package.
+pub(crate) fn imports_flat_routes(imports: &[ImportFact]) -> bool {
+    imports.iter().any(|import| {
+        let ImportTarget::Js(js) = &import.target else { return false };
+        FLAT_ROUTES.contains(&js.specifier.as_str())
+    })
+}
+
 /// The facts of this family for one file.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JsRouteFacts {
@@ -38,6 +51,11 @@ pub struct JsRouteFacts {
     pub default_export: Option<DefaultExport>,
     /// True when the file imports `next` or `next/…`.
     pub imports_next: bool,
+    /// True when the file imports a package of the flat-routes conventions (`remix-flat-routes`,
+    /// `@react-router/fs-routes`): a React Router / Remix route config (see `remix::link`). Read
+    /// from every JavaScript file's imports, whichever recognisers its text wakes.
+    #[serde(default)]
+    pub imports_flat_routes: bool,
     /// Keys of functions wrapped by `fastify-plugin` (`fp(async (f) => …)`): a plugin so wrapped
     /// is not encapsulated, and a `prefix` given when registering it does not apply.
     pub unencapsulated_plugins: Vec<String>,

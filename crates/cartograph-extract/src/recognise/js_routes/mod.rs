@@ -35,6 +35,7 @@ use crate::syntax::{literal_string, position, text};
 use crate::syntax::FieldExt;
 use crate::syntax::javascript::{named_args, object_property};
 use crate::{FileFacts, ImportTarget, Imported, Syntax};
+pub(crate) use facts::imports_flat_routes;
 use facts::settle_names;
 pub use facts::{
     Apply, DefaultExport, Export, Framework, HookGetter, HookMount, HookQuery, HookRegistration,

@@ -24,11 +24,9 @@ use cartograph_core::{
 };
 
 use super::nextjs::SOURCE_EXTENSIONS;
-use crate::ImportTarget;
 use crate::recognise::link::{FileView, LinkInput, ServedRoute};
 
 const CONFIG_NAMES: &[&str] = &["routes.ts", "routes.tsx", "routes.js", "routes.mjs", "routes.mts"];
-const FLAT_ROUTES: &[&str] = &["remix-flat-routes", "@react-router/fs-routes"];
 
 /// The routes of every resource route module.
 pub(super) fn link(input: &LinkInput<'_>) -> Vec<ServedRoute> {
@@ -91,12 +89,7 @@ fn project(input: &LinkInput<'_>, view: &FileView<'_>) -> Option<(String, String
             let Some(facts) = RepoPath::new(&config).ok().and_then(|p| input.file(&p)) else {
                 continue;
             };
-            // A route config is JavaScript: an import of another language never counts.
-            let flat = facts.facts.imports.iter().any(|import| {
-                let ImportTarget::Js(js) = &import.target else { return false };
-                FLAT_ROUTES.contains(&js.specifier.as_str())
-            });
-            if flat {
+            if facts.facts.js_routes.imports_flat_routes {
                 let relative = segments[i + 1..].join("/");
                 return Some((config, relative));
             }
