@@ -13,7 +13,7 @@ fn facts(path: &str, source: &str) -> JsRouteFacts {
         _ => Grammar::JavaScript,
     };
     let path = RepoPath::new(path).unwrap();
-    Extractor::new().extract(&path, grammar, source).js_routes
+    Extractor::new().extract(&path, grammar, source).js_routes.into_inner()
 }
 
 fn path(p: &PathValue) -> String {

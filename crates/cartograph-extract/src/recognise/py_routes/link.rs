@@ -231,7 +231,7 @@ impl<'a> Names<'a> {
     }
 
     fn facts(&self, file: FileIdx) -> Option<&'a PyRouteFacts> {
-        self.input.files.get(file).map(|f| &f.facts.py_routes)
+        self.input.files.get(file).map(|f| &*f.facts.py_routes)
     }
 
     fn path(&self, file: FileIdx) -> Option<&'a RepoPath> {

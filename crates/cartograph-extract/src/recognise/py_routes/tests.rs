@@ -6,7 +6,7 @@ use super::*;
 
 fn facts(source: &str) -> PyRouteFacts {
     let path = RepoPath::new("app/x.py").unwrap_or_else(|e| panic!("{e}"));
-    crate::Extractor::new().extract(&path, crate::Grammar::Python, source).py_routes
+    crate::Extractor::new().extract(&path, crate::Grammar::Python, source).py_routes.into_inner()
 }
 
 /// One-line descriptions of everything extracted, in a fixed order.
