@@ -7,24 +7,29 @@
 //! a sixth of its decoded size — and decodes it when asked.
 //!
 //! It serializes as the list itself, so the cache's entries and the facts' encoding are the same
-//! as with a plain `Vec`.
+//! as with a plain `Vec`. Items pushed while a file is extracted wait unencoded until the list is
+//! decoded from its encoding (the pipeline holds every file's facts so: see `compact`), which
+//! packs them.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// A list held as its encoding. Equal lists have equal encodings, so comparing the bytes compares
-/// the lists.
+/// A list held as its encoding. Equal lists have equal encodings, so comparing the encodings
+/// compares the lists.
 pub struct PackedVec<T> {
-    /// The postcard encoding of the list; empty for an empty list.
+    /// The postcard encoding of the list's first `len` items; empty when there are none.
     bytes: Box<[u8]>,
     len: u32,
+    /// Items pushed after those, not yet encoded.
+    pending: Vec<T>,
     items: PhantomData<fn() -> T>,
 }
 
-impl<T: Serialize + DeserializeOwned> PackedVec<T> {
+impl<T: Serialize + DeserializeOwned + Clone> PackedVec<T> {
     pub fn new(items: &[T]) -> Self {
         if items.is_empty() {
             return Self::default();
@@ -33,60 +38,83 @@ impl<T: Serialize + DeserializeOwned> PackedVec<T> {
         // a list that could not be encoded would read back as empty rather than stop the run.
         let bytes = postcard::to_allocvec(items).unwrap_or_default();
         let len = if bytes.is_empty() { 0 } else { u32::try_from(items.len()).unwrap_or(u32::MAX) };
-        Self { bytes: bytes.into_boxed_slice(), len, items: PhantomData }
+        Self { bytes: bytes.into_boxed_slice(), len, pending: Vec::new(), items: PhantomData }
+    }
+
+    /// Adds an item at the end; it is encoded with the rest when the list is next decoded from
+    /// its encoding.
+    pub fn push(&mut self, item: T) {
+        self.pending.push(item);
     }
 
     /// The list, decoded.
     pub fn to_vec(&self) -> Vec<T> {
-        if self.bytes.is_empty() {
-            return Vec::new();
-        }
-        // The bytes were encoded from a `Vec<T>` by `new`, in this process.
-        postcard::from_bytes(&self.bytes).unwrap_or_default()
+        let mut items: Vec<T> = if self.bytes.is_empty() {
+            Vec::new()
+        } else {
+            // The bytes were encoded from a `Vec<T>` by `new`, in this process.
+            postcard::from_bytes(&self.bytes).unwrap_or_default()
+        };
+        items.extend(self.pending.iter().cloned());
+        items
     }
 
     pub fn len(&self) -> usize {
-        self.len as usize
+        self.len as usize + self.pending.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len() == 0
+    }
+
+    /// The encoding of the whole list (of `[]` for an empty one: the empty list has no bytes).
+    fn encoded(&self) -> Cow<'_, [u8]> {
+        if self.pending.is_empty() {
+            Cow::Borrowed(&self.bytes)
+        } else {
+            Cow::Owned(Self::new(&self.to_vec()).bytes.into_vec())
+        }
     }
 }
 
 impl<T> Default for PackedVec<T> {
     fn default() -> Self {
-        Self { bytes: Box::default(), len: 0, items: PhantomData }
+        Self { bytes: Box::default(), len: 0, pending: Vec::new(), items: PhantomData }
     }
 }
 
-impl<T> Clone for PackedVec<T> {
+impl<T: Clone> Clone for PackedVec<T> {
     fn clone(&self) -> Self {
-        Self { bytes: self.bytes.clone(), len: self.len, items: PhantomData }
+        Self {
+            bytes: self.bytes.clone(),
+            len: self.len,
+            pending: self.pending.clone(),
+            items: PhantomData,
+        }
     }
 }
 
-impl<T> PartialEq for PackedVec<T> {
+impl<T: Serialize + DeserializeOwned + Clone> PartialEq for PackedVec<T> {
     fn eq(&self, other: &Self) -> bool {
-        self.bytes == other.bytes
+        self.encoded() == other.encoded()
     }
 }
 
-impl<T> Eq for PackedVec<T> {}
+impl<T: Serialize + DeserializeOwned + Clone> Eq for PackedVec<T> {}
 
-impl<T: Serialize + DeserializeOwned + fmt::Debug> fmt::Debug for PackedVec<T> {
+impl<T: Serialize + DeserializeOwned + Clone + fmt::Debug> fmt::Debug for PackedVec<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.to_vec()).finish()
     }
 }
 
-impl<T: Serialize + DeserializeOwned> Serialize for PackedVec<T> {
+impl<T: Serialize + DeserializeOwned + Clone> Serialize for PackedVec<T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.to_vec().serialize(serializer)
     }
 }
 
-impl<'de, T: Serialize + DeserializeOwned> Deserialize<'de> for PackedVec<T> {
+impl<'de, T: Serialize + DeserializeOwned + Clone> Deserialize<'de> for PackedVec<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         Vec::<T>::deserialize(deserializer).map(|items| Self::new(&items))
     }
@@ -129,6 +157,26 @@ mod tests {
         let back: PackedVec<Item> = postcard::from_bytes(&as_list).unwrap();
         assert_eq!(back, packed);
         assert_eq!(format!("{packed:?}"), format!("{:?}", items()));
+    }
+
+    #[test]
+    fn pushed_items_read_back_and_pack_when_decoded() {
+        let mut pushed = PackedVec::default();
+        for item in items() {
+            pushed.push(item);
+        }
+        assert_eq!(pushed.len(), 2);
+        assert_eq!(pushed.to_vec(), items());
+        assert_eq!(pushed, PackedVec::new(&items()));
+        let encoded = postcard::to_allocvec(&pushed).unwrap();
+        assert_eq!(encoded, postcard::to_allocvec(&items()).unwrap());
+        let back: PackedVec<Item> = postcard::from_bytes(&encoded).unwrap();
+        assert!(back.pending.is_empty());
+        assert_eq!(back.to_vec(), items());
+        let mut more = back.clone();
+        more.push(items()[0].clone());
+        assert_eq!(more.to_vec().len(), 3);
+        assert_ne!(more, back);
     }
 
     #[test]

@@ -580,7 +580,7 @@ fn contrib_use(input: &LinkInput<'_>, file: &RepoPath, model_use: &ModelUse, lin
 /// `reads` / `writes` edges for queries and mutations through a model's name.
 fn uses(input: &LinkInput<'_>, models: &Models<'_>, linked: &mut Linked) {
     for file in &input.files {
-        for model_use in &file.facts.tables.uses {
+        for model_use in &file.facts.tables.uses.to_vec() {
             let resolved = models.resolve(input, file.path, &model_use.model);
             // A use only one framework's models can take (`M.findAll()`: Sequelize) may name,
             // through a barrel whose re-exports are not followed, the one model of that

@@ -149,8 +149,9 @@ pub const RECOGNISERS: &[Recogniser] = &[
 pub struct TableFacts {
     /// Classes and variables that declare a table.
     pub models: Vec<ModelFact>,
-    /// Queries and mutations through a model's name.
-    pub uses: Vec<ModelUse>,
+    /// Queries and mutations through a model's name. Read only when this file is linked: kept
+    /// encoded until then.
+    pub uses: crate::PackedVec<ModelUse>,
     /// Tables named directly: raw SQL and query builders.
     pub accesses: Vec<TableAccess>,
     /// Variables that hold a knex instance (`export const db = knex({...})`), so a query in

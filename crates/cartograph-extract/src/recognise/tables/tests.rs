@@ -47,7 +47,7 @@ fn render(path: &str, grammar: Grammar, source: &str) -> Vec<String> {
         };
         lines.push(format!("model {} {} {table}", m.framework, m.name));
     }
-    for u in &facts.tables.uses {
+    for u in &facts.tables.uses.to_vec() {
         let access = if u.access == Access::Read { "read" } else { "write" };
         lines.push(format!("{access} {} via {} {}", u.model, u.via, conf(u.confidence)));
     }

@@ -13,6 +13,7 @@ fn writes(source: &str) -> Vec<String> {
     facts
         .tables
         .uses
+        .to_vec()
         .iter()
         .filter(|u| u.access == Access::Write)
         .map(|u| {
@@ -199,7 +200,8 @@ fn an_attribute_assignment_names_its_attribute_for_the_linker() {
     let path = RepoPath::new("app/service.py").unwrap();
     let source = "def f(session):\n    b = session.get(B, 1)\n    b.last_refreshed = 1\n";
     let facts = Extractor::new().extract(&path, Grammar::Python, source);
-    let attributes: Vec<_> = facts.tables.uses.iter().map(|u| u.attribute.as_deref()).collect();
+    let uses = facts.tables.uses.to_vec();
+    let attributes: Vec<_> = uses.iter().map(|u| u.attribute.as_deref()).collect();
     // The read by session.get, then the write.
     assert_eq!(attributes, [None, Some("last_refreshed")]);
 }
