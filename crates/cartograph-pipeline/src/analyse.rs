@@ -673,6 +673,9 @@ pub(crate) fn analyse_inventory(
         builder.add_refusal(refusal);
     }
     let mut results = results;
+    // Every claim is held until the analysis is assembled: room for them at once, not by
+    // doubling (a doubling at the peak holds the old and the new buffer together).
+    builder.edges.reserve_exact(results.iter().map(|r| r.edges.len()).sum());
     for result in &mut results {
         builder.add_file(result);
     }
@@ -1182,6 +1185,7 @@ impl AnalysisBuilder {
                 }
             }
         }
+        self.edges.reserve_exact(linked.edges.len());
         for edge in linked.edges {
             self.nodes.entry(edge.from.clone()).or_insert_with_key(|k| Node::new(k.clone()));
             self.add_edge(edge);
