@@ -173,7 +173,7 @@ impl ImportForm {
 pub struct Slot<T>(Option<Box<T>>);
 
 /// A family with a shared empty value, for [`Slot`] to read when it holds none.
-pub trait EmptyFamily: Default + PartialEq + Sized + 'static {
+pub trait EmptyFamily: Default + PartialEq + 'static {
     fn empty() -> &'static Self;
 }
 

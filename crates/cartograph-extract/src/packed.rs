@@ -7,13 +7,12 @@
 //! a sixth of its decoded size — and decodes it when asked.
 //!
 //! It serializes as the list itself, so the cache's entries and the facts' encoding are the same
-//! as with a plain `Vec`. Items pushed while a file is extracted wait unencoded until the list is
+//! as with a plain `Vec`. Items pushed or given while a file is extracted wait unencoded until the list is
 //! decoded from its encoding (the pipeline holds every file's facts so: see `compact`), which
 //! packs them.
 
 use std::borrow::Cow;
 use std::fmt;
-use std::marker::PhantomData;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -21,24 +20,22 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// A list held as its encoding. Equal lists have equal encodings, so comparing the encodings
 /// compares the lists.
 pub struct PackedVec<T> {
-    /// The postcard encoding of the list's first `len` items; empty when there are none.
+    /// The postcard encoding of the list's first items; empty when there are none.
     bytes: Box<[u8]>,
-    len: u32,
-    /// Items pushed after those, not yet encoded.
+    /// Items pushed or given after those, not yet encoded.
     pending: Vec<T>,
-    items: PhantomData<fn() -> T>,
 }
 
 impl<T: Serialize + DeserializeOwned + Clone> PackedVec<T> {
-    pub fn new(items: &[T]) -> Self {
+    /// The list, encoded.
+    fn new(items: &[T]) -> Self {
         if items.is_empty() {
             return Self::default();
         }
         // Encoding into memory fails only for a value serde cannot represent, which no fact is;
         // a list that could not be encoded would read back as empty rather than stop the run.
         let bytes = postcard::to_allocvec(items).unwrap_or_default();
-        let len = if bytes.is_empty() { 0 } else { u32::try_from(items.len()).unwrap_or(u32::MAX) };
-        Self { bytes: bytes.into_boxed_slice(), len, pending: Vec::new(), items: PhantomData }
+        Self { bytes: bytes.into_boxed_slice(), pending: Vec::new() }
     }
 
     /// Adds an item at the end; it is encoded with the rest when the list is next decoded from
@@ -59,14 +56,6 @@ impl<T: Serialize + DeserializeOwned + Clone> PackedVec<T> {
         items
     }
 
-    pub fn len(&self) -> usize {
-        self.len as usize + self.pending.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// The encoding of the whole list (of `[]` for an empty one: the empty list has no bytes).
     fn encoded(&self) -> Cow<'_, [u8]> {
         if self.pending.is_empty() {
@@ -79,18 +68,20 @@ impl<T: Serialize + DeserializeOwned + Clone> PackedVec<T> {
 
 impl<T> Default for PackedVec<T> {
     fn default() -> Self {
-        Self { bytes: Box::default(), len: 0, pending: Vec::new(), items: PhantomData }
+        Self { bytes: Box::default(), pending: Vec::new() }
+    }
+}
+
+/// A list extraction built: held as it is until the facts are next decoded from their encoding.
+impl<T> From<Vec<T>> for PackedVec<T> {
+    fn from(items: Vec<T>) -> Self {
+        Self { bytes: Box::default(), pending: items }
     }
 }
 
 impl<T: Clone> Clone for PackedVec<T> {
     fn clone(&self) -> Self {
-        Self {
-            bytes: self.bytes.clone(),
-            len: self.len,
-            pending: self.pending.clone(),
-            items: PhantomData,
-        }
+        Self { bytes: self.bytes.clone(), pending: self.pending.clone() }
     }
 }
 
@@ -141,10 +132,9 @@ mod tests {
     fn reads_back_what_it_was_given() {
         let packed = PackedVec::new(&items());
         assert_eq!(packed.to_vec(), items());
-        assert_eq!(packed.len(), 2);
-        assert!(!packed.is_empty());
+        assert!(packed.pending.is_empty() && !packed.bytes.is_empty());
         let empty = PackedVec::<Item>::new(&[]);
-        assert!(empty.is_empty());
+        assert!(empty.bytes.is_empty());
         assert_eq!(empty.to_vec(), Vec::new());
         assert_eq!(empty, PackedVec::default());
     }
@@ -165,13 +155,13 @@ mod tests {
         for item in items() {
             pushed.push(item);
         }
-        assert_eq!(pushed.len(), 2);
         assert_eq!(pushed.to_vec(), items());
         assert_eq!(pushed, PackedVec::new(&items()));
+        assert_eq!(PackedVec::from(items()), pushed);
         let encoded = postcard::to_allocvec(&pushed).unwrap();
         assert_eq!(encoded, postcard::to_allocvec(&items()).unwrap());
         let back: PackedVec<Item> = postcard::from_bytes(&encoded).unwrap();
-        assert!(back.pending.is_empty());
+        assert!(back.pending.is_empty() && !back.bytes.is_empty());
         assert_eq!(back.to_vec(), items());
         let mut more = back.clone();
         more.push(items()[0].clone());

@@ -550,11 +550,9 @@ fn prepare_versions(
                 let facts = if deferred[j] {
                     None
                 } else {
-                    Some(
-                        facts[j]
-                            .take()
-                            .unwrap_or_else(|| Arc::new(extractor.extract(path, grammar, &text))),
-                    )
+                    Some(facts[j].take().unwrap_or_else(|| {
+                        Arc::new(compact(extractor.extract(path, grammar, &text)))
+                    }))
                 };
                 Prepared {
                     outcome: Ok(PreparedText {

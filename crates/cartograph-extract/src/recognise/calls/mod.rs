@@ -605,7 +605,7 @@ impl Family for Calls {
         }
         facts.calls.calls.sort_by_key(|c| (c.line, c.column));
         invocations.sort_by_key(|c| (c.line, c.column));
-        facts.calls.invocations = crate::PackedVec::new(&invocations);
+        facts.calls.invocations = invocations.into();
         facts.calls.wrappers.sort_by(|a, b| (&a.name, a.line).cmp(&(&b.name, b.line)));
         facts.calls.clients = std::mem::take(&mut self.instances);
         facts.calls.classes = std::mem::take(&mut self.classes);

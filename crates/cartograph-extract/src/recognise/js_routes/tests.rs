@@ -736,3 +736,16 @@ fn autoloaded_folders_of_routers() {
     // Not `auto-load`'s: nothing is recorded.
     check!("srv/other.js", "const all = loadAll(path.join(x, '/routes'));\napp.use(all.a);\n");
 }
+
+#[test]
+fn a_route_config_importing_flat_routes_is_marked_whatever_wakes_the_recognisers() {
+    // Nothing here wakes a route recogniser: the mark is read from the imports alone.
+    let config = "import { flatRoutes } from 'remix-flat-routes';\nexport default flatRoutes();\n";
+    assert!(facts("app/routes.ts", config).imports_flat_routes);
+    let fs =
+        "import { flatRoutes } from '@react-router/fs-routes';\nexport default flatRoutes();\n";
+    assert!(facts("app/routes.ts", fs).imports_flat_routes);
+    let other =
+        "import { index } from '@react-router/dev/routes';\nexport default [index('x.tsx')];\n";
+    assert!(!facts("app/routes.ts", other).imports_flat_routes);
+}
