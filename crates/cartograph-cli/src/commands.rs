@@ -16,7 +16,7 @@ use cartograph_report::diff::DiffDocument;
 use cartograph_report::diff::FindingDoc;
 use cartograph_report::diff_markdown::{self, DiffMarkdownOptions};
 use cartograph_report::sarif::{self, BaselineFile};
-use cartograph_report::snapshot::SnapshotDocument;
+use cartograph_report::snapshot::{SnapshotDocument, SnapshotStream};
 use cartograph_report::summary::SummaryDocument;
 use cartograph_report::text::{self, DiffTextOptions, Gate, TextOptions};
 use cartograph_report::words::plural;
@@ -45,13 +45,12 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             let opened = open_cache(&cache)?;
             let tree = load_tree(&tree, &analysis, opened.as_ref())?;
             finish_cache(opened, &cache)?;
-            let document = SnapshotDocument::from_analysis(&tree.analysis);
-            drop(tree);
+            // Streamed from the analysis: the whole document is never held.
+            write_document(&output, &SnapshotStream::new(&tree.analysis))?;
             tracing::debug!(
                 rss_mib = cartograph_pipeline::analyse::resident_mib(),
-                "snapshot document built"
+                "snapshot document written"
             );
-            write_document(&output, &document)?;
         }
         Command::Merge { facts, output, threads } => {
             if threads == Some(0) {
@@ -66,9 +65,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             let analysis =
                 cartograph_pipeline::merge_shards(&read, threads).map_err(|e| anyhow!("{e}"))?;
             drop(read);
-            let document = SnapshotDocument::from_analysis(&analysis);
-            drop(analysis);
-            write_document(&output, &document)?;
+            write_document(&output, &SnapshotStream::new(&analysis))?;
         }
         Command::Summary {
             tree,

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use cartograph_query::shown;
-use cartograph_report::snapshot::SnapshotDocument;
+use cartograph_report::snapshot::SnapshotStream;
 
 /// Writes `text` to `target`: `-` is stdout, anything else a file path.
 pub fn write_output(target: &str, text: &str) -> Result<()> {
@@ -15,7 +15,7 @@ pub fn write_output(target: &str, text: &str) -> Result<()> {
 
 /// Writes a snapshot document to `target` (`-` is stdout) as it is serialised, never holding the
 /// whole text: what [`write_output`] of `to_json(document)` writes, byte for byte.
-pub fn write_document(target: &str, document: &SnapshotDocument) -> Result<()> {
+pub fn write_document(target: &str, document: &SnapshotStream<'_>) -> Result<()> {
     if target == "-" {
         let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
         match cartograph_report::write_json(document, &mut stdout).and_then(|()| stdout.flush()) {

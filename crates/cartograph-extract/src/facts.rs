@@ -191,8 +191,13 @@ macro_rules! empty_family {
 empty_family!(PyRouteFacts, JsRouteFacts, RustRouteFacts, CallFacts, TableFacts, EnvFacts);
 
 impl<T: EmptyFamily> Slot<T> {
-    fn of(family: T) -> Self {
+    pub(crate) fn of(family: T) -> Self {
         if family == *T::empty() { Self(None) } else { Self(Some(Box::new(family))) }
+    }
+
+    /// True when the slot holds no facts (nothing, or an empty family a write left).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.as_deref().is_none_or(|family| family == T::empty())
     }
 
     /// The family, owned.

@@ -10,6 +10,7 @@
 
 mod component;
 mod facts;
+mod held;
 mod incremental;
 mod interned;
 mod language;
@@ -26,6 +27,7 @@ pub use facts::{
     Binding, FileFacts, ImportFact, ImportForm, ImportTarget, Imported, JsImport, PythonImport,
     RustImport,
 };
+pub use held::{Family, HeldFacts, Undecodable};
 pub use language::{
     COMPONENT_GRAMMAR, COMPONENTS, ComponentSpec, GRAMMARS, Grammar, GrammarSpec, Syntax,
     component_for, grammar_for,

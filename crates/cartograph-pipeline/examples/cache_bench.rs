@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use cartograph_extract::FileFacts;
+use cartograph_extract::{FileFacts, HeldFacts};
 use cartograph_pipeline::cache::DEFAULT_MAX_BYTES;
 use cartograph_pipeline::discover::{SourceText, read_source};
 use cartograph_pipeline::{
@@ -116,7 +116,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("  read + hash (parallel):  {}", ms(read_hash));
     let (load, facts) = best(runs, || {
         let cache = FactCache::with_dir(dir.path(), DEFAULT_MAX_BYTES).expect("cache");
-        let facts: Vec<Arc<FileFacts>> =
+        let facts: Vec<Arc<HeldFacts>> =
             keys.par_iter().filter_map(|(key, _)| cache.get(key)).collect();
         facts
     });
@@ -136,11 +136,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     });
     println!("  writing every entry to an empty directory (parallel): {}", ms(write));
 
-    // Encodings, decoded on one thread.
+    // Encodings of the decoded facts, decoded on one thread.
+    let facts: Vec<FileFacts> = facts.iter().map(|f| f.unpack().expect("decode")).collect();
     let postcard: Vec<Vec<u8>> =
-        facts.iter().map(|f| postcard::to_stdvec(f.as_ref()).expect("encode")).collect();
-    let json: Vec<Vec<u8>> =
-        facts.iter().map(|f| serde_json::to_vec(f.as_ref()).expect("encode")).collect();
+        facts.iter().map(|f| postcard::to_stdvec(f).expect("encode")).collect();
+    let json: Vec<Vec<u8>> = facts.iter().map(|f| serde_json::to_vec(f).expect("encode")).collect();
     let size = |v: &[Vec<u8>]| v.iter().map(Vec::len).sum::<usize>();
     let (pc, _) = best(runs, || {
         postcard

@@ -9,7 +9,7 @@ use cartograph_core::{
     Provenance, Refusal, RefusalKind, RepoPath, SourceLocation,
 };
 use cartograph_extract::{
-    Extractor, FileFacts, Grammar, ImportFact, ImportTarget, Imported, Syntax,
+    Extractor, Family, FileFacts, Grammar, HeldFacts, ImportFact, ImportTarget, Imported, Syntax,
 };
 use cartograph_graph::{Analysis, AnalysisStats, ComponentRule, assign_components};
 use rayon::prelude::*;
@@ -19,7 +19,7 @@ use crate::discover::{
     self, DiscoverError, DiscoveryOptions, Inventory, SourceCandidate, SourceText,
 };
 use crate::link::{
-    BindingTarget, FileView, LinkInput, Linked, ResolvedBinding, Spreader, link_all,
+    BindingTarget, FileView, LinkInput, LinkState, Linked, ResolvedBinding, Spreader, link_family,
 };
 use crate::resolve::Resolution;
 use crate::resolve::python::PythonResolver;
@@ -184,11 +184,13 @@ fn analyse_many_in_pool(
     for ((tree, _), file) in prepared {
         per_tree[tree].push(file);
     }
+    // The trees are resolved and linked one after the other, each on the whole pool: side by
+    // side, the peak held both trees' working memory at once.
     let Some(cache) = cache.filter(|cache| cache.keeps_trees()) else {
         return inventories
-            .into_par_iter()
+            .into_iter()
             .zip(per_tree)
-            .zip(sources.par_iter())
+            .zip(sources)
             .map(|((inventory, files), source)| {
                 analyse_inventory(*source, inventory, Some(files), options, cache, started)
             })
@@ -232,7 +234,7 @@ fn analyse_many_in_pool(
         .collect();
     wanted.sort_unstable();
     wanted.dedup();
-    let read: HashMap<FactKey, Arc<FileFacts>> =
+    let read: HashMap<FactKey, Arc<HeldFacts>> =
         wanted.into_par_iter().filter_map(|key| Some((key, cache.get_deferred(&key)?))).collect();
     let stages: Vec<Stage> = stages
         .into_iter()
@@ -252,8 +254,8 @@ fn analyse_many_in_pool(
     drop(read);
 
     stages
-        .into_par_iter()
-        .zip(sources.par_iter())
+        .into_iter()
+        .zip(sources)
         .map(|(stage, source)| {
             let (inventory, mut files, key, reads) = match stage {
                 Stage::Done(analysis) => return Ok(analysis),
@@ -318,7 +320,7 @@ fn fill_deferred(
             let mut again = match discover::read_source(source, candidate) {
                 SourceText::Text { text, lossy } => {
                     let key = FactKey::new(path, grammar, options.imports_only, &text);
-                    let facts = Arc::new(compact(extractor.extract(path, grammar, &text)));
+                    let facts = Arc::new(HeldFacts::pack(extractor.extract(path, grammar, &text)));
                     cache.put(key, &facts);
                     let bytes = text.len() as u64;
                     let fresh =
@@ -442,7 +444,7 @@ pub(crate) struct PreparedText {
     pub(crate) key: Option<FactKey>,
     /// `None` while deferred: the cache holds them under `key`, and they are read only if the
     /// tree is analysed (see [`fill_deferred`]).
-    pub(crate) facts: Option<Arc<FileFacts>>,
+    pub(crate) facts: Option<Arc<HeldFacts>>,
 }
 
 /// Reads successive versions of one file (oldest first; same path and grammar, each from its own
@@ -484,7 +486,7 @@ fn prepare_versions(
         .collect();
 
     // Each decoded text's facts: the cache's, else extracted below.
-    let mut facts: Vec<Option<Arc<FileFacts>>> = vec![None; versions.len()];
+    let mut facts: Vec<Option<Arc<HeldFacts>>> = vec![None; versions.len()];
     let mut keys: Vec<Option<FactKey>> = vec![None; versions.len()];
     let mut deferred = vec![false; versions.len()];
     let mut to_extract: Vec<usize> = Vec::new();
@@ -523,7 +525,7 @@ fn prepare_versions(
     for (&j, extracted) in
         to_extract.iter().zip(extractor.extract_versions(path, grammar, &extracted_texts))
     {
-        let extracted = Arc::new(compact(extracted));
+        let extracted = Arc::new(HeldFacts::pack(extracted));
         if let (Some(cache), Some(key)) = (cache, keys[j]) {
             cache.put(key, &extracted);
         }
@@ -551,7 +553,7 @@ fn prepare_versions(
                     None
                 } else {
                     Some(facts[j].take().unwrap_or_else(|| {
-                        Arc::new(compact(extractor.extract(path, grammar, &text)))
+                        Arc::new(HeldFacts::pack(extractor.extract(path, grammar, &text)))
                     }))
                 };
                 Prepared {
@@ -602,12 +604,12 @@ pub(crate) fn prepare_one(
         (Some(cache), Some(key)) => match cache.get(&key) {
             Some(facts) => (facts, false),
             None => {
-                let facts = Arc::new(compact(extractor.extract(path, grammar, &text)));
+                let facts = Arc::new(HeldFacts::pack(extractor.extract(path, grammar, &text)));
                 cache.put(key, &facts);
                 (facts, true)
             }
         },
-        _ => (Arc::new(compact(extractor.extract(path, grammar, &text))), true),
+        _ => (Arc::new(HeldFacts::pack(extractor.extract(path, grammar, &text))), true),
     };
     Prepared {
         outcome: Ok(PreparedText {
@@ -677,31 +679,66 @@ pub(crate) fn analyse_inventory(
     for result in &mut results {
         builder.add_file(result);
     }
-    let views: Vec<FileView<'_>> = results
-        .iter()
-        .filter_map(|r| {
-            Some(FileView {
-                path: &r.path,
-                language: r.language?,
-                facts: r.facts.as_ref()?,
-                bindings: &r.bindings,
-                python_module: r.python_module.as_deref(),
-            })
-        })
-        .collect();
-    if options.imports_only {
-        drop(views);
-    } else {
-        let mut link_input = LinkInput::new(views, &inventory.index);
-        link_input.spread = Some(Spreader(&spread));
-        link_input.prisma = read_prisma_schemas(source, &inventory.prisma_schemas, &mut builder);
-        link_input.sql_schemas = read_sql_schemas(source, &inventory.sql_schemas, &mut builder);
+    if !options.imports_only {
+        let mut prisma = read_prisma_schemas(source, &inventory.prisma_schemas, &mut builder);
+        let mut sql_schemas = read_sql_schemas(source, &inventory.sql_schemas, &mut builder);
         tracing::debug!(
             elapsed_ms = started.elapsed().as_millis() as u64,
             rss_mib = resident_mib(),
             "merged"
         );
-        builder.add_linked(link_all(&link_input));
+        // One family at a time: every file's facts of that family are decoded, linked and
+        // dropped before the next family's are decoded.
+        let mut state = LinkState::default();
+        for family in Family::ALL {
+            let decoded: Vec<Option<Result<FileFacts, _>>> = results
+                .par_iter()
+                .map(|r| {
+                    r.language?;
+                    let held = r.facts.as_ref()?;
+                    Some(held.family(family).map_err(|_| held.language))
+                })
+                .collect();
+            let decoded: Vec<Option<FileFacts>> = decoded
+                .into_iter()
+                .zip(&results)
+                .map(|(facts, r)| {
+                    facts.map(|facts| {
+                        facts.unwrap_or_else(|language| {
+                            builder.add_refusal(undecodable(&r.path, family.name()));
+                            FileFacts::new(language)
+                        })
+                    })
+                })
+                .collect();
+            let views: Vec<FileView<'_>> = results
+                .iter()
+                .zip(&decoded)
+                .filter_map(|(r, facts)| {
+                    Some(FileView {
+                        path: &r.path,
+                        language: r.language?,
+                        facts: facts.as_ref()?,
+                        bindings: &r.bindings,
+                        python_module: r.python_module.as_deref(),
+                    })
+                })
+                .collect();
+            let mut input = LinkInput::new(views, &inventory.index);
+            input.spread = Some(Spreader(&spread));
+            if family == Family::Tables {
+                input.prisma = std::mem::take(&mut prisma);
+                input.sql_schemas = std::mem::take(&mut sql_schemas);
+            }
+            link_family(family, &input, &mut state);
+            tracing::debug!(
+                elapsed_ms = started.elapsed().as_millis() as u64,
+                rss_mib = resident_mib(),
+                family = family.name(),
+                "family linked"
+            );
+        }
+        builder.add_linked(state.linked);
         tracing::debug!(
             elapsed_ms = started.elapsed().as_millis() as u64,
             rss_mib = resident_mib(),
@@ -731,18 +768,6 @@ pub(crate) fn analyse_inventory(
 /// Runs a linker's per-file jobs on the pool, results in file order.
 fn spread(job: &(dyn Fn(usize) -> Linked + Sync), files: usize) -> Vec<Linked> {
     (0..files).into_par_iter().map(job).collect()
-}
-
-/// The same facts with every vector and string at its exact size. Extraction grows them as it
-/// goes, and the growth slack is most of their memory; the facts of every file are kept until the
-/// tree is linked, so a large tree would hold several times what they need. A round trip through
-/// their encoding (the one the cache keeps) allocates each exactly, and changes nothing else: the
-/// cache's warm runs, which decode the same encoding, give byte-identical outputs.
-fn compact(facts: FileFacts) -> FileFacts {
-    postcard::to_stdvec(&facts)
-        .ok()
-        .and_then(|bytes| postcard::from_bytes(&bytes).ok())
-        .unwrap_or(facts)
 }
 
 /// How the resolvers read configuration files (package.json, tsconfig.json, Cargo.toml): files
@@ -857,8 +882,8 @@ struct FileResult {
     /// Targets that are files outside the analysed sources (assets, configs) need module nodes.
     extra_modules: Vec<RepoPath>,
     packages: Vec<NodeKey>,
-    /// The recognisers' facts, kept for linking across files.
-    facts: Option<Arc<FileFacts>>,
+    /// The recognisers' facts, kept (encoded) for linking across files.
+    facts: Option<Arc<HeldFacts>>,
     bindings: Vec<ResolvedBinding>,
     python_module: Option<String>,
     version: Option<u32>,
@@ -920,8 +945,12 @@ fn analyse_file(
         Syntax::Python => result.python_module = resolvers.python.module_name(&candidate.path),
         Syntax::JavaScript | Syntax::Rust => {}
     }
+    let imports = facts.imports().unwrap_or_else(|_| {
+        result.refusals.push(undecodable(&candidate.path, "imports"));
+        Vec::new()
+    });
     let from = NodeKey::module(&candidate.path);
-    for import in &facts.imports {
+    for import in &imports {
         for target in resolve_import(resolvers, &candidate.path, import) {
             bind(&mut result.bindings, import, &target);
             link_import(&mut result, &from, import, &target.written, target.resolution, options);
@@ -932,10 +961,21 @@ fn analyse_file(
     // both trees of a diff, a cache that keeps what it read), which keeps them whole.
     let mut facts = facts;
     if let Some(own) = Arc::get_mut(&mut facts) {
-        own.imports = Vec::new();
+        own.drop_imports();
     }
     result.facts = Some(facts);
     result
+}
+
+/// The refusal for a file whose held facts (`what`: its imports, a family) did not decode: they
+/// were encoded by this build, so this is a defect, but the file's claims of that kind are then
+/// unknown, not absent.
+fn undecodable(path: &RepoPath, what: &str) -> Refusal {
+    Refusal::new(
+        RefusalKind::UnreadableFile,
+        SourceLocation::file(path.clone()),
+        format!("its {what} facts could not be decoded; claims made of them are missing"),
+    )
 }
 
 /// One place an import leads, with the names it binds there.

@@ -28,7 +28,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 use cartograph_core::RepoPath;
-use cartograph_extract::{FileFacts, Grammar};
+use cartograph_extract::{Grammar, HeldFacts};
 use cartograph_graph::Analysis;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -177,7 +177,7 @@ pub struct CacheStats {
 /// Extraction results by content, in memory and optionally in a directory.
 #[derive(Debug, Default)]
 pub struct FactCache {
-    memory: Mutex<HashMap<FactKey, Arc<FileFacts>>>,
+    memory: Mutex<HashMap<FactKey, Arc<HeldFacts>>>,
     /// The most entries memory holds (`None`: no bound, for one run of the CLI).
     memory_max: Option<usize>,
     disk: Option<DiskCache>,
@@ -260,7 +260,7 @@ impl FactCache {
     /// The facts extracted before for `key`, if any: from memory, else from the directory (and
     /// then kept in memory as well, so the second tree of a diff shares them rather than reading
     /// and decoding the entry again).
-    pub fn get(&self, key: &FactKey) -> Option<Arc<FileFacts>> {
+    pub fn get(&self, key: &FactKey) -> Option<Arc<HeldFacts>> {
         // A directory-backed cache of one run does not keep what it reads in memory: the
         // analyser already shares one content's facts between the trees of a diff, and keeping
         // every file's facts to the end of the run would hold them past linking, which frees them.
@@ -281,7 +281,7 @@ impl FactCache {
     /// Reads `key`'s facts from memory or the directory without keeping them. A failure counts
     /// as a miss (a damaged entry also as corrupt); a success counts as a hit only when
     /// `count_hit` (a deferred read was counted when [`FactCache::holds`] was asked).
-    fn read_unretained(&self, key: &FactKey, count_hit: bool) -> Option<Arc<FileFacts>> {
+    fn read_unretained(&self, key: &FactKey, count_hit: bool) -> Option<Arc<HeldFacts>> {
         let found = self.memory.lock().ok().and_then(|memory| memory.get(key).cloned());
         if let Some(facts) = found {
             if count_hit {
@@ -361,7 +361,7 @@ impl FactCache {
 
     /// The facts [`FactCache::holds`] said were at hand (its hit is already counted). `None`
     /// when they are gone or damaged since: counted as a miss, and the caller extracts them.
-    pub fn get_deferred(&self, key: &FactKey) -> Option<Arc<FileFacts>> {
+    pub fn get_deferred(&self, key: &FactKey) -> Option<Arc<HeldFacts>> {
         self.read_unretained(key, false)
     }
 
@@ -371,7 +371,7 @@ impl FactCache {
     }
 
     /// Keeps `facts` for `key`: in memory, and in the directory if there is one.
-    pub fn put(&self, key: FactKey, facts: &Arc<FileFacts>) {
+    pub fn put(&self, key: FactKey, facts: &Arc<HeldFacts>) {
         if let Some(disk) = &self.disk
             && disk.write(&key, facts).is_ok()
         {
@@ -479,7 +479,7 @@ impl Drop for DiskCache {
 }
 
 /// The outcome of reading one entry.
-enum Lookup<T = FileFacts> {
+enum Lookup<T = HeldFacts> {
     Found(Box<T>),
     Absent,
     Corrupt,
@@ -541,7 +541,7 @@ impl DiskCache {
         Lookup::Found(Box::new(value))
     }
 
-    fn write(&self, key: &FactKey, facts: &FileFacts) -> io::Result<()> {
+    fn write(&self, key: &FactKey, facts: &HeldFacts) -> io::Result<()> {
         self.write_entry(MAGIC, &key.0, facts, &self.entry_path(key))
     }
 
@@ -652,10 +652,10 @@ mod tests {
     use super::*;
     use cartograph_extract::Extractor;
 
-    fn sample() -> (FactKey, FileFacts) {
+    fn sample() -> (FactKey, HeldFacts) {
         let path = RepoPath::new("app/main.py").unwrap();
         let text = "import os\nimport requests\nx = os.environ['A']\nrequests.get('/x')\n";
-        let facts = Extractor::new().extract(&path, Grammar::Python, text);
+        let facts = HeldFacts::pack(Extractor::new().extract(&path, Grammar::Python, text));
         (FactKey::new(&path, Grammar::Python, false, text), facts)
     }
 
@@ -663,17 +663,17 @@ mod tests {
     fn entries_round_trip_and_reject_damage() {
         let (key, facts) = sample();
         let bytes = encode_entry(MAGIC, &key.0, &facts).unwrap();
-        assert_eq!(decode_entry::<FileFacts>(MAGIC, &key.0, &bytes), Some(facts));
-        assert_eq!(decode_entry::<FileFacts>(MAGIC, &key.0, &bytes[..bytes.len() - 1]), None);
+        assert_eq!(decode_entry::<HeldFacts>(MAGIC, &key.0, &bytes), Some(facts));
+        assert_eq!(decode_entry::<HeldFacts>(MAGIC, &key.0, &bytes[..bytes.len() - 1]), None);
         let mut flipped = bytes.clone();
         let last = flipped.len() - 1;
         flipped[last] ^= 1;
-        assert_eq!(decode_entry::<FileFacts>(MAGIC, &key.0, &flipped), None);
+        assert_eq!(decode_entry::<HeldFacts>(MAGIC, &key.0, &flipped), None);
         let other = FactKey([7; 32]);
-        assert_eq!(decode_entry::<FileFacts>(MAGIC, &other.0, &bytes), None);
+        assert_eq!(decode_entry::<HeldFacts>(MAGIC, &other.0, &bytes), None);
         let mut other_format = bytes;
         other_format[7] = b'0';
-        assert_eq!(decode_entry::<FileFacts>(MAGIC, &key.0, &other_format), None);
+        assert_eq!(decode_entry::<HeldFacts>(MAGIC, &key.0, &other_format), None);
     }
 
     #[test]

@@ -19,7 +19,7 @@ use std::io;
 use std::sync::Mutex;
 
 use cartograph_core::{Refusal, RefusalKind, RepoPath, SourceLocation};
-use cartograph_extract::{Extractor, FileFacts, GRAMMARS, Grammar};
+use cartograph_extract::{Extractor, GRAMMARS, Grammar, HeldFacts};
 use cartograph_graph::{Analysis, ComponentRule};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -223,7 +223,7 @@ struct ShardFile {
 struct ShardText {
     bytes: u64,
     lossy: bool,
-    facts: FileFacts,
+    facts: HeldFacts,
 }
 
 fn build_id() -> String {

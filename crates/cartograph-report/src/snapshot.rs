@@ -162,6 +162,66 @@ impl SnapshotDocument {
     }
 }
 
+/// The snapshot document of an analysis as it is written: serialises to the same bytes as
+/// [`SnapshotDocument::from_analysis`], but each node, edge and refusal takes its document form
+/// only while it is written. A large tree's document, fully built, holds every edge a second time
+/// (ids, keys and evidence as strings of their own) beside the analysis it was built from.
+pub struct SnapshotStream<'a> {
+    analysis: &'a Analysis,
+}
+
+impl<'a> SnapshotStream<'a> {
+    pub fn new(analysis: &'a Analysis) -> Self {
+        Self { analysis }
+    }
+}
+
+impl Serialize for SnapshotStream<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct as _;
+        let analysis = self.analysis;
+        let graph = ArchitectureGraph::new(&analysis.nodes, &analysis.edges);
+        let cycles: Vec<Vec<String>> = graph
+            .import_cycles(&analysis.edges)
+            .into_iter()
+            .map(|c| c.modules.iter().map(|k| k.id()).collect())
+            .collect();
+        drop(graph);
+        // The fields of `SnapshotDocument`, in its order.
+        let mut document = serializer.serialize_struct("SnapshotDocument", 8)?;
+        document.serialize_field("schema", SCHEMA_NAME)?;
+        document.serialize_field("schema_version", SCHEMA_VERSION)?;
+        document.serialize_field("tool_version", TOOL_VERSION)?;
+        document.serialize_field("stats", &StatsDoc::from_analysis(analysis))?;
+        document
+            .serialize_field("nodes", &Each(|| analysis.nodes.iter().map(NodeDoc::from_node)))?;
+        document.serialize_field(
+            "edges",
+            &Each(|| analysis.edges.iter().enumerate().map(|(i, e)| EdgeDoc::from_edge(i, e))),
+        )?;
+        document.serialize_field(
+            "refusals",
+            &Each(|| analysis.refusals.iter().map(RefusalDoc::from_refusal)),
+        )?;
+        document.serialize_field("cycles", &cycles)?;
+        document.end()
+    }
+}
+
+/// A sequence serialised from a fresh iterator, one item at a time.
+struct Each<F>(F);
+
+impl<F, I> Serialize for Each<F>
+where
+    F: Fn() -> I,
+    I: Iterator,
+    I::Item: Serialize,
+{
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq((self.0)())
+    }
+}
+
 impl StatsDoc {
     pub fn from_analysis(analysis: &Analysis) -> Self {
         let AnalysisStats {
@@ -467,6 +527,22 @@ mod tests {
         let back =
             SnapshotDocument::from_json(&text).expect("reads").into_analysis().expect("valid");
         assert_eq!(crate::to_json(&SnapshotDocument::from_analysis(&back)), text);
+    }
+
+    #[test]
+    fn the_streamed_snapshot_is_the_built_one_byte_for_byte() {
+        for fixture in ["diff/head", "diff/base", "fullstack", "polyglot"] {
+            let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../tests/fixtures")
+                .join(fixture);
+            let analysis = cartograph_pipeline::analyse_tree(&root, &Default::default())
+                .expect("fixture analyses");
+            assert!(!analysis.edges.is_empty() && !analysis.nodes.is_empty(), "{fixture}");
+            let built = crate::to_json(&SnapshotDocument::from_analysis(&analysis));
+            let mut streamed = Vec::new();
+            crate::write_json(&SnapshotStream::new(&analysis), &mut streamed).expect("writes");
+            assert_eq!(String::from_utf8(streamed).expect("UTF-8"), built, "{fixture}");
+        }
     }
 
     #[test]

@@ -12,7 +12,7 @@
 
 use std::collections::HashMap;
 
-use crate::FileFacts;
+use crate::{Family, FileFacts};
 use cartograph_core::{
     Confidence, Edge, EdgeKind, Evidence, Handler, HttpMethod, Language, Node, NodeKey, Provenance,
     Refusal, RepoPath, RouteTemplate, SourceLocation,
@@ -183,19 +183,45 @@ impl Linked {
     }
 }
 
+/// What the linkers have found so far, as they run one family after another.
+#[derive(Debug, Default)]
+pub struct LinkState {
+    pub linked: Linked,
+    /// The routes the route families found, for the calls linker to match calls to.
+    routes: Vec<ServedRoute>,
+}
+
+/// Runs the linker of `family`. The files of `input` need hold only that family's facts (see
+/// [`crate::HeldFacts::family`]), and only the tables linker reads `input.prisma` and
+/// `input.sql_schemas`. Run for each family of [`Family::ALL`] in turn, it is [`link_all`].
+pub fn link_family(family: Family, input: &LinkInput<'_>, state: &mut LinkState) {
+    let LinkState { linked, routes } = state;
+    match family {
+        Family::PyRoutes => routes.extend(super::py_routes::link::link(input, linked)),
+        Family::JsRoutes => routes.extend(super::js_routes::link::link(input, linked)),
+        Family::RustRoutes => routes.extend(super::rust_routes::link::link(input, linked)),
+        Family::Calls => {
+            add_routes(routes, linked);
+            super::calls::link::link(input, routes, linked);
+            // Nothing reads the routes after the calls.
+            *routes = Vec::new();
+        }
+        Family::Tables => {
+            super::tables::prisma::link::link(&input.prisma, linked);
+            super::tables::sql_schema::link(&input.sql_schemas, linked);
+            super::tables::link::link(input, linked);
+        }
+        Family::Env => super::env::link::link(input, linked),
+    }
+}
+
 /// Runs every linker.
 pub fn link_all(input: &LinkInput<'_>) -> Linked {
-    let mut linked = Linked::default();
-    let mut routes = super::py_routes::link::link(input, &mut linked);
-    routes.extend(super::js_routes::link::link(input, &mut linked));
-    routes.extend(super::rust_routes::link::link(input, &mut linked));
-    add_routes(&routes, &mut linked);
-    super::calls::link::link(input, &routes, &mut linked);
-    super::tables::prisma::link::link(&input.prisma, &mut linked);
-    super::tables::sql_schema::link(&input.sql_schemas, &mut linked);
-    super::tables::link::link(input, &mut linked);
-    super::env::link::link(input, &mut linked);
-    linked
+    let mut state = LinkState::default();
+    for family in Family::ALL {
+        link_family(family, input, &mut state);
+    }
+    state.linked
 }
 
 /// Route nodes and `serves` edges from the module that declares each handler.
