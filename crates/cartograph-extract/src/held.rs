@@ -8,13 +8,14 @@
 //! at once (language, refusals, error regions) are held decoded.
 
 use std::fmt;
+use std::sync::Arc;
 
 use cartograph_core::{Language, Refusal};
 use serde::de::{DeserializeOwned, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::facts::{EmptyFamily, Slot};
-use crate::{FileFacts, ImportFact};
+use crate::{FileFacts, ImportFact, PackedVec};
 
 /// One family of facts: what one recogniser family extracts and its linker reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -65,8 +66,12 @@ pub struct HeldFacts {
     /// How many syntax-error regions tree-sitter reported.
     pub error_regions: u32,
     imports: Encoded,
-    /// Each [`Family`]'s facts, at its index in [`Family::ALL`].
+    /// Each [`Family`]'s facts, at its index in [`Family::ALL`]; the calls without their
+    /// possible wrapper invocations, which are held apart.
     families: [Encoded; 6],
+    /// The calls' possible wrapper invocations (`CallFacts::invocations`, a [`PackedVec`]): most
+    /// of what a tree's facts hold. Decoded facts share these bytes rather than copy them.
+    invocations: Encoded,
 }
 
 /// Why held facts could not be read back. Their bytes were encoded by this build (in this run,
@@ -94,11 +99,16 @@ impl HeldFacts {
             py_routes,
             js_routes,
             rust_routes,
-            calls,
+            mut calls,
             tables,
             env,
         } = facts;
         refusals.shrink_to_fit();
+        let invocations = if calls.is_empty() {
+            Encoded::NONE
+        } else {
+            Encoded(std::mem::take(&mut calls.invocations).into_encoded())
+        };
         Self {
             language,
             refusals,
@@ -112,6 +122,7 @@ impl HeldFacts {
                 Encoded::of_slot(&tables),
                 Encoded::of_slot(&env),
             ],
+            invocations,
         }
     }
 
@@ -128,6 +139,7 @@ impl HeldFacts {
     /// Whether the file has facts of `family`.
     pub fn has(&self, family: Family) -> bool {
         self.families[family.slot()].0.is_some()
+            || (family == Family::Calls && self.invocations.0.is_some())
     }
 
     /// The file's facts with only `family` decoded: the language and that family, every other
@@ -139,7 +151,12 @@ impl HeldFacts {
             Family::PyRoutes => facts.py_routes = bytes.decode_slot()?,
             Family::JsRoutes => facts.js_routes = bytes.decode_slot()?,
             Family::RustRoutes => facts.rust_routes = bytes.decode_slot()?,
-            Family::Calls => facts.calls = bytes.decode_slot()?,
+            Family::Calls => {
+                facts.calls = bytes.decode_slot()?;
+                if let Some(invocations) = &self.invocations.0 {
+                    facts.calls.invocations = PackedVec::from_encoded(Arc::clone(invocations));
+                }
+            }
             Family::Tables => facts.tables = bytes.decode_slot()?,
             Family::Env => facts.env = bytes.decode_slot()?,
         }
@@ -170,14 +187,14 @@ impl HeldFacts {
 
 /// A value's postcard encoding; `None` for a part with nothing in it.
 #[derive(Clone, Default, PartialEq, Eq)]
-struct Encoded(Option<Box<[u8]>>);
+struct Encoded(Option<Arc<[u8]>>);
 
 impl Encoded {
     const NONE: Self = Self(None);
 
     fn of<T: Serialize + ?Sized>(value: &T) -> Self {
         // Encoding into memory fails only for a value serde cannot represent, which no fact is.
-        Self(postcard::to_allocvec(value).ok().map(Vec::into_boxed_slice))
+        Self(postcard::to_allocvec(value).ok().map(Arc::from))
     }
 
     fn of_slot<T: EmptyFamily + Serialize>(slot: &Slot<T>) -> Self {
@@ -223,7 +240,7 @@ impl Serialize for Encoded {
 
 impl<'de> Deserialize<'de> for Encoded {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Bytes(Box<[u8]>);
+        struct Bytes(Arc<[u8]>);
         impl<'de> Deserialize<'de> for Bytes {
             fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 deserializer.deserialize_byte_buf(BytesVisitor)
@@ -242,7 +259,7 @@ impl<'de> Deserialize<'de> for Encoded {
             }
 
             fn visit_byte_buf<E: serde::de::Error>(self, bytes: Vec<u8>) -> Result<Bytes, E> {
-                Ok(Bytes(bytes.into_boxed_slice()))
+                Ok(Bytes(bytes.into()))
             }
 
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Bytes, A::Error> {
@@ -250,7 +267,7 @@ impl<'de> Deserialize<'de> for Encoded {
                 while let Some(byte) = seq.next_element::<u8>()? {
                     bytes.push(byte);
                 }
-                Ok(Bytes(bytes.into_boxed_slice()))
+                Ok(Bytes(bytes.into()))
             }
         }
         Option::<Bytes>::deserialize(deserializer).map(|bytes| Self(bytes.map(|b| b.0)))
@@ -314,9 +331,27 @@ mod tests {
     }
 
     #[test]
+    fn wrapper_invocations_are_held_apart_and_shared_when_decoded() {
+        let text = "import { getJSON } from './api';\n\
+            export function load(id: string) { return getJSON(`/api/users/${id}`); }\n";
+        let facts = extracted("web/users.ts", Grammar::TypeScript, text);
+        assert!(!facts.calls.invocations.to_vec().is_empty(), "the sample has an invocation");
+        let held = HeldFacts::pack(facts.clone());
+        let shared = held.invocations.0.clone().expect("held apart");
+        assert!(held.has(Family::Calls));
+        let calls = held.family(Family::Calls).unwrap();
+        assert_eq!(calls.calls, facts.calls);
+        assert_eq!(held.unpack().unwrap(), facts);
+        // The decoded facts read the held bytes: one more holder, no copy.
+        assert_eq!(Arc::strong_count(&shared), 3);
+        drop(calls);
+        assert_eq!(Arc::strong_count(&shared), 2);
+    }
+
+    #[test]
     fn damaged_bytes_are_an_error_not_empty_facts() {
         let mut held = HeldFacts::pack(extracted("app/main.py", Grammar::Python, PYTHON));
-        held.families[Family::Calls.slot()] = Encoded(Some(vec![0xff; 3].into_boxed_slice()));
+        held.families[Family::Calls.slot()] = Encoded(Some(vec![0xff; 3].into()));
         assert_eq!(held.family(Family::Calls), Err(Undecodable));
         assert_eq!(held.unpack(), Err(Undecodable));
         assert!(held.family(Family::PyRoutes).is_ok());

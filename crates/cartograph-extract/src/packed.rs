@@ -13,6 +13,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -20,8 +21,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// A list held as its encoding. Equal lists have equal encodings, so comparing the encodings
 /// compares the lists.
 pub struct PackedVec<T> {
-    /// The postcard encoding of the list's first items; empty when there are none.
-    bytes: Box<[u8]>,
+    /// The postcard encoding of the list's first items; empty when there are none. Shared, so
+    /// that facts decoded for linking can take the held encoding without copying it.
+    bytes: Arc<[u8]>,
     /// Items pushed or given after those, not yet encoded.
     pending: Vec<T>,
 }
@@ -35,7 +37,20 @@ impl<T: Serialize + DeserializeOwned + Clone> PackedVec<T> {
         // Encoding into memory fails only for a value serde cannot represent, which no fact is;
         // a list that could not be encoded would read back as empty rather than stop the run.
         let bytes = postcard::to_allocvec(items).unwrap_or_default();
-        Self { bytes: bytes.into_boxed_slice(), pending: Vec::new() }
+        Self { bytes: bytes.into(), pending: Vec::new() }
+    }
+
+    /// The list held as `bytes`, the postcard encoding of a `Vec<T>` that
+    /// [`PackedVec::into_encoded`] gave.
+    pub(crate) fn from_encoded(bytes: Arc<[u8]>) -> Self {
+        Self { bytes, pending: Vec::new() }
+    }
+
+    /// The encoding of the whole list; `None` for an empty one.
+    pub(crate) fn into_encoded(self) -> Option<Arc<[u8]>> {
+        let bytes =
+            if self.pending.is_empty() { self.bytes } else { Self::new(&self.to_vec()).bytes };
+        (!bytes.is_empty()).then_some(bytes)
     }
 
     /// Adds an item at the end; it is encoded with the rest when the list is next decoded from
@@ -61,21 +76,21 @@ impl<T: Serialize + DeserializeOwned + Clone> PackedVec<T> {
         if self.pending.is_empty() {
             Cow::Borrowed(&self.bytes)
         } else {
-            Cow::Owned(Self::new(&self.to_vec()).bytes.into_vec())
+            Cow::Owned(Self::new(&self.to_vec()).bytes.to_vec())
         }
     }
 }
 
 impl<T> Default for PackedVec<T> {
     fn default() -> Self {
-        Self { bytes: Box::default(), pending: Vec::new() }
+        Self { bytes: Arc::from(&[][..]), pending: Vec::new() }
     }
 }
 
 /// A list extraction built: held as it is until the facts are next decoded from their encoding.
 impl<T> From<Vec<T>> for PackedVec<T> {
     fn from(items: Vec<T>) -> Self {
-        Self { bytes: Box::default(), pending: items }
+        Self { bytes: Arc::from(&[][..]), pending: items }
     }
 }
 
@@ -167,6 +182,15 @@ mod tests {
         more.push(items()[0].clone());
         assert_eq!(more.to_vec().len(), 3);
         assert_ne!(more, back);
+    }
+
+    #[test]
+    fn the_encoding_taken_out_reads_back_as_the_list() {
+        let bytes = PackedVec::from(items()).into_encoded().expect("not empty");
+        assert_eq!(&bytes[..], &postcard::to_allocvec(&items()).unwrap()[..]);
+        assert_eq!(PackedVec::<Item>::from_encoded(bytes).to_vec(), items());
+        assert_eq!(PackedVec::<Item>::default().into_encoded(), None);
+        assert_eq!(PackedVec::<Item>::from(Vec::new()).into_encoded(), None);
     }
 
     #[test]

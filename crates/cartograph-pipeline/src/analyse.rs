@@ -673,12 +673,13 @@ pub(crate) fn analyse_inventory(
         builder.add_refusal(refusal);
     }
     let mut results = results;
-    // Every claim is held until the analysis is assembled: room for them at once, not by
-    // doubling (a doubling at the peak holds the old and the new buffer together).
-    builder.edges.reserve_exact(results.iter().map(|r| r.edges.len()).sum());
     for result in &mut results {
         builder.add_file(result);
     }
+    // The files' edges join the builder's once the linkers' are known, so that its one buffer
+    // of every claim is allocated once, at its size: growing it at the peak held the old buffer
+    // and the new one together.
+    let mut linked = Linked::default();
     if !options.imports_only {
         let mut prisma = read_prisma_schemas(source, &inventory.prisma_schemas, &mut builder);
         let mut sql_schemas = read_sql_schemas(source, &inventory.sql_schemas, &mut builder);
@@ -738,13 +739,22 @@ pub(crate) fn analyse_inventory(
                 "family linked"
             );
         }
-        builder.add_linked(state.linked);
+        linked = state.linked;
         tracing::debug!(
             elapsed_ms = started.elapsed().as_millis() as u64,
             rss_mib = resident_mib(),
             "linked"
         );
     }
+    // (A file without a language, refused before it was analysed, makes no claims.)
+    let analysed = || results.iter().filter(|r| r.language.is_some());
+    builder
+        .edges
+        .reserve_exact(analysed().map(|r| r.edges.len()).sum::<usize>() + linked.edges.len());
+    for result in results.iter_mut().filter(|r| r.language.is_some()) {
+        builder.edges.extend(std::mem::take(&mut result.edges));
+    }
+    builder.add_linked(linked);
     // The facts have been linked: free them (the largest part of a tree's memory) before the
     // analysis is assembled.
     drop(results);
@@ -1203,9 +1213,6 @@ impl AnalysisBuilder {
         for package in std::mem::take(&mut result.packages) {
             self.nodes.entry(package).or_insert_with_key(|k| Node::new(k.clone()));
         }
-        for edge in std::mem::take(&mut result.edges) {
-            self.add_edge(edge);
-        }
     }
 
     fn add_edge(&mut self, edge: Edge) {
@@ -1223,7 +1230,6 @@ impl AnalysisBuilder {
                 }
             }
         }
-        self.edges.reserve_exact(linked.edges.len());
         for edge in linked.edges {
             self.nodes.entry(edge.from.clone()).or_insert_with_key(|k| Node::new(k.clone()));
             self.add_edge(edge);
