@@ -6,9 +6,12 @@
 //! ([`LinkInput::binding`]). Each family's link half is the `link.rs` in its folder, beside its
 //! syntax half (`calls/link.rs`, `py_routes/link.rs`, `tables/prisma/link.rs` …); [`link_all`]
 //! runs them in a fixed order (routes first, since calls are matched against them) and
-//! everything it returns is sorted by the analysis builder. `cartograph-pipeline` builds the
-//! [`LinkInput`] after import resolution and calls [`link_all`]. No link half can change an
-//! extracted fact, so editing one leaves the fact cache's fingerprint as it is.
+//! everything it returns is sorted by the analysis builder. No link half can change an extracted
+//! fact, so editing one leaves the fact cache's fingerprint as it is.
+//!
+//! **A link half reads only its own family's facts.** `cartograph-pipeline` holds every file's
+//! facts encoded and runs [`link_family`] for one family at a time, with only that family decoded
+//! (the others read as empty); a test checks every link half's source for another family's facts.
 
 use std::collections::HashMap;
 
@@ -289,5 +292,64 @@ mod tests {
         let frameworks: Vec<_> =
             linked.nodes.iter().map(|n| n.attrs.framework.as_deref().unwrap()).collect();
         assert_eq!(frameworks, ["sqlalchemy", "django"]);
+    }
+
+    /// The pipeline decodes one family at a time for [`link_family`]: a link half that read
+    /// another family's facts would find them empty, silently. So no link half's source (a
+    /// `link.rs`, or a file under a `link/` folder, of a family's folder) names another family's
+    /// facts; the shared half (this file) reads the calls' only, for the calls linker.
+    #[test]
+    fn each_link_half_reads_only_its_own_family() {
+        const FAMILIES: [&str; 6] =
+            ["py_routes", "js_routes", "rust_routes", "calls", "tables", "env"];
+        fn link_halves(
+            dir: &std::path::Path,
+            inside_link: bool,
+            out: &mut Vec<std::path::PathBuf>,
+        ) {
+            let mut entries: Vec<_> =
+                std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+            entries.sort();
+            for path in entries {
+                let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                if matches!(name.as_str(), "tests" | "tests.rs" | "snapshots") {
+                    continue;
+                }
+                if path.is_dir() {
+                    link_halves(&path, inside_link || name == "link", out);
+                } else if name.ends_with(".rs") && (inside_link || name == "link.rs") {
+                    out.push(path);
+                }
+            }
+        }
+        // Whitespace removed, so a chain split over lines (`view\n.facts\n.tables`) is found.
+        let source = |path: &std::path::Path| -> String {
+            let text = std::fs::read_to_string(path).unwrap();
+            let text = text.split("#[cfg(test)]").next().unwrap_or_default();
+            text.chars().filter(|c| !c.is_whitespace()).collect()
+        };
+        let recognise = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/recognise");
+        for family in FAMILIES {
+            let mut halves = Vec::new();
+            link_halves(&recognise.join(family), false, &mut halves);
+            assert!(!halves.is_empty(), "{family} has link halves");
+            let mut own = 0;
+            for half in &halves {
+                let text = source(half);
+                own += text.matches(&format!("facts.{family}")).count();
+                for other in FAMILIES.iter().filter(|other| **other != family) {
+                    assert!(
+                        !text.contains(&format!("facts.{other}")),
+                        "{} reads {other} facts, but only {family} facts are decoded when it runs",
+                        half.strip_prefix(&recognise).unwrap_or(half).display()
+                    );
+                }
+            }
+            assert!(own > 0, "the {family} link halves read {family} facts (the check sees them)");
+        }
+        let shared = source(&recognise.join("link.rs"));
+        for other in FAMILIES.iter().filter(|other| **other != "calls") {
+            assert!(!shared.contains(&format!("facts.{other}")), "link.rs reads {other} facts");
+        }
     }
 }
