@@ -136,12 +136,6 @@ impl HeldFacts {
         self.imports = Encoded::NONE;
     }
 
-    /// Whether the file has facts of `family`.
-    pub fn has(&self, family: Family) -> bool {
-        self.families[family.slot()].0.is_some()
-            || (family == Family::Calls && self.invocations.0.is_some())
-    }
-
     /// The file's facts with only `family` decoded: the language and that family, every other
     /// part empty. What one linker reads of a file.
     pub fn family(&self, family: Family) -> Result<FileFacts, Undecodable> {
@@ -281,6 +275,12 @@ mod tests {
     use super::*;
     use crate::{Extractor, Grammar};
 
+    /// Whether `held` keeps any bytes of `family`.
+    fn has(held: &HeldFacts, family: Family) -> bool {
+        held.families[family.slot()].0.is_some()
+            || (family == Family::Calls && held.invocations.0.is_some())
+    }
+
     fn extracted(path: &str, grammar: Grammar, text: &str) -> FileFacts {
         Extractor::new().extract(&RepoPath::new(path).unwrap(), grammar, text)
     }
@@ -309,8 +309,8 @@ mod tests {
         let routes = held.family(Family::PyRoutes).unwrap();
         assert_eq!(routes.py_routes, facts.py_routes);
         assert!(routes.calls.is_empty() && routes.env.is_empty() && routes.imports.is_empty());
-        assert!(held.has(Family::Env) && held.has(Family::Calls));
-        assert!(!held.has(Family::JsRoutes) && !held.has(Family::RustRoutes));
+        assert!(has(&held, Family::Env) && has(&held, Family::Calls));
+        assert!(!has(&held, Family::JsRoutes) && !has(&held, Family::RustRoutes));
         let env = held.family(Family::Env).unwrap();
         assert_eq!(env.env, facts.env);
         assert!(env.py_routes.is_empty());
@@ -320,7 +320,7 @@ mod tests {
     fn empty_parts_hold_no_bytes_and_imports_can_be_dropped() {
         let facts = extracted("web/a.ts", Grammar::TypeScript, "export const x = 1;\n");
         let mut held = HeldFacts::pack(facts.clone());
-        assert!(Family::ALL.iter().all(|f| !held.has(*f)));
+        assert!(Family::ALL.iter().all(|f| !has(&held, *f)));
         assert_eq!(held.unpack().unwrap(), facts);
         let with_import =
             HeldFacts::pack(extracted("web/b.ts", Grammar::TypeScript, "import x from './a';\n"));
@@ -338,7 +338,7 @@ mod tests {
         assert!(!facts.calls.invocations.to_vec().is_empty(), "the sample has an invocation");
         let held = HeldFacts::pack(facts.clone());
         let shared = held.invocations.0.clone().expect("held apart");
-        assert!(held.has(Family::Calls));
+        assert!(has(&held, Family::Calls));
         let calls = held.family(Family::Calls).unwrap();
         assert_eq!(calls.calls, facts.calls);
         assert_eq!(held.unpack().unwrap(), facts);

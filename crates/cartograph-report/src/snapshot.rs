@@ -138,12 +138,7 @@ pub struct RefusalDoc {
 
 impl SnapshotDocument {
     pub fn from_analysis(analysis: &Analysis) -> Self {
-        let graph = ArchitectureGraph::new(&analysis.nodes, &analysis.edges);
-        let cycles = graph
-            .import_cycles(&analysis.edges)
-            .into_iter()
-            .map(|c| c.modules.iter().map(|k| k.id()).collect())
-            .collect();
+        let cycles = cycles_of(analysis);
         Self {
             schema: SCHEMA_NAME.to_owned(),
             schema_version: SCHEMA_VERSION.to_owned(),
@@ -180,13 +175,7 @@ impl Serialize for SnapshotStream<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct as _;
         let analysis = self.analysis;
-        let graph = ArchitectureGraph::new(&analysis.nodes, &analysis.edges);
-        let cycles: Vec<Vec<String>> = graph
-            .import_cycles(&analysis.edges)
-            .into_iter()
-            .map(|c| c.modules.iter().map(|k| k.id()).collect())
-            .collect();
-        drop(graph);
+        let cycles = cycles_of(analysis);
         // The fields of `SnapshotDocument`, in its order.
         let mut document = serializer.serialize_struct("SnapshotDocument", 8)?;
         document.serialize_field("schema", SCHEMA_NAME)?;
@@ -206,6 +195,15 @@ impl Serialize for SnapshotStream<'_> {
         document.serialize_field("cycles", &cycles)?;
         document.end()
     }
+}
+
+/// The import cycles (runtime imports only), each a sorted list of module ids.
+fn cycles_of(analysis: &Analysis) -> Vec<Vec<String>> {
+    ArchitectureGraph::new(&analysis.nodes, &analysis.edges)
+        .import_cycles(&analysis.edges)
+        .into_iter()
+        .map(|c| c.modules.iter().map(|k| k.id()).collect())
+        .collect()
 }
 
 /// A sequence serialised from a fresh iterator, one item at a time.

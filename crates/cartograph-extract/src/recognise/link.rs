@@ -328,6 +328,7 @@ mod tests {
             let text = text.split("#[cfg(test)]").next().unwrap_or_default();
             text.chars().filter(|c| !c.is_whitespace()).collect()
         };
+        assert_eq!(FAMILIES.len(), Family::ALL.len(), "every family's folder is checked");
         let recognise = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/recognise");
         for family in FAMILIES {
             let mut halves = Vec::new();
