@@ -541,6 +541,7 @@ pub(crate) fn options(args: &AnalysisArgs) -> Result<AnalysisOptions> {
         threads: args.threads,
         components,
         imports_only: args.imports_only,
+        spill_limit: None,
     })
 }
 

@@ -7,14 +7,16 @@
 //! ([`HeldFacts::family`]), drops it, and goes on to the next. The few fields every file reads
 //! at once (language, refusals, error regions) are held decoded.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
-use cartograph_core::{Language, Refusal};
+use cartograph_core::{Language, Refusal, RefusalKind, RepoPath, SourceLocation};
 use serde::de::{DeserializeOwned, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::facts::{EmptyFamily, Slot};
+use crate::spill::{Place, Spill};
 use crate::{FileFacts, ImportFact, PackedVec};
 
 /// One family of facts: what one recogniser family extracts and its linker reads.
@@ -57,8 +59,10 @@ impl Family {
 }
 
 /// A file's facts held in their encoding: see the module documentation. Built with
-/// [`HeldFacts::pack`]; [`HeldFacts::unpack`] gives the same facts back.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// [`HeldFacts::pack`]; [`HeldFacts::unpack`] gives the same facts back. Their bytes may be moved
+/// to a [`Spill`] ([`HeldFacts::spill_into`]); nothing else about them changes (equality and
+/// encoding compare and write the bytes wherever they are).
+#[derive(Debug, Clone)]
 pub struct HeldFacts {
     pub language: Language,
     /// Constructs the extractor would not decide about (computed imports, syntax errors).
@@ -72,6 +76,8 @@ pub struct HeldFacts {
     /// The calls' possible wrapper invocations (`CallFacts::invocations`, a [`PackedVec`]): most
     /// of what a tree's facts hold. Decoded facts share these bytes rather than copy them.
     invocations: Encoded,
+    /// Where the parts [`Encoded::Spilled`] are.
+    spill: Option<Arc<Spill>>,
 }
 
 /// Why held facts could not be read back. Their bytes were encoded by this build (in this run,
@@ -87,6 +93,17 @@ impl fmt::Display for Undecodable {
 }
 
 impl std::error::Error for Undecodable {}
+
+impl Undecodable {
+    /// The refusal recorded for `path` when its facts about `what` could not be read back.
+    pub fn refusal(path: &RepoPath, what: &str) -> Refusal {
+        Refusal::new(
+            RefusalKind::UnreadableFile,
+            SourceLocation::file(path.clone()),
+            format!("its {what} facts could not be decoded; claims made of them are missing"),
+        )
+    }
+}
 
 impl HeldFacts {
     /// Encodes `facts`. A part with nothing in it holds no bytes at all.
@@ -107,7 +124,9 @@ impl HeldFacts {
         let invocations = if calls.is_empty() {
             Encoded::NONE
         } else {
-            Encoded(std::mem::take(&mut calls.invocations).into_encoded())
+            std::mem::take(&mut calls.invocations)
+                .into_encoded()
+                .map_or(Encoded::NONE, Encoded::Held)
         };
         Self {
             language,
@@ -123,12 +142,33 @@ impl HeldFacts {
                 Encoded::of_slot(&env),
             ],
             invocations,
+            spill: None,
+        }
+    }
+
+    /// Moves every encoded part into `spill` (unless they are in a spill already). A part the
+    /// spill does not take stays in memory.
+    pub fn spill_into(&mut self, spill: &Arc<Spill>) {
+        if self.spill.is_some() {
+            return;
+        }
+        let mut spilled = false;
+        for part in self.parts_mut() {
+            if let Encoded::Held(bytes) = part
+                && let Some(place) = spill.put(bytes)
+            {
+                *part = Encoded::Spilled(place);
+                spilled = true;
+            }
+        }
+        if spilled {
+            self.spill = Some(Arc::clone(spill));
         }
     }
 
     /// The file's imports, decoded.
     pub fn imports(&self) -> Result<Vec<ImportFact>, Undecodable> {
-        self.imports.decode()
+        self.imports.decode(self.spill())
     }
 
     /// Forgets the imports: once they are resolved, nothing reads them.
@@ -136,23 +176,43 @@ impl HeldFacts {
         self.imports = Encoded::NONE;
     }
 
+    fn spill(&self) -> Option<&Spill> {
+        self.spill.as_deref()
+    }
+
+    fn parts(&self) -> impl Iterator<Item = &Encoded> {
+        std::iter::once(&self.imports).chain(&self.families).chain([&self.invocations])
+    }
+
+    fn parts_mut(&mut self) -> impl Iterator<Item = &mut Encoded> {
+        std::iter::once(&mut self.imports).chain(&mut self.families).chain([&mut self.invocations])
+    }
+
     /// The file's facts with only `family` decoded: the language and that family, every other
     /// part empty. What one linker reads of a file.
     pub fn family(&self, family: Family) -> Result<FileFacts, Undecodable> {
         let mut facts = FileFacts::new(self.language);
-        let bytes = &self.families[family.slot()];
+        let (bytes, spill) = (&self.families[family.slot()], self.spill());
         match family {
-            Family::PyRoutes => facts.py_routes = bytes.decode_slot()?,
-            Family::JsRoutes => facts.js_routes = bytes.decode_slot()?,
-            Family::RustRoutes => facts.rust_routes = bytes.decode_slot()?,
+            Family::PyRoutes => facts.py_routes = bytes.decode_slot(spill)?,
+            Family::JsRoutes => facts.js_routes = bytes.decode_slot(spill)?,
+            Family::RustRoutes => facts.rust_routes = bytes.decode_slot(spill)?,
             Family::Calls => {
-                facts.calls = bytes.decode_slot()?;
-                if let Some(invocations) = &self.invocations.0 {
-                    facts.calls.invocations = PackedVec::from_encoded(Arc::clone(invocations));
+                facts.calls = bytes.decode_slot(spill)?;
+                // Shared, or left in the spill for the one linker job that reads them.
+                match (&self.invocations, &self.spill) {
+                    (Encoded::None, _) => {}
+                    (Encoded::Held(held), _) => {
+                        facts.calls.invocations = PackedVec::from_encoded(Arc::clone(held));
+                    }
+                    (Encoded::Spilled(place), Some(spill)) => {
+                        facts.calls.invocations = PackedVec::from_spill(Arc::clone(spill), *place);
+                    }
+                    (Encoded::Spilled(_), None) => return Err(Undecodable),
                 }
             }
-            Family::Tables => facts.tables = bytes.decode_slot()?,
-            Family::Env => facts.env = bytes.decode_slot()?,
+            Family::Tables => facts.tables = bytes.decode_slot(spill)?,
+            Family::Env => facts.env = bytes.decode_slot(spill)?,
         }
         Ok(facts)
     }
@@ -179,56 +239,145 @@ impl HeldFacts {
     }
 }
 
-/// A value's postcard encoding; `None` for a part with nothing in it.
-#[derive(Clone, Default, PartialEq, Eq)]
-struct Encoded(Option<Arc<[u8]>>);
+/// A value's postcard encoding: in memory, in the file's [`Spill`], or nothing for a part with
+/// nothing in it.
+#[derive(Clone, Default)]
+enum Encoded {
+    #[default]
+    None,
+    Held(Arc<[u8]>),
+    Spilled(Place),
+}
 
 impl Encoded {
-    const NONE: Self = Self(None);
+    const NONE: Self = Self::None;
 
     fn of<T: Serialize + ?Sized>(value: &T) -> Self {
         // Encoding into memory fails only for a value serde cannot represent, which no fact is.
-        Self(postcard::to_allocvec(value).ok().map(Arc::from))
+        postcard::to_allocvec(value).map_or(Self::None, |bytes| Self::Held(bytes.into()))
     }
 
     fn of_slot<T: EmptyFamily + Serialize>(slot: &Slot<T>) -> Self {
         if slot.is_empty() { Self::NONE } else { Self::of(&**slot) }
     }
 
-    fn decode<T: DeserializeOwned + Default>(&self) -> Result<T, Undecodable> {
-        match &self.0 {
-            None => Ok(T::default()),
-            Some(bytes) => postcard::from_bytes(bytes).map_err(|_| Undecodable),
+    /// The bytes, wherever they are; `None` for an empty part.
+    fn bytes<'a>(&'a self, spill: Option<&Spill>) -> Result<Option<Cow<'a, [u8]>>, Undecodable> {
+        match self {
+            Self::None => Ok(None),
+            Self::Held(bytes) => Ok(Some(Cow::Borrowed(bytes))),
+            Self::Spilled(place) => {
+                let spill = spill.ok_or(Undecodable)?;
+                spill.get(*place).map(|bytes| Some(Cow::Owned(bytes))).map_err(|_| Undecodable)
+            }
         }
     }
 
-    fn decode_slot<T: EmptyFamily + DeserializeOwned>(&self) -> Result<Slot<T>, Undecodable> {
-        self.decode().map(Slot::of)
+    fn decode<T: DeserializeOwned + Default>(
+        &self,
+        spill: Option<&Spill>,
+    ) -> Result<T, Undecodable> {
+        match self.bytes(spill)? {
+            None => Ok(T::default()),
+            Some(bytes) => postcard::from_bytes(&bytes).map_err(|_| Undecodable),
+        }
+    }
+
+    fn decode_slot<T: EmptyFamily + DeserializeOwned>(
+        &self,
+        spill: Option<&Spill>,
+    ) -> Result<Slot<T>, Undecodable> {
+        self.decode(spill).map(Slot::of)
     }
 }
 
 impl fmt::Debug for Encoded {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.0 {
-            None => f.write_str("none"),
-            Some(bytes) => write!(f, "{} bytes", bytes.len()),
+        match self {
+            Self::None => f.write_str("none"),
+            Self::Held(bytes) => write!(f, "{} bytes", bytes.len()),
+            Self::Spilled(place) => write!(f, "spilled at {place:?}"),
         }
     }
 }
 
-/// As an optional byte string (postcard: a tag, a length and the bytes).
-impl Serialize for Encoded {
+/// Equal when they hold the same facts, wherever their bytes are (a part that cannot be read is
+/// equal to nothing).
+impl PartialEq for HeldFacts {
+    fn eq(&self, other: &Self) -> bool {
+        let same_part =
+            |(a, b): (&Encoded, &Encoded)| match (a.bytes(self.spill()), b.bytes(other.spill())) {
+                (Ok(a), Ok(b)) => a == b,
+                _ => false,
+            };
+        self.language == other.language
+            && self.refusals == other.refusals
+            && self.error_regions == other.error_regions
+            && self.parts().zip(other.parts()).all(same_part)
+    }
+}
+
+impl Eq for HeldFacts {}
+
+/// Encoded as a struct of the decoded fields and each part as an optional byte string (postcard:
+/// a tag, a length and the bytes), read from the spill where it is there: a cache entry or fact
+/// file does not depend on where the bytes were held.
+impl Serialize for HeldFacts {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        struct Bytes<'a>(&'a [u8]);
-        impl Serialize for Bytes<'_> {
+        use serde::ser::{Error as _, SerializeStruct, SerializeTuple};
+        struct Part<'a>(&'a Encoded, Option<&'a Spill>);
+        impl Serialize for Part<'_> {
             fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.serialize_bytes(self.0)
+                struct Bytes<'a>(&'a [u8]);
+                impl Serialize for Bytes<'_> {
+                    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                        serializer.serialize_bytes(self.0)
+                    }
+                }
+                match self.0.bytes(self.1).map_err(|_| S::Error::custom(Undecodable))? {
+                    None => serializer.serialize_none(),
+                    Some(bytes) => serializer.serialize_some(&Bytes(&bytes)),
+                }
             }
         }
-        match &self.0 {
-            None => serializer.serialize_none(),
-            Some(bytes) => serializer.serialize_some(&Bytes(bytes)),
+        struct Families<'a>(&'a [Encoded; 6], Option<&'a Spill>);
+        impl Serialize for Families<'_> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let mut tuple = serializer.serialize_tuple(self.0.len())?;
+                for part in self.0 {
+                    tuple.serialize_element(&Part(part, self.1))?;
+                }
+                tuple.end()
+            }
         }
+        let spill = self.spill();
+        let mut out = serializer.serialize_struct("HeldFacts", 6)?;
+        out.serialize_field("language", &self.language)?;
+        out.serialize_field("refusals", &self.refusals)?;
+        out.serialize_field("error_regions", &self.error_regions)?;
+        out.serialize_field("imports", &Part(&self.imports, spill))?;
+        out.serialize_field("families", &Families(&self.families, spill))?;
+        out.serialize_field("invocations", &Part(&self.invocations, spill))?;
+        out.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for HeldFacts {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        /// The fields [`HeldFacts`] serializes, in its order.
+        #[derive(Deserialize)]
+        #[serde(rename = "HeldFacts")]
+        struct Wire {
+            language: Language,
+            refusals: Vec<Refusal>,
+            error_regions: u32,
+            imports: Encoded,
+            families: [Encoded; 6],
+            invocations: Encoded,
+        }
+        let Wire { language, refusals, error_regions, imports, families, invocations } =
+            Wire::deserialize(deserializer)?;
+        Ok(Self { language, refusals, error_regions, imports, families, invocations, spill: None })
     }
 }
 
@@ -264,7 +413,8 @@ impl<'de> Deserialize<'de> for Encoded {
                 Ok(Bytes(bytes.into()))
             }
         }
-        Option::<Bytes>::deserialize(deserializer).map(|bytes| Self(bytes.map(|b| b.0)))
+        Option::<Bytes>::deserialize(deserializer)
+            .map(|bytes| bytes.map_or(Self::None, |b| Self::Held(b.0)))
     }
 }
 
@@ -277,8 +427,8 @@ mod tests {
 
     /// Whether `held` keeps any bytes of `family`.
     fn has(held: &HeldFacts, family: Family) -> bool {
-        held.families[family.slot()].0.is_some()
-            || (family == Family::Calls && held.invocations.0.is_some())
+        let some = |part: &Encoded| !matches!(part, Encoded::None);
+        some(&held.families[family.slot()]) || (family == Family::Calls && some(&held.invocations))
     }
 
     fn extracted(path: &str, grammar: Grammar, text: &str) -> FileFacts {
@@ -337,7 +487,7 @@ mod tests {
         let facts = extracted("web/users.ts", Grammar::TypeScript, text);
         assert!(!facts.calls.invocations.to_vec().is_empty(), "the sample has an invocation");
         let held = HeldFacts::pack(facts.clone());
-        let shared = held.invocations.0.clone().expect("held apart");
+        let Encoded::Held(shared) = held.invocations.clone() else { panic!("held apart") };
         assert!(has(&held, Family::Calls));
         let calls = held.family(Family::Calls).unwrap();
         assert_eq!(calls.calls, facts.calls);
@@ -351,9 +501,46 @@ mod tests {
     #[test]
     fn damaged_bytes_are_an_error_not_empty_facts() {
         let mut held = HeldFacts::pack(extracted("app/main.py", Grammar::Python, PYTHON));
-        held.families[Family::Calls.slot()] = Encoded(Some(vec![0xff; 3].into()));
+        held.families[Family::Calls.slot()] = Encoded::Held(vec![0xff; 3].into());
         assert_eq!(held.family(Family::Calls), Err(Undecodable));
         assert_eq!(held.unpack(), Err(Undecodable));
         assert!(held.family(Family::PyRoutes).is_ok());
+    }
+
+    #[test]
+    fn spilled_facts_decode_compare_and_encode_as_held_ones() {
+        let facts = extracted("app/main.py", Grammar::Python, PYTHON);
+        let held = HeldFacts::pack(facts.clone());
+        // A limit of 0 writes every part to the file as it comes.
+        let spill = Arc::new(Spill::with_limit(0));
+        let mut spilled = held.clone();
+        spilled.spill_into(&spill);
+        assert!(spill.bytes_on_disk() > 0);
+        assert!(spilled.parts().all(|part| !matches!(part, Encoded::Held(_))));
+        assert_eq!(spilled, held);
+        assert_eq!(spilled.unpack().unwrap(), facts);
+        assert_eq!(spilled.family(Family::Calls).unwrap().calls, facts.calls);
+        assert_eq!(spilled.imports().unwrap(), facts.imports);
+        // The same encoding as held facts: a cache entry does not say where they were.
+        let bytes = postcard::to_allocvec(&spilled).unwrap();
+        assert_eq!(bytes, postcard::to_allocvec(&held).unwrap());
+        let back: HeldFacts = postcard::from_bytes(&bytes).unwrap();
+        assert_eq!(back, held);
+        // Spilled once, they stay where they are.
+        let other = Arc::new(Spill::with_limit(0));
+        spilled.spill_into(&other);
+        assert_eq!(other.bytes_on_disk(), 0);
+    }
+
+    #[test]
+    fn a_part_the_spill_cannot_give_back_is_undecodable() {
+        let mut held = HeldFacts::pack(extracted("app/main.py", Grammar::Python, PYTHON));
+        held.spill_into(&Arc::new(Spill::new()));
+        // Facts that claim a spill they do not have cannot be read, nor encoded, nor equal.
+        let mut orphan = held.clone();
+        orphan.spill = None;
+        assert_eq!(orphan.family(Family::PyRoutes), Err(Undecodable));
+        assert!(postcard::to_allocvec(&orphan).is_err());
+        assert_ne!(orphan, held);
     }
 }

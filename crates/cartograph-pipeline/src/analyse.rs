@@ -9,7 +9,8 @@ use cartograph_core::{
     Provenance, Refusal, RefusalKind, RepoPath, SourceLocation,
 };
 use cartograph_extract::{
-    Extractor, Family, FileFacts, Grammar, HeldFacts, ImportFact, ImportTarget, Imported, Syntax,
+    Extractor, Family, FileFacts, Grammar, HeldFacts, ImportFact, ImportTarget, Imported, Spill,
+    Syntax, Undecodable,
 };
 use cartograph_graph::{Analysis, AnalysisStats, ComponentRule, assign_components};
 use rayon::prelude::*;
@@ -41,6 +42,16 @@ pub struct AnalysisOptions {
     pub components: ComponentRule,
     /// Extract the import graph only: no routes, calls, tables or environment variables.
     pub imports_only: bool,
+    /// The most bytes of held facts kept in memory before the rest moves to an anonymous
+    /// temporary file (see [`Spill`]); `None` for [`Spill::DEFAULT_LIMIT`]. Changes no output.
+    pub spill_limit: Option<usize>,
+}
+
+impl AnalysisOptions {
+    /// Where an analysis holds its files' facts until they are linked.
+    pub(crate) fn new_spill(&self) -> Arc<Spill> {
+        Arc::new(Spill::with_limit(self.spill_limit.unwrap_or(Spill::DEFAULT_LIMIT)))
+    }
 }
 
 /// Why an analysis could not start.
@@ -103,7 +114,8 @@ fn analyse_in_pool(
         files = inventory.sources.len(),
         "discovered"
     );
-    analyse_inventory(source, inventory, None, options, cache, started)
+    let spill = options.new_spill();
+    analyse_inventory(source, inventory, None, options, cache, Some(&spill), started)
 }
 
 /// Analyses several trees at once, as a diff does: in one parallel pass over all trees (largest
@@ -124,6 +136,7 @@ fn analyse_many_in_pool(
     cache: Option<&FactCache>,
 ) -> Result<Vec<Analysis>, AnalyseError> {
     let started = std::time::Instant::now();
+    let spill = options.new_spill();
     // The trees are discovered in parallel (each walk is mostly waiting on the file system).
     let inventories = sources
         .par_iter()
@@ -165,7 +178,10 @@ fn analyse_many_in_pool(
         .map_init(new_extractor, |extractor, group| {
             let versions: Vec<(&dyn FileSource, &SourceCandidate)> =
                 group.iter().map(|job| (sources[job.0], candidate(job))).collect();
-            group.iter().copied().zip(prepare_versions(extractor, &versions, options, cache, defer))
+            group
+                .iter()
+                .copied()
+                .zip(prepare_versions(extractor, &versions, options, cache, defer, &spill))
         })
         .flatten_iter()
         .collect();
@@ -192,7 +208,15 @@ fn analyse_many_in_pool(
             .zip(per_tree)
             .zip(sources)
             .map(|((inventory, files), source)| {
-                analyse_inventory(*source, inventory, Some(files), options, cache, started)
+                analyse_inventory(
+                    *source,
+                    inventory,
+                    Some(files),
+                    options,
+                    cache,
+                    Some(&spill),
+                    started,
+                )
             })
             .collect();
     };
@@ -236,6 +260,8 @@ fn analyse_many_in_pool(
     wanted.dedup();
     let read: HashMap<FactKey, Arc<HeldFacts>> =
         wanted.into_par_iter().filter_map(|key| Some((key, cache.get_deferred(&key)?))).collect();
+    let read: HashMap<FactKey, Arc<HeldFacts>> =
+        read.into_iter().map(|(key, facts)| (key, spilled(facts, Some(&spill)))).collect();
     let stages: Vec<Stage> = stages
         .into_iter()
         .map(|mut stage| {
@@ -264,9 +290,16 @@ fn analyse_many_in_pool(
             // The analysis reads the configuration and schema bytes its key was made of, not
             // the tree again.
             let source = Replayed::new(*source, reads);
-            let unchanged = fill_deferred(&source, &inventory, &mut files, options, cache);
-            let mut analysis =
-                analyse_inventory(&source, inventory, Some(files), options, Some(cache), started)?;
+            let unchanged = fill_deferred(&source, &inventory, &mut files, options, cache, &spill);
+            let mut analysis = analyse_inventory(
+                &source,
+                inventory,
+                Some(files),
+                options,
+                Some(cache),
+                Some(&spill),
+                started,
+            )?;
             // A file that changed while the run read it is analysed as it is now, which the key
             // does not describe: such an analysis is not kept.
             if let Some(key) = key.filter(|_| unchanged) {
@@ -304,6 +337,7 @@ fn fill_deferred(
     files: &mut [Prepared],
     options: &AnalysisOptions,
     cache: &FactCache,
+    spill: &Arc<Spill>,
 ) -> bool {
     let new_extractor =
         || if options.imports_only { Extractor::imports_only() } else { Extractor::new() };
@@ -320,7 +354,7 @@ fn fill_deferred(
             let mut again = match discover::read_source(source, candidate) {
                 SourceText::Text { text, lossy } => {
                     let key = FactKey::new(path, grammar, options.imports_only, &text);
-                    let facts = Arc::new(HeldFacts::pack(extractor.extract(path, grammar, &text)));
+                    let facts = held(extractor.extract(path, grammar, &text), Some(spill));
                     cache.put(key, &facts);
                     let bytes = text.len() as u64;
                     let fresh =
@@ -362,8 +396,14 @@ fn tree_key(
     }
     let mut hasher = TreeKey::hasher();
     let mut out = Hashing(&mut hasher);
-    let AnalysisOptions { discovery, include_builtins, threads: _, components, imports_only } =
-        options;
+    let AnalysisOptions {
+        discovery,
+        include_builtins,
+        threads: _,
+        components,
+        imports_only,
+        spill_limit: _,
+    } = options;
     let _ = write!(out, "{discovery:?}\0{include_builtins}\0{components:?}\0{imports_only}\0");
     let Inventory {
         sources,
@@ -458,6 +498,7 @@ fn prepare_versions(
     options: &AnalysisOptions,
     cache: Option<&FactCache>,
     defer: bool,
+    spill: &Arc<Spill>,
 ) -> Vec<Prepared> {
     let Some(&(_, first)) = versions.first() else { return Vec::new() };
     let (path, grammar) = (&first.path, first.grammar);
@@ -509,7 +550,7 @@ fn prepare_versions(
                 continue;
             }
             if let Some(cached) = cache.get(&key) {
-                facts[j] = Some(cached);
+                facts[j] = Some(spilled(cached, Some(spill)));
                 continue;
             }
         }
@@ -525,7 +566,7 @@ fn prepare_versions(
     for (&j, extracted) in
         to_extract.iter().zip(extractor.extract_versions(path, grammar, &extracted_texts))
     {
-        let extracted = Arc::new(HeldFacts::pack(extracted));
+        let extracted = held(extracted, Some(spill));
         if let (Some(cache), Some(key)) = (cache, keys[j]) {
             cache.put(key, &extracted);
         }
@@ -553,7 +594,7 @@ fn prepare_versions(
                     None
                 } else {
                     Some(facts[j].take().unwrap_or_else(|| {
-                        Arc::new(HeldFacts::pack(extractor.extract(path, grammar, &text)))
+                        held(extractor.extract(path, grammar, &text), Some(spill))
                     }))
                 };
                 Prepared {
@@ -591,6 +632,7 @@ pub(crate) fn prepare_one(
     candidate: &SourceCandidate,
     options: &AnalysisOptions,
     cache: Option<&FactCache>,
+    spill: Option<&Arc<Spill>>,
 ) -> Prepared {
     let (text, lossy) = match discover::read_source(source, candidate) {
         SourceText::Text { text, lossy } => (text, lossy),
@@ -602,14 +644,14 @@ pub(crate) fn prepare_one(
     let key = cache.map(|_| FactKey::new(path, grammar, options.imports_only, &text));
     let (facts, extracted) = match (cache, key) {
         (Some(cache), Some(key)) => match cache.get(&key) {
-            Some(facts) => (facts, false),
+            Some(facts) => (spilled(facts, spill), false),
             None => {
-                let facts = Arc::new(HeldFacts::pack(extractor.extract(path, grammar, &text)));
+                let facts = held(extractor.extract(path, grammar, &text), spill);
                 cache.put(key, &facts);
                 (facts, true)
             }
         },
-        _ => (Arc::new(HeldFacts::pack(extractor.extract(path, grammar, &text))), true),
+        _ => (held(extractor.extract(path, grammar, &text), spill), true),
     };
     Prepared {
         outcome: Ok(PreparedText {
@@ -624,13 +666,15 @@ pub(crate) fn prepare_one(
 }
 
 /// Everything after discovery. `prepared`, when given, holds each candidate already read and
-/// extracted, in candidate order.
+/// extracted, in candidate order; otherwise the files are read and extracted here, their facts
+/// held in `spill`.
 pub(crate) fn analyse_inventory(
     source: &dyn FileSource,
     inventory: Inventory,
     prepared: Option<Vec<Prepared>>,
     options: &AnalysisOptions,
     cache: Option<&FactCache>,
+    spill: Option<&Arc<Spill>>,
     started: std::time::Instant,
 ) -> Result<Analysis, AnalyseError> {
     let read_config = config_reader(source, &inventory.index, options.discovery.max_file_size);
@@ -653,7 +697,7 @@ pub(crate) fn analyse_inventory(
                 .sources
                 .par_iter()
                 .map_init(new_extractor, |extractor, candidate| {
-                    let file = prepare_one(extractor, source, candidate, options, cache);
+                    let file = prepare_one(extractor, source, candidate, options, cache, spill);
                     analyse_file(candidate, file, &resolvers, options)
                 })
                 .collect()
@@ -663,6 +707,7 @@ pub(crate) fn analyse_inventory(
     tracing::debug!(
         elapsed_ms = started.elapsed().as_millis() as u64,
         rss_mib = resident_mib(),
+        spilled_mib = spill.map_or(0, |spill| spill.bytes_on_disk() >> 20),
         "extracted and resolved"
     );
     let mut builder = AnalysisBuilder::default();
@@ -706,7 +751,7 @@ pub(crate) fn analyse_inventory(
                 .map(|(facts, r)| {
                     facts.map(|facts| {
                         facts.unwrap_or_else(|language| {
-                            builder.add_refusal(undecodable(&r.path, family.name()));
+                            builder.add_refusal(Undecodable::refusal(&r.path, family.name()));
                             FileFacts::new(language)
                         })
                     })
@@ -773,6 +818,24 @@ pub(crate) fn analyse_inventory(
         "analysed"
     );
     Ok(analysis)
+}
+
+/// Packs `facts` for holding, their bytes in `spill` when there is one.
+pub(crate) fn held(facts: FileFacts, spill: Option<&Arc<Spill>>) -> Arc<HeldFacts> {
+    let mut held = HeldFacts::pack(facts);
+    if let Some(spill) = spill {
+        held.spill_into(spill);
+    }
+    Arc::new(held)
+}
+
+/// Facts read from the cache, their bytes moved to `spill` when nothing else holds them (a cache
+/// that keeps its entries in memory shares them instead).
+pub(crate) fn spilled(mut facts: Arc<HeldFacts>, spill: Option<&Arc<Spill>>) -> Arc<HeldFacts> {
+    if let (Some(spill), Some(owned)) = (spill, Arc::get_mut(&mut facts)) {
+        owned.spill_into(spill);
+    }
+    facts
 }
 
 /// Runs a linker's per-file jobs on the pool, results in file order.
@@ -956,7 +1019,7 @@ fn analyse_file(
         Syntax::JavaScript | Syntax::Rust => {}
     }
     let imports = facts.imports().unwrap_or_else(|_| {
-        result.refusals.push(undecodable(&candidate.path, "imports"));
+        result.refusals.push(Undecodable::refusal(&candidate.path, "imports"));
         Vec::new()
     });
     let from = NodeKey::module(&candidate.path);
@@ -975,17 +1038,6 @@ fn analyse_file(
     }
     result.facts = Some(facts);
     result
-}
-
-/// The refusal for a file whose held facts (`what`: its imports, a family) did not decode: they
-/// were encoded by this build, so this is a defect, but the file's claims of that kind are then
-/// unknown, not absent.
-fn undecodable(path: &RepoPath, what: &str) -> Refusal {
-    Refusal::new(
-        RefusalKind::UnreadableFile,
-        SourceLocation::file(path.clone()),
-        format!("its {what} facts could not be decoded; claims made of them are missing"),
-    )
 }
 
 /// One place an import leads, with the names it binds there.
@@ -1245,14 +1297,18 @@ impl AnalysisBuilder {
         assign_components(&mut nodes, rule, &package_roots);
         // Repeated claims become one edge, folded in the order they were added (a stable sort
         // keeps that order among equals, and `absorb` keeps the first of equally good ones).
-        self.edges.sort_by(|a, b| a.identity().cmp(&b.identity()));
-        let mut edges: Vec<Edge> = Vec::with_capacity(self.edges.len());
-        for edge in self.edges {
-            match edges.last_mut() {
-                Some(last) if last.identity() == edge.identity() => last.absorb(edge),
-                _ => edges.push(edge),
+        // Both in place: the edges are most of an analysis, and a second buffer of them (or a
+        // stable sort's scratch, half of them) was the peak of a large tree's run.
+        let mut edges = self.edges;
+        sort_stably_in_place(&mut edges, |a, b| a.identity().cmp(&b.identity()));
+        edges.dedup_by(|later, kept| {
+            let same = later.identity() == kept.identity();
+            if same {
+                kept.absorb(later.clone());
             }
-        }
+            same
+        });
+        edges.shrink_to_fit();
         Analysis {
             nodes,
             edges,
@@ -1260,6 +1316,31 @@ impl AnalysisBuilder {
             stats: self.stats,
             package_roots,
             file_versions: self.file_versions,
+        }
+    }
+}
+
+/// Sorts `items` stably by `order` with a few bytes of scratch per item rather than the half of
+/// them a stable sort of the items themselves allocates: their positions are sorted, then each
+/// item is moved to its place along the permutation's cycles.
+fn sort_stably_in_place<T>(items: &mut [T], order: impl Fn(&T, &T) -> std::cmp::Ordering) {
+    let Ok(len) = u32::try_from(items.len()) else {
+        items.sort_by(order);
+        return;
+    };
+    let mut from: Vec<u32> = (0..len).collect();
+    from.sort_by(|&a, &b| order(&items[a as usize], &items[b as usize]));
+    // Position `i` takes the item now at `from[i]`; a position done points at itself.
+    for start in 0..items.len() {
+        let mut current = start;
+        loop {
+            let next = from[current] as usize;
+            from[current] = current as u32;
+            if next == start {
+                break;
+            }
+            items.swap(current, next);
+            current = next;
         }
     }
 }
@@ -1274,4 +1355,30 @@ pub fn resident_mib() -> u64 {
             line.split_whitespace().nth(1)?.parse::<u64>().ok()
         })
         .map_or(0, |kib| kib / 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sort_stably_in_place;
+
+    #[test]
+    fn sorting_in_place_is_the_stable_sort() {
+        // Pseudo-random keys with many repeats; the second field tells equal keys apart.
+        let mut seed = 0x2545_f491_u32;
+        for len in [0usize, 1, 2, 3, 10, 257, 5_000] {
+            let items: Vec<(u32, usize)> = (0..len)
+                .map(|i| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 17;
+                    seed ^= seed << 5;
+                    (seed % 17, i)
+                })
+                .collect();
+            let mut stable = items.clone();
+            stable.sort_by_key(|item| item.0);
+            let mut in_place = items;
+            sort_stably_in_place(&mut in_place, |a, b| a.0.cmp(&b.0));
+            assert_eq!(in_place, stable, "{len} items");
+        }
+    }
 }

@@ -19,14 +19,14 @@ use std::io;
 use std::sync::Mutex;
 
 use cartograph_core::{Refusal, RefusalKind, RepoPath, SourceLocation};
-use cartograph_extract::{Extractor, GRAMMARS, Grammar, HeldFacts};
+use cartograph_extract::{Extractor, GRAMMARS, Grammar, HeldFacts, Spill};
 use cartograph_graph::{Analysis, ComponentRule};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::analyse::{
     AnalyseError, AnalysisOptions, Prepared, PreparedText, analyse_inventory, in_pool, prepare_one,
-    tree_reads,
+    spilled, tree_reads,
 };
 use crate::cache::FactCache;
 use crate::discover::{DiscoverError, DiscoveryOptions, Inventory, SourceCandidate};
@@ -239,6 +239,8 @@ pub fn write_shard(
     cache: Option<&FactCache>,
 ) -> Result<Vec<u8>, AnalyseError> {
     in_pool(options.threads, || {
+        // Every file's facts are held until the fact file is encoded, their bytes in a spill.
+        let spill = options.new_spill();
         let inventory = source.discover(&options.discovery)?;
         let reads = tree_reads(source, &inventory, options);
         let new_extractor =
@@ -249,7 +251,8 @@ pub fn write_shard(
             .enumerate()
             .filter(|(_, candidate)| shard.holds(&candidate.path))
             .map_init(new_extractor, |extractor, (position, candidate)| {
-                let prepared = prepare_one(extractor, source, candidate, options, cache);
+                let prepared =
+                    prepare_one(extractor, source, candidate, options, cache, Some(&spill));
                 ShardFile {
                     position: position as u32,
                     // `prepare_one` defers nothing: every text has its facts.
@@ -356,6 +359,7 @@ fn decode(number: usize, bytes: &[u8]) -> Result<FactFile, MergeError> {
 /// Merges the fact files of every shard of one tree into its analysis: the analysis an unsharded
 /// run with the same options gives. `threads` as in [`AnalysisOptions::threads`].
 pub fn merge_shards(facts: &[Vec<u8>], threads: Option<usize>) -> Result<Analysis, MergeError> {
+    let spill = std::sync::Arc::new(Spill::new());
     let mut decoded = Vec::with_capacity(facts.len());
     for (i, bytes) in facts.iter().enumerate() {
         decoded.push(decode(i + 1, bytes)?);
@@ -403,7 +407,7 @@ pub fn merge_shards(facts: &[Vec<u8>], threads: Option<usize>) -> Result<Analysi
                             lossy: text.lossy,
                             version: None,
                             key: None,
-                            facts: Some(std::sync::Arc::new(text.facts)),
+                            facts: Some(spilled(std::sync::Arc::new(text.facts), Some(&spill))),
                         }),
                         extracted: false,
                     });
@@ -436,12 +440,13 @@ pub fn merge_shards(facts: &[Vec<u8>], threads: Option<usize>) -> Result<Analysi
             }
         },
         imports_only: options.imports_only,
+        spill_limit: None,
     };
     let source =
         Recorded { reads: reads.into_iter().map(|read| (read.path, read.outcome)).collect() };
     let started = std::time::Instant::now();
     Ok(in_pool(threads, || {
-        analyse_inventory(&source, inventory, Some(prepared), &options, None, started)
+        analyse_inventory(&source, inventory, Some(prepared), &options, None, Some(&spill), started)
     })?)
 }
 

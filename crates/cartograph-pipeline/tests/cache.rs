@@ -471,3 +471,40 @@ fn a_file_edited_while_its_facts_are_read_again_is_not_kept_under_the_old_key() 
     let (_, stats) = run(tree.path(), dir.path(), DEFAULT_MAX_BYTES);
     assert_eq!((stats.misses, stats.trees_written), (0, 1), "{stats:?}");
 }
+
+#[test]
+fn facts_held_in_a_spill_file_give_the_same_analyses() {
+    let tree = tempfile::tempdir().unwrap();
+    write_tree(tree.path(), TREE);
+    let head = tempfile::tempdir().unwrap();
+    write_tree(head.path(), TREE);
+    std::fs::write(
+        head.path().join("app/items.py"),
+        "from fastapi import APIRouter\nimport httpx\n\nrouter = APIRouter()\n\n@router.post(\"/{item_id}\")\ndef write(item_id: int):\n    return httpx.get(\"https://api.example.com/v2/things\").json()\n",
+    )
+    .unwrap();
+    // A limit of 0 moves every file's facts to the spill file as they are held.
+    let spilled = AnalysisOptions { spill_limit: Some(0), ..AnalysisOptions::default() };
+    let source = DirectorySource::new(tree.path());
+    let in_memory = analyse(tree.path(), None);
+    assert_same(&analyse_source(&source, &spilled, None).unwrap(), &in_memory);
+
+    // Both trees of a diff, sharing their unchanged files' facts.
+    let head_source = DirectorySource::new(head.path());
+    let sources: [&dyn cartograph_pipeline::FileSource; 2] = [&source, &head_source];
+    let pair =
+        cartograph_pipeline::analyse_sources(&sources, &AnalysisOptions::default(), None).unwrap();
+    let spilled_pair = cartograph_pipeline::analyse_sources(&sources, &spilled, None).unwrap();
+    for (a, b) in spilled_pair.iter().zip(&pair) {
+        assert_same(a, b);
+    }
+
+    // Spilled facts written to a cache read back the same, spilled or not.
+    let dir = tempfile::tempdir().unwrap();
+    let cache = FactCache::with_dir(dir.path(), DEFAULT_MAX_BYTES).unwrap();
+    assert_same(&analyse_source(&source, &spilled, Some(&cache)).unwrap(), &in_memory);
+    assert_eq!(cache.finish().misses, SOURCES);
+    let cache = FactCache::with_dir(dir.path(), DEFAULT_MAX_BYTES).unwrap();
+    assert_same(&analyse_source(&head_source, &spilled, Some(&cache)).unwrap(), &pair[1]);
+    assert_eq!(cache.finish().misses, 1, "only the changed file is extracted");
+}

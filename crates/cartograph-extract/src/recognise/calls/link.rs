@@ -82,7 +82,12 @@ fn link_file<'a>(
     for call in &file.facts.calls.calls {
         link_call(input, file, call, index, found);
     }
-    for inv in &file.facts.calls.invocations.to_vec() {
+    // Read here, each file's in its turn: held until now in the facts' spill.
+    let invocations = file.facts.calls.invocations.try_to_vec().unwrap_or_else(|_| {
+        found.refusals.push(crate::Undecodable::refusal(file.path, "HTTP call"));
+        Vec::new()
+    });
+    for inv in &invocations {
         if let Some(resolved) = resolve::invocation(input, file, inv) {
             let location = SourceLocation::new(file.path.clone(), inv.line, inv.column);
             let who = format!("{} via {}", resolved.who, resolved.via.join(", "));
