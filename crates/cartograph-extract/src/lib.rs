@@ -36,7 +36,7 @@ pub use language::{
 pub use packed::PackedVec;
 pub use recognise::tables::prisma::{PrismaModel, extract_prisma};
 pub use recognise::tables::sql_schema::{SqlTable, extract_sql_schema, is_schema_file};
-pub use spill::Spill;
+pub use spill::{LargePlace, Spill};
 pub use tree::TreeIndex;
 
 use cartograph_core::RepoPath;

@@ -68,6 +68,14 @@ impl Spill {
     pub(crate) fn put(&self, bytes: &[u8]) -> Option<Place> {
         let len = u32::try_from(bytes.len()).ok()?;
         let mut state = self.state.lock().ok()?;
+        if !state.in_memory && bytes.len() >= self.limit {
+            // A string the size of the whole buffer goes straight to the file, after what the
+            // buffer holds, rather than through a copy of it.
+            state.flush();
+            if let Some(offset) = state.write_through(bytes) {
+                return Some(Place { offset, len });
+            }
+        }
         let offset = state.flushed + state.buffer.len() as u64;
         if state.buffer.capacity() == 0 && !state.in_memory {
             // Once, at the size it is flushed at, so that it never grows past it by doubling.
@@ -78,6 +86,26 @@ impl Spill {
             state.flush();
         }
         Some(Place { offset, len })
+    }
+
+    /// Puts aside a byte string of any length (an analysis waiting for the next tree's): `None`
+    /// when the spill cannot take it, which the caller keeps then. Read back with
+    /// [`Spill::get_large`].
+    pub fn put_large(&self, bytes: &[u8]) -> Option<LargePlace> {
+        let mut places = Vec::new();
+        for chunk in bytes.chunks(u32::MAX as usize) {
+            places.push(self.put(chunk)?);
+        }
+        Some(LargePlace(places))
+    }
+
+    /// The bytes [`Spill::put_large`] put at `place`.
+    pub fn get_large(&self, place: &LargePlace) -> io::Result<Vec<u8>> {
+        let mut bytes = Vec::with_capacity(place.0.iter().map(|p| p.len as usize).sum());
+        for part in &place.0 {
+            bytes.extend_from_slice(&self.get(*part)?);
+        }
+        Ok(bytes)
     }
 
     /// The bytes put at `place`.
@@ -99,10 +127,38 @@ impl Spill {
     }
 }
 
+/// Where [`Spill::put_large`] put a byte string.
+#[derive(Debug)]
+pub struct LargePlace(Vec<Place>);
+
 impl State {
+    /// Writes `bytes` at the end of the file, the buffer being empty; their offset, or `None`
+    /// (and everything kept in memory from now on) when that fails.
+    fn write_through(&mut self, bytes: &[u8]) -> Option<u64> {
+        if !self.buffer.is_empty() || self.in_memory {
+            return None;
+        }
+        let file = self.file.as_mut()?;
+        let offset = self.flushed;
+        let written = file.seek(SeekFrom::Start(offset)).and_then(|_| file.write_all(bytes));
+        match written {
+            Ok(()) => {
+                self.flushed += bytes.len() as u64;
+                Some(offset)
+            }
+            Err(_) => {
+                self.in_memory = true;
+                None
+            }
+        }
+    }
+
     /// Writes the buffer at the end of the file (created on first use) and empties it; on any
     /// failure, keeps it and everything after it in memory.
     fn flush(&mut self) {
+        if self.in_memory {
+            return;
+        }
         if self.file.is_none() {
             match tempfile::tempfile() {
                 Ok(file) => self.file = Some(file),
@@ -201,5 +257,18 @@ mod tests {
             })
             .collect();
         assert!(workers.into_iter().all(|w| w.join().unwrap()));
+    }
+
+    #[test]
+    fn a_large_string_goes_straight_to_the_file_and_reads_back() {
+        let spill = Spill::with_limit(16);
+        let small = spill.put(b"small").unwrap();
+        let large: Vec<u8> = (0..1000u32).map(|i| (i % 251) as u8).collect();
+        let place = spill.put_large(&large).unwrap();
+        assert_eq!(spill.bytes_on_disk(), 1005, "the buffer, then the string");
+        assert_eq!(spill.get_large(&place).unwrap(), large);
+        assert_eq!(spill.get(small).unwrap(), b"small");
+        let after = spill.put(b"after").unwrap();
+        assert_eq!(spill.get(after).unwrap(), b"after");
     }
 }

@@ -9,8 +9,8 @@ use cartograph_core::{
     Provenance, Refusal, RefusalKind, RepoPath, SourceLocation,
 };
 use cartograph_extract::{
-    Extractor, Family, FileFacts, Grammar, HeldFacts, ImportFact, ImportTarget, Imported, Spill,
-    Syntax, Undecodable,
+    Extractor, Family, FileFacts, Grammar, HeldFacts, ImportFact, ImportTarget, Imported,
+    LargePlace, Spill, Syntax, Undecodable,
 };
 use cartograph_graph::{Analysis, AnalysisStats, ComponentRule, assign_components};
 use rayon::prelude::*;
@@ -61,6 +61,10 @@ pub enum AnalyseError {
     Discover(#[from] DiscoverError),
     #[error("cannot start {0} worker threads")]
     ThreadPool(usize),
+    /// An analysis put aside in the temporary file while the next tree was analysed could not
+    /// be read back (the file was damaged or became unreadable during the run).
+    #[error("an analysis kept in a temporary file during the run could not be read back")]
+    PutAside,
 }
 
 /// Analyses the directory tree at `root`.
@@ -203,22 +207,25 @@ fn analyse_many_in_pool(
     // The trees are resolved and linked one after the other, each on the whole pool: side by
     // side, the peak held both trees' working memory at once.
     let Some(cache) = cache.filter(|cache| cache.keeps_trees()) else {
-        return inventories
-            .into_iter()
-            .zip(per_tree)
-            .zip(sources)
-            .map(|((inventory, files), source)| {
-                analyse_inventory(
-                    *source,
-                    inventory,
-                    Some(files),
-                    options,
-                    cache,
-                    Some(&spill),
-                    started,
-                )
-            })
-            .collect();
+        // Every analysis but the last is put aside in the spill, encoded, while the next tree is
+        // analysed: held whole, the base of a large diff was ~400 MiB under the head's peak.
+        let last = inventories.len().saturating_sub(1);
+        let mut done: Vec<Aside> = Vec::with_capacity(inventories.len());
+        for (i, ((inventory, files), source)) in
+            inventories.into_iter().zip(per_tree).zip(sources).enumerate()
+        {
+            let analysis = analyse_inventory(
+                *source,
+                inventory,
+                Some(files),
+                options,
+                cache,
+                Some(&spill),
+                started,
+            )?;
+            done.push(if i < last { Aside::put(analysis, &spill) } else { Aside::Kept(analysis) });
+        }
+        return done.into_iter().map(|aside| aside.take(&spill)).collect();
     };
 
     // Each tree whose whole analysis the cache keeps is done; the others are analysed below.
@@ -311,6 +318,64 @@ fn analyse_many_in_pool(
             Ok(analysis)
         })
         .collect()
+}
+
+/// An analysis done while trees after it are analysed: in its encoding in the spill, or kept as
+/// it is when the spill cannot take it. The edges (most of it) are encoded in blocks, so that
+/// neither putting it aside nor reading it back holds all of its encoding at once.
+enum Aside {
+    Kept(Analysis),
+    Spilled {
+        /// The analysis without its edges.
+        rest: LargePlace,
+        edges: Vec<LargePlace>,
+        edge_count: usize,
+    },
+}
+
+/// Edges encoded together when an analysis is put aside.
+const ASIDE_BLOCK: usize = 1 << 14;
+
+impl Aside {
+    fn put(mut analysis: Analysis, spill: &Spill) -> Self {
+        // Encoding into memory fails only for a value serde cannot represent, which no analysis
+        // is; then, or when the spill refuses the bytes, the analysis stays in memory.
+        fn put<T: serde::Serialize + ?Sized>(value: &T, spill: &Spill) -> Option<LargePlace> {
+            spill.put_large(&postcard::to_allocvec(value).ok()?)
+        }
+        let mut blocks = Vec::with_capacity(analysis.edges.len().div_ceil(ASIDE_BLOCK));
+        for block in analysis.edges.chunks(ASIDE_BLOCK) {
+            match put(block, spill) {
+                Some(place) => blocks.push(place),
+                None => return Self::Kept(analysis),
+            }
+        }
+        let edges = std::mem::take(&mut analysis.edges);
+        match put(&analysis, spill) {
+            Some(rest) => Self::Spilled { rest, edges: blocks, edge_count: edges.len() },
+            None => {
+                analysis.edges = edges;
+                Self::Kept(analysis)
+            }
+        }
+    }
+
+    fn take(self, spill: &Spill) -> Result<Analysis, AnalyseError> {
+        let (rest, blocks, edge_count) = match self {
+            Self::Kept(analysis) => return Ok(analysis),
+            Self::Spilled { rest, edges, edge_count } => (rest, edges, edge_count),
+        };
+        fn read<T: serde::de::DeserializeOwned>(spill: &Spill, place: &LargePlace) -> Option<T> {
+            postcard::from_bytes(&spill.get_large(place).ok()?).ok()
+        }
+        let mut analysis: Analysis = read(spill, &rest).ok_or(AnalyseError::PutAside)?;
+        analysis.edges.reserve_exact(edge_count);
+        for block in &blocks {
+            let edges: Vec<Edge> = read(spill, block).ok_or(AnalyseError::PutAside)?;
+            analysis.edges.extend(edges);
+        }
+        Ok(analysis)
+    }
 }
 
 /// A tree of [`analyse_many_in_pool`] once the cache of whole trees was asked.
@@ -1359,7 +1424,43 @@ pub fn resident_mib() -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::sort_stably_in_place;
+    use super::*;
+
+    #[test]
+    fn an_analysis_put_aside_in_blocks_reads_back_whole() {
+        let module = |i: usize| RepoPath::new(&format!("m{i}.py")).unwrap();
+        let edges: Vec<Edge> = (0..ASIDE_BLOCK * 2 + 7)
+            .map(|i| Edge {
+                kind: EdgeKind::Imports,
+                from: NodeKey::module(&module(i)),
+                to: NodeKey::module(&module(i + 1)),
+                evidence: Evidence::new(format!("import m{}", i + 1)),
+                provenance: Provenance::Resolver,
+                confidence: Confidence::Certain,
+                location: SourceLocation::new(module(i), 1, 1),
+                type_only: false,
+                occurrences: 1,
+            })
+            .collect();
+        let analysis = Analysis {
+            edges,
+            package_roots: vec!["src".to_owned()],
+            file_versions: [(module(0), 1)].into_iter().collect(),
+            ..Analysis::default()
+        };
+        for limit in [0, Spill::DEFAULT_LIMIT] {
+            let spill = Spill::with_limit(limit);
+            let aside = Aside::put(analysis.clone(), &spill);
+            assert!(matches!(&aside, Aside::Spilled { edges, .. } if edges.len() == 3));
+            let back = aside.take(&spill).unwrap();
+            assert_eq!(back.edges, analysis.edges);
+            assert_eq!(back.package_roots, analysis.package_roots);
+            assert_eq!(back.file_versions, analysis.file_versions);
+        }
+        // What the spill cannot give back is an error, not a smaller analysis.
+        let aside = Aside::put(analysis, &Spill::with_limit(0));
+        assert!(matches!(aside.take(&Spill::new()), Err(AnalyseError::PutAside)));
+    }
 
     #[test]
     fn sorting_in_place_is_the_stable_sort() {

@@ -497,7 +497,12 @@ fn facts_held_in_a_spill_file_give_the_same_analyses() {
     let spilled_pair = cartograph_pipeline::analyse_sources(&sources, &spilled, None).unwrap();
     for (a, b) in spilled_pair.iter().zip(&pair) {
         assert_same(a, b);
+        assert_eq!(a.file_versions, b.file_versions);
     }
+    // The base, put aside encoded while the head was analysed, is the analysis of the tree.
+    assert_same(&pair[0], &in_memory);
+    assert_same(&spilled_pair[0], &in_memory);
+    assert!(!spilled_pair[0].file_versions.is_empty());
 
     // Spilled facts written to a cache read back the same, spilled or not.
     let dir = tempfile::tempdir().unwrap();

@@ -46,6 +46,11 @@ mod tests {
                 "`x` cannot be analysed: the revision's tree cannot be read from the git object store",
             ),
             (AnalyseError::ThreadPool(3), "`x` cannot be analysed: cannot start 3 worker threads"),
+            (
+                AnalyseError::PutAside,
+                "`x` cannot be analysed: an analysis kept in a temporary file during the run could \
+                 not be read back",
+            ),
         ];
         for (error, expected) in cases {
             assert_eq!(failure_sentence(&error, "`x`"), expected);
