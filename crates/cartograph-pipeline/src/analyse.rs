@@ -265,10 +265,10 @@ fn analyse_many_in_pool(
         .collect();
     wanted.sort_unstable();
     wanted.dedup();
-    let read: HashMap<FactKey, Arc<HeldFacts>> =
-        wanted.into_par_iter().filter_map(|key| Some((key, cache.get_deferred(&key)?))).collect();
-    let read: HashMap<FactKey, Arc<HeldFacts>> =
-        read.into_iter().map(|(key, facts)| (key, spilled(facts, Some(&spill)))).collect();
+    let read: HashMap<FactKey, Arc<HeldFacts>> = wanted
+        .into_par_iter()
+        .filter_map(|key| Some((key, spilled(cache.get_deferred(&key)?, Some(&spill)))))
+        .collect();
     let stages: Vec<Stage> = stages
         .into_iter()
         .map(|mut stage| {
