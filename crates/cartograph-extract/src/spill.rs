@@ -58,6 +58,11 @@ impl Spill {
         Self { limit, state: Mutex::new(state) }
     }
 
+    /// The most bytes its buffer holds before they are written to its file.
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+
     /// How many bytes went to the file.
     pub fn bytes_on_disk(&self) -> u64 {
         self.state.lock().map_or(0, |state| state.flushed)

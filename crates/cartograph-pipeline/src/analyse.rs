@@ -249,13 +249,22 @@ fn analyse_many_in_pool(
         kept = stages.iter().filter(|s| matches!(s, Stage::Done(_))).count(),
         "trees looked up in the cache"
     );
+    // While the others are analysed, the trees the cache kept wait in the spill (see `Aside`).
+    let todo = stages.iter().filter(|s| matches!(s, Stage::Todo { .. })).count();
+    let stages: Vec<Stage> = stages
+        .into_iter()
+        .map(|stage| match stage {
+            Stage::Done(analysis) if todo > 0 => Stage::Waiting(Aside::put(analysis, &spill)),
+            other => other,
+        })
+        .collect();
 
     // The deferred facts of the trees to analyse, each distinct content read once.
     let mut wanted: Vec<FactKey> = stages
         .iter()
         .filter_map(|stage| match stage {
             Stage::Todo { files, .. } => Some(files),
-            Stage::Done(_) => None,
+            Stage::Done(_) | Stage::Waiting(_) => None,
         })
         .flatten()
         .filter_map(|file| match &file.outcome {
@@ -286,38 +295,46 @@ fn analyse_many_in_pool(
         .collect();
     drop(read);
 
-    stages
-        .into_iter()
-        .zip(sources)
-        .map(|(stage, source)| {
-            let (inventory, mut files, key, reads) = match stage {
-                Stage::Done(analysis) => return Ok(analysis),
-                Stage::Todo { inventory, files, key, reads } => (inventory, files, key, reads),
-            };
-            // The analysis reads the configuration and schema bytes its key was made of, not
-            // the tree again.
-            let source = Replayed::new(*source, reads);
-            let unchanged = fill_deferred(&source, &inventory, &mut files, options, cache, &spill);
-            let mut analysis = analyse_inventory(
-                &source,
-                inventory,
-                Some(files),
-                options,
-                Some(cache),
-                Some(&spill),
-                started,
-            )?;
-            // A file that changed while the run read it is analysed as it is now, which the key
-            // does not describe: such an analysis is not kept.
-            if let Some(key) = key.filter(|_| unchanged) {
-                // Kept without this run's version numbers, which depend on the other trees.
-                let versions = std::mem::take(&mut analysis.file_versions);
-                cache.put_tree(&key, &analysis);
-                analysis.file_versions = versions;
+    // Each analysis but the last one made waits in the spill too.
+    let mut left = todo;
+    let mut done: Vec<Aside> = Vec::with_capacity(stages.len());
+    for (stage, source) in stages.into_iter().zip(sources) {
+        let (inventory, mut files, key, reads) = match stage {
+            Stage::Done(analysis) => {
+                done.push(Aside::Kept(analysis));
+                continue;
             }
-            Ok(analysis)
-        })
-        .collect()
+            Stage::Waiting(aside) => {
+                done.push(aside);
+                continue;
+            }
+            Stage::Todo { inventory, files, key, reads } => (inventory, files, key, reads),
+        };
+        // The analysis reads the configuration and schema bytes its key was made of, not
+        // the tree again.
+        let source = Replayed::new(*source, reads);
+        let unchanged = fill_deferred(&source, &inventory, &mut files, options, cache, &spill);
+        let mut analysis = analyse_inventory(
+            &source,
+            inventory,
+            Some(files),
+            options,
+            Some(cache),
+            Some(&spill),
+            started,
+        )?;
+        // A file that changed while the run read it is analysed as it is now, which the key
+        // does not describe: such an analysis is not kept.
+        if let Some(key) = key.filter(|_| unchanged) {
+            // Kept without this run's version numbers, which depend on the other trees.
+            let versions = std::mem::take(&mut analysis.file_versions);
+            cache.put_tree(&key, &analysis);
+            analysis.file_versions = versions;
+        }
+        left -= 1;
+        done.push(if left > 0 { Aside::put(analysis, &spill) } else { Aside::Kept(analysis) });
+    }
+    done.into_iter().map(|aside| aside.take(&spill)).collect()
 }
 
 /// An analysis done while trees after it are analysed: in its encoding in the spill, or kept as
@@ -336,8 +353,16 @@ enum Aside {
 /// Edges encoded together when an analysis is put aside.
 const ASIDE_BLOCK: usize = 1 << 14;
 
+/// Fewer encoded bytes than an edge takes on average (about 100), to tell an analysis whose
+/// encoding would fit in the spill's buffer: that one stays as it is, since putting it aside
+/// would save no memory and cost its encoding.
+const ASIDE_BYTES_PER_EDGE: usize = 64;
+
 impl Aside {
     fn put(mut analysis: Analysis, spill: &Spill) -> Self {
+        if analysis.edges.len().saturating_mul(ASIDE_BYTES_PER_EDGE) < spill.limit() {
+            return Self::Kept(analysis);
+        }
         // Encoding into memory fails only for a value serde cannot represent, which no analysis
         // is; then, or when the spill refuses the bytes, the analysis stays in memory.
         fn put<T: serde::Serialize + ?Sized>(value: &T, spill: &Spill) -> Option<LargePlace> {
@@ -382,6 +407,8 @@ impl Aside {
 enum Stage {
     /// Its analysis, kept by an earlier run.
     Done(Analysis),
+    /// The same, waiting in the spill while the other trees are analysed.
+    Waiting(Aside),
     /// To analyse, and to keep under `key`; `reads` are the configuration and schema files
     /// the key was made of.
     Todo {
@@ -1448,7 +1475,10 @@ mod tests {
             file_versions: [(module(0), 1)].into_iter().collect(),
             ..Analysis::default()
         };
-        for limit in [0, Spill::DEFAULT_LIMIT] {
+        // A small limit puts it aside; its encoding fitting in the buffer, it stays as it is.
+        let kept = Aside::put(analysis.clone(), &Spill::new());
+        assert!(matches!(&kept, Aside::Kept(_)));
+        for limit in [0, 1 << 20] {
             let spill = Spill::with_limit(limit);
             let aside = Aside::put(analysis.clone(), &spill);
             assert!(matches!(&aside, Aside::Spilled { edges, .. } if edges.len() == 3));

@@ -512,4 +512,18 @@ fn facts_held_in_a_spill_file_give_the_same_analyses() {
     let cache = FactCache::with_dir(dir.path(), DEFAULT_MAX_BYTES).unwrap();
     assert_same(&analyse_source(&head_source, &spilled, Some(&cache)).unwrap(), &pair[1]);
     assert_eq!(cache.finish().misses, 1, "only the changed file is extracted");
+
+    // A diff whose base the cache kept whole: the base waits in the spill while the head is
+    // analysed, and both come back as analysed without the cache.
+    let dir = tempfile::tempdir().unwrap();
+    let cache = FactCache::with_dir(dir.path(), DEFAULT_MAX_BYTES).unwrap();
+    analyse_source(&source, &spilled, Some(&cache)).unwrap();
+    cache.finish();
+    let cache = FactCache::with_dir(dir.path(), DEFAULT_MAX_BYTES).unwrap();
+    let warm = cartograph_pipeline::analyse_sources(&sources, &spilled, Some(&cache)).unwrap();
+    assert_eq!(cache.finish().trees_hit, 1, "the base was kept whole");
+    for (a, b) in warm.iter().zip(&pair) {
+        assert_same(a, b);
+        assert_eq!(a.file_versions, b.file_versions);
+    }
 }
