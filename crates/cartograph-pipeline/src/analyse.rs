@@ -119,7 +119,7 @@ fn analyse_in_pool(
         "discovered"
     );
     let spill = options.new_spill();
-    analyse_inventory(source, inventory, None, options, cache, Some(&spill), started)
+    analyse_inventory(source, inventory, None, options, cache, &spill, started)
 }
 
 /// Analyses several trees at once, as a diff does: in one parallel pass over all trees (largest
@@ -220,7 +220,7 @@ fn analyse_many_in_pool(
                 Some(files),
                 options,
                 cache,
-                Some(&spill),
+                &spill,
                 started,
             )?;
             done.push(if i < last { Aside::put(analysis, &spill) } else { Aside::Kept(analysis) });
@@ -276,7 +276,7 @@ fn analyse_many_in_pool(
     wanted.dedup();
     let read: HashMap<FactKey, Arc<HeldFacts>> = wanted
         .into_par_iter()
-        .filter_map(|key| Some((key, spilled(cache.get_deferred(&key)?, Some(&spill)))))
+        .filter_map(|key| Some((key, spilled(cache.get_deferred(&key)?, &spill))))
         .collect();
     let stages: Vec<Stage> = stages
         .into_iter()
@@ -320,7 +320,7 @@ fn analyse_many_in_pool(
             Some(files),
             options,
             Some(cache),
-            Some(&spill),
+            &spill,
             started,
         )?;
         // A file that changed while the run read it is analysed as it is now, which the key
@@ -446,7 +446,7 @@ fn fill_deferred(
             let mut again = match discover::read_source(source, candidate) {
                 SourceText::Text { text, lossy } => {
                     let key = FactKey::new(path, grammar, options.imports_only, &text);
-                    let facts = held(extractor.extract(path, grammar, &text), Some(spill));
+                    let facts = held(extractor.extract(path, grammar, &text), spill);
                     cache.put(key, &facts);
                     let bytes = text.len() as u64;
                     let fresh =
@@ -642,7 +642,7 @@ fn prepare_versions(
                 continue;
             }
             if let Some(cached) = cache.get(&key) {
-                facts[j] = Some(spilled(cached, Some(spill)));
+                facts[j] = Some(spilled(cached, spill));
                 continue;
             }
         }
@@ -658,7 +658,7 @@ fn prepare_versions(
     for (&j, extracted) in
         to_extract.iter().zip(extractor.extract_versions(path, grammar, &extracted_texts))
     {
-        let extracted = held(extracted, Some(spill));
+        let extracted = held(extracted, spill);
         if let (Some(cache), Some(key)) = (cache, keys[j]) {
             cache.put(key, &extracted);
         }
@@ -682,13 +682,14 @@ fn prepare_versions(
                 distinct += 1;
                 // Every decoded text has facts from above or is deferred; extracting here is only
                 // a fallback.
-                let facts = if deferred[j] {
-                    None
-                } else {
-                    Some(facts[j].take().unwrap_or_else(|| {
-                        held(extractor.extract(path, grammar, &text), Some(spill))
-                    }))
-                };
+                let facts =
+                    if deferred[j] {
+                        None
+                    } else {
+                        Some(facts[j].take().unwrap_or_else(|| {
+                            held(extractor.extract(path, grammar, &text), spill)
+                        }))
+                    };
                 Prepared {
                     outcome: Ok(PreparedText {
                         bytes: text.len() as u64,
@@ -724,7 +725,7 @@ pub(crate) fn prepare_one(
     candidate: &SourceCandidate,
     options: &AnalysisOptions,
     cache: Option<&FactCache>,
-    spill: Option<&Arc<Spill>>,
+    spill: &Arc<Spill>,
 ) -> Prepared {
     let (text, lossy) = match discover::read_source(source, candidate) {
         SourceText::Text { text, lossy } => (text, lossy),
@@ -766,7 +767,7 @@ pub(crate) fn analyse_inventory(
     prepared: Option<Vec<Prepared>>,
     options: &AnalysisOptions,
     cache: Option<&FactCache>,
-    spill: Option<&Arc<Spill>>,
+    spill: &Arc<Spill>,
     started: std::time::Instant,
 ) -> Result<Analysis, AnalyseError> {
     let read_config = config_reader(source, &inventory.index, options.discovery.max_file_size);
@@ -799,7 +800,7 @@ pub(crate) fn analyse_inventory(
     tracing::debug!(
         elapsed_ms = started.elapsed().as_millis() as u64,
         rss_mib = resident_mib(),
-        spilled_mib = spill.map_or(0, |spill| spill.bytes_on_disk() >> 20),
+        spilled_mib = spill.bytes_on_disk() >> 20,
         "extracted and resolved"
     );
     let mut builder = AnalysisBuilder::default();
@@ -912,19 +913,17 @@ pub(crate) fn analyse_inventory(
     Ok(analysis)
 }
 
-/// Packs `facts` for holding, their bytes in `spill` when there is one.
-pub(crate) fn held(facts: FileFacts, spill: Option<&Arc<Spill>>) -> Arc<HeldFacts> {
+/// Packs `facts` for holding, their bytes in `spill`.
+pub(crate) fn held(facts: FileFacts, spill: &Arc<Spill>) -> Arc<HeldFacts> {
     let mut held = HeldFacts::pack(facts);
-    if let Some(spill) = spill {
-        held.spill_into(spill);
-    }
+    held.spill_into(spill);
     Arc::new(held)
 }
 
 /// Facts read from the cache, their bytes moved to `spill` when nothing else holds them (a cache
 /// that keeps its entries in memory shares them instead).
-pub(crate) fn spilled(mut facts: Arc<HeldFacts>, spill: Option<&Arc<Spill>>) -> Arc<HeldFacts> {
-    if let (Some(spill), Some(owned)) = (spill, Arc::get_mut(&mut facts)) {
+pub(crate) fn spilled(mut facts: Arc<HeldFacts>, spill: &Arc<Spill>) -> Arc<HeldFacts> {
+    if let Some(owned) = Arc::get_mut(&mut facts) {
         owned.spill_into(spill);
     }
     facts

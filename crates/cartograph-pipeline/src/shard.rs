@@ -251,8 +251,7 @@ pub fn write_shard(
             .enumerate()
             .filter(|(_, candidate)| shard.holds(&candidate.path))
             .map_init(new_extractor, |extractor, (position, candidate)| {
-                let prepared =
-                    prepare_one(extractor, source, candidate, options, cache, Some(&spill));
+                let prepared = prepare_one(extractor, source, candidate, options, cache, &spill);
                 ShardFile {
                     position: position as u32,
                     // `prepare_one` defers nothing: every text has its facts.
@@ -407,7 +406,7 @@ pub fn merge_shards(facts: &[Vec<u8>], threads: Option<usize>) -> Result<Analysi
                             lossy: text.lossy,
                             version: None,
                             key: None,
-                            facts: Some(spilled(std::sync::Arc::new(text.facts), Some(&spill))),
+                            facts: Some(spilled(std::sync::Arc::new(text.facts), &spill)),
                         }),
                         extracted: false,
                     });
@@ -446,7 +445,7 @@ pub fn merge_shards(facts: &[Vec<u8>], threads: Option<usize>) -> Result<Analysi
         Recorded { reads: reads.into_iter().map(|read| (read.path, read.outcome)).collect() };
     let started = std::time::Instant::now();
     Ok(in_pool(threads, || {
-        analyse_inventory(&source, inventory, Some(prepared), &options, None, Some(&spill), started)
+        analyse_inventory(&source, inventory, Some(prepared), &options, None, &spill, started)
     })?)
 }
 
