@@ -12,6 +12,7 @@ mod node;
 mod refusal;
 mod route;
 mod secret;
+mod share;
 
 pub use edge::{Confidence, Edge, EdgeKind, Evidence, Provenance};
 pub use location::{PathError, RepoPath, SourceLocation};
@@ -19,3 +20,4 @@ pub use node::{Ecosystem, Handler, Language, Node, NodeAttrs, NodeKey, NodeKind}
 pub use refusal::{Refusal, RefusalKind};
 pub use route::{HttpMethod, RouteTemplate, Segment, TemplateMatch};
 pub use secret::Secret;
+pub use share::TextPool;

@@ -76,6 +76,11 @@ impl RepoPath {
         &self.0
     }
 
+    /// The shared text, to be replaced by an equal one ([`crate::TextPool`]).
+    pub(crate) fn shared_mut(&mut self) -> &mut Arc<str> {
+        &mut self.0
+    }
+
     /// The final component.
     pub fn file_name(&self) -> &str {
         self.0.rsplit('/').next().unwrap_or(&self.0)

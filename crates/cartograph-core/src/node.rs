@@ -122,6 +122,17 @@ impl NodeKey {
         &self.name
     }
 
+    /// The name's text, to be replaced by an equal one ([`crate::TextPool`]).
+    pub(crate) fn name_mut(&mut self) -> &mut Arc<str> {
+        &mut self.name
+    }
+
+    /// Where the name's text is, to tell shared texts apart in tests.
+    #[cfg(test)]
+    pub(crate) fn name_ptr(&self) -> *const u8 {
+        self.name.as_ptr()
+    }
+
     /// The document form of the identity: `kind:name`.
     pub fn id(&self) -> String {
         format!("{}:{}", self.kind.as_str(), self.name)

@@ -61,4 +61,27 @@ impl Analysis {
     pub fn view(&self) -> GraphView<'_> {
         GraphView { nodes: &self.nodes, edges: &self.edges, refusals: &self.refusals }
     }
+
+    /// Shares the texts of its paths and keys through `pool`: one allocation per distinct text,
+    /// as a tree analysed in this run holds them. An analysis read back from an encoding (the
+    /// cache, the spill, a snapshot) holds a copy per value, in a large tree more memory than its
+    /// edges. Nothing else changes.
+    pub fn share_texts(&mut self, pool: &mut cartograph_core::TextPool) {
+        for node in &mut self.nodes {
+            node.share(pool);
+        }
+        for edge in &mut self.edges {
+            edge.share(pool);
+        }
+        for refusal in &mut self.refusals {
+            refusal.share(pool);
+        }
+        self.file_versions = std::mem::take(&mut self.file_versions)
+            .into_iter()
+            .map(|(mut path, version)| {
+                path.share(pool);
+                (path, version)
+            })
+            .collect();
+    }
 }

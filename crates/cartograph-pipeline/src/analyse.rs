@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use cartograph_core::{
     Confidence, Ecosystem, Edge, EdgeKind, Evidence, Language, Node, NodeAttrs, NodeKey,
-    Provenance, Refusal, RefusalKind, RepoPath, SourceLocation,
+    Provenance, Refusal, RefusalKind, RepoPath, SourceLocation, TextPool,
 };
 use cartograph_extract::{
     Extractor, Family, FileFacts, Grammar, HeldFacts, ImportFact, ImportTarget, Imported,
@@ -61,9 +61,10 @@ pub enum AnalyseError {
     Discover(#[from] DiscoverError),
     #[error("cannot start {0} worker threads")]
     ThreadPool(usize),
-    /// An analysis put aside in the temporary file while the next tree was analysed could not
-    /// be read back (the file was damaged or became unreadable during the run).
-    #[error("an analysis kept in a temporary file during the run could not be read back")]
+    /// An analysis put aside in the temporary file while the next tree was analysed, or a
+    /// tree's edges put there while it was linked, could not be read back (the file was damaged
+    /// or became unreadable during the run).
+    #[error("what the run kept in a temporary file could not be read back")]
     PutAside,
 }
 
@@ -345,60 +346,107 @@ enum Aside {
     Spilled {
         /// The analysis without its edges.
         rest: LargePlace,
-        edges: Vec<LargePlace>,
-        edge_count: usize,
+        edges: EdgeBlocks,
     },
 }
 
-/// Edges encoded together when an analysis is put aside.
+/// Edges encoded together when they are put aside.
 const ASIDE_BLOCK: usize = 1 << 14;
 
-/// Fewer encoded bytes than an edge takes on average (about 100), to tell an analysis whose
-/// encoding would fit in the spill's buffer: that one stays as it is, since putting it aside
-/// would save no memory and cost its encoding.
+/// Fewer encoded bytes than an edge takes on average (about 100), to tell edges whose encoding
+/// would fit in the spill's buffer: those stay as they are, since putting them aside would save
+/// no memory and cost their encoding.
 const ASIDE_BYTES_PER_EDGE: usize = 64;
+
+/// True when `edges` edges are worth putting aside in `spill` (see [`ASIDE_BYTES_PER_EDGE`]).
+fn worth_putting_aside(edges: usize, spill: &Spill) -> bool {
+    edges.saturating_mul(ASIDE_BYTES_PER_EDGE) >= spill.limit()
+}
+
+/// Encodes `value` into the spill. Encoding into memory fails only for a value serde cannot
+/// represent, which none of ours is; then, or when the spill refuses the bytes, `None`.
+fn put_in<T: serde::Serialize + ?Sized>(value: &T, spill: &Spill) -> Option<LargePlace> {
+    spill.put_large(&postcard::to_allocvec(value).ok()?)
+}
+
+/// Decodes what [`put_in`] put at `place`; `None` when it cannot be read back whole.
+fn read_from<T: serde::de::DeserializeOwned>(spill: &Spill, place: &LargePlace) -> Option<T> {
+    postcard::from_bytes(&spill.get_large(place).ok()?).ok()
+}
+
+/// Edges encoded in the spill in blocks of [`ASIDE_BLOCK`], in their order.
+struct EdgeBlocks {
+    blocks: Vec<LargePlace>,
+    count: usize,
+}
+
+impl EdgeBlocks {
+    /// Encodes the `count` edges of `edges`; `None` when the spill refuses a block.
+    fn put<'e>(edges: impl Iterator<Item = &'e Edge>, count: usize, spill: &Spill) -> Option<Self> {
+        let mut blocks = Vec::with_capacity(count.div_ceil(ASIDE_BLOCK));
+        let mut block: Vec<&Edge> = Vec::with_capacity(count.min(ASIDE_BLOCK));
+        for edge in edges {
+            block.push(edge);
+            if block.len() == ASIDE_BLOCK {
+                blocks.push(put_in(&block, spill)?);
+                block.clear();
+            }
+        }
+        if !block.is_empty() {
+            blocks.push(put_in(&block, spill)?);
+        }
+        Some(Self { blocks, count })
+    }
+
+    /// Decodes the edges onto the end of `into`, their texts shared through `pool` block by
+    /// block (decoded, each edge would hold its own copy of every path).
+    fn take(
+        &self,
+        spill: &Spill,
+        pool: &mut TextPool,
+        into: &mut Vec<Edge>,
+    ) -> Result<(), AnalyseError> {
+        into.reserve_exact(self.count);
+        for block in &self.blocks {
+            let mut edges: Vec<Edge> = read_from(spill, block).ok_or(AnalyseError::PutAside)?;
+            for edge in &mut edges {
+                edge.share(pool);
+            }
+            into.append(&mut edges);
+        }
+        Ok(())
+    }
+}
 
 impl Aside {
     fn put(mut analysis: Analysis, spill: &Spill) -> Self {
-        if analysis.edges.len().saturating_mul(ASIDE_BYTES_PER_EDGE) < spill.limit() {
+        if !worth_putting_aside(analysis.edges.len(), spill) {
             return Self::Kept(analysis);
         }
-        // Encoding into memory fails only for a value serde cannot represent, which no analysis
-        // is; then, or when the spill refuses the bytes, the analysis stays in memory.
-        fn put<T: serde::Serialize + ?Sized>(value: &T, spill: &Spill) -> Option<LargePlace> {
-            spill.put_large(&postcard::to_allocvec(value).ok()?)
-        }
-        let mut blocks = Vec::with_capacity(analysis.edges.len().div_ceil(ASIDE_BLOCK));
-        for block in analysis.edges.chunks(ASIDE_BLOCK) {
-            match put(block, spill) {
-                Some(place) => blocks.push(place),
-                None => return Self::Kept(analysis),
-            }
-        }
-        let edges = std::mem::take(&mut analysis.edges);
-        match put(&analysis, spill) {
-            Some(rest) => Self::Spilled { rest, edges: blocks, edge_count: edges.len() },
+        let Some(edges) = EdgeBlocks::put(analysis.edges.iter(), analysis.edges.len(), spill)
+        else {
+            return Self::Kept(analysis);
+        };
+        let all = std::mem::take(&mut analysis.edges);
+        match put_in(&analysis, spill) {
+            Some(rest) => Self::Spilled { rest, edges },
             None => {
-                analysis.edges = edges;
+                analysis.edges = all;
                 Self::Kept(analysis)
             }
         }
     }
 
+    /// The analysis back, its texts shared as they were before it was put aside.
     fn take(self, spill: &Spill) -> Result<Analysis, AnalyseError> {
-        let (rest, blocks, edge_count) = match self {
+        let (rest, edges) = match self {
             Self::Kept(analysis) => return Ok(analysis),
-            Self::Spilled { rest, edges, edge_count } => (rest, edges, edge_count),
+            Self::Spilled { rest, edges } => (rest, edges),
         };
-        fn read<T: serde::de::DeserializeOwned>(spill: &Spill, place: &LargePlace) -> Option<T> {
-            postcard::from_bytes(&spill.get_large(place).ok()?).ok()
-        }
-        let mut analysis: Analysis = read(spill, &rest).ok_or(AnalyseError::PutAside)?;
-        analysis.edges.reserve_exact(edge_count);
-        for block in &blocks {
-            let edges: Vec<Edge> = read(spill, block).ok_or(AnalyseError::PutAside)?;
-            analysis.edges.extend(edges);
-        }
+        let mut analysis: Analysis = read_from(spill, &rest).ok_or(AnalyseError::PutAside)?;
+        let mut pool = TextPool::new();
+        analysis.share_texts(&mut pool);
+        edges.take(spill, &mut pool, &mut analysis.edges)?;
         Ok(analysis)
     }
 }
@@ -814,6 +862,22 @@ pub(crate) fn analyse_inventory(
     for result in &mut results {
         builder.add_file(result);
     }
+    // (A file without a language, refused before it was analysed, makes no claims.)
+    let file_edges: usize =
+        results.iter().filter(|r| r.language.is_some()).map(|r| r.edges.len()).sum();
+    // The files' own edges (their imports: most of a tree's edges) are no linker's input: in a
+    // large tree they wait in the spill while the families are linked, the linkers' peak.
+    let edges_aside = if !options.imports_only && worth_putting_aside(file_edges, spill) {
+        let edges = results.iter().filter(|r| r.language.is_some()).flat_map(|r| &r.edges);
+        EdgeBlocks::put(edges, file_edges, spill)
+    } else {
+        None
+    };
+    if edges_aside.is_some() {
+        for result in &mut results {
+            result.edges = Vec::new();
+        }
+    }
     // The files' edges join the builder's once the linkers' are known, so that its one buffer
     // of every claim is allocated once, at its size: growing it at the peak held the old buffer
     // and the new one together.
@@ -884,13 +948,21 @@ pub(crate) fn analyse_inventory(
             "linked"
         );
     }
-    // (A file without a language, refused before it was analysed, makes no claims.)
-    let analysed = || results.iter().filter(|r| r.language.is_some());
-    builder
-        .edges
-        .reserve_exact(analysed().map(|r| r.edges.len()).sum::<usize>() + linked.edges.len());
-    for result in results.iter_mut().filter(|r| r.language.is_some()) {
-        builder.edges.extend(std::mem::take(&mut result.edges));
+    builder.edges.reserve_exact(file_edges + linked.edges.len());
+    match &edges_aside {
+        Some(blocks) => {
+            // Shared with the module nodes' keys, as the files' edges were.
+            let mut pool = TextPool::new();
+            for key in builder.nodes.keys() {
+                key.clone().share(&mut pool);
+            }
+            blocks.take(spill, &mut pool, &mut builder.edges)?;
+        }
+        None => {
+            for result in results.iter_mut().filter(|r| r.language.is_some()) {
+                builder.edges.extend(std::mem::take(&mut result.edges));
+            }
+        }
     }
     builder.add_linked(linked);
     // The facts have been linked: free them (the largest part of a tree's memory) before the
@@ -1480,7 +1552,7 @@ mod tests {
         for limit in [0, 1 << 20] {
             let spill = Spill::with_limit(limit);
             let aside = Aside::put(analysis.clone(), &spill);
-            assert!(matches!(&aside, Aside::Spilled { edges, .. } if edges.len() == 3));
+            assert!(matches!(&aside, Aside::Spilled { edges, .. } if edges.blocks.len() == 3));
             let back = aside.take(&spill).unwrap();
             assert_eq!(back.edges, analysis.edges);
             assert_eq!(back.package_roots, analysis.package_roots);

@@ -419,7 +419,9 @@ impl FactCache {
         ) {
             Lookup::Found(analysis) => {
                 self.trees_hit.fetch_add(1, Ordering::Relaxed);
-                Some(*analysis)
+                let mut analysis = *analysis;
+                analysis.share_texts(&mut cartograph_core::TextPool::new());
+                Some(analysis)
             }
             Lookup::Absent => None,
             Lookup::Corrupt => {

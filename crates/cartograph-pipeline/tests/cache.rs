@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
+use cartograph_core::EdgeKind;
 use cartograph_pipeline::cache::DEFAULT_MAX_BYTES;
 use cartograph_pipeline::{
     Analysis, AnalysisOptions, CacheStats, DirectorySource, FactCache, analyse_source,
@@ -526,4 +527,19 @@ fn facts_held_in_a_spill_file_give_the_same_analyses() {
         assert_same(a, b);
         assert_eq!(a.file_versions, b.file_versions);
     }
+
+    // Read back from the spill or the cache, an import's source key and location share their
+    // path's text, as in a tree analysed in memory: a copy per value would double a large
+    // tree's memory.
+    let shares_paths = |analysis: &Analysis| {
+        let imports: Vec<_> =
+            analysis.edges.iter().filter(|e| e.kind == EdgeKind::Imports).collect();
+        assert!(!imports.is_empty());
+        imports.iter().all(|e| e.from.name().as_ptr() == e.location.path.as_str().as_ptr())
+    };
+    assert!(shares_paths(&in_memory));
+    let snapshot = analyse_source(&source, &spilled, None).unwrap();
+    assert!(shares_paths(&snapshot), "a tree whose edges waited in the spill");
+    assert!(shares_paths(&spilled_pair[0]), "a base put aside");
+    assert!(shares_paths(&warm[0]), "a base the cache kept");
 }

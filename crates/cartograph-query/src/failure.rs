@@ -48,8 +48,8 @@ mod tests {
             (AnalyseError::ThreadPool(3), "`x` cannot be analysed: cannot start 3 worker threads"),
             (
                 AnalyseError::PutAside,
-                "`x` cannot be analysed: an analysis kept in a temporary file during the run could \
-                 not be read back",
+                "`x` cannot be analysed: what the run kept in a temporary file could not be read \
+                 back",
             ),
         ];
         for (error, expected) in cases {

@@ -384,9 +384,35 @@ impl SnapshotDocument {
     /// Rebuilds the analysis the snapshot was written from: nodes, edges, refusals and counts.
     /// Package roots are not part of a snapshot; the nodes carry their components already.
     pub fn into_analysis(self) -> Result<Analysis, SnapshotError> {
-        let nodes = self.nodes.iter().map(node_from_doc).collect::<Result<Vec<_>, _>>()?;
-        let edges = self.edges.iter().map(edge_from_doc).collect::<Result<Vec<_>, _>>()?;
-        let refusals = self.refusals.iter().map(refusal_from_doc).collect::<Result<Vec<_>, _>>()?;
+        // Each path and key read from the document shares one text, as an analysed tree's do.
+        let mut pool = cartograph_core::TextPool::new();
+        let nodes = self
+            .nodes
+            .iter()
+            .map(|doc| {
+                let mut node = node_from_doc(doc)?;
+                node.share(&mut pool);
+                Ok(node)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let edges = self
+            .edges
+            .iter()
+            .map(|doc| {
+                let mut edge = edge_from_doc(doc)?;
+                edge.share(&mut pool);
+                Ok(edge)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let refusals = self
+            .refusals
+            .iter()
+            .map(|doc| {
+                let mut refusal = refusal_from_doc(doc)?;
+                refusal.share(&mut pool);
+                Ok(refusal)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
         let mut files_by_language = BTreeMap::new();
         for (name, count) in &self.stats.files_by_language {
             let language = Language::parse(name).ok_or_else(|| invalid("language", name))?;
@@ -525,6 +551,15 @@ mod tests {
         let back =
             SnapshotDocument::from_json(&text).expect("reads").into_analysis().expect("valid");
         assert_eq!(crate::to_json(&SnapshotDocument::from_analysis(&back)), text);
+        // Each path read back is one text, shared by every edge and node that names it.
+        let node_text = |key: &NodeKey| {
+            back.nodes.iter().find(|n| n.key == *key).map(|n| n.key.name().as_ptr())
+        };
+        assert!(!back.edges.is_empty());
+        for edge in &back.edges {
+            assert_eq!(node_text(&edge.from), Some(edge.from.name().as_ptr()), "{edge:?}");
+            assert_eq!(node_text(&edge.to), Some(edge.to.name().as_ptr()), "{edge:?}");
+        }
     }
 
     #[test]
