@@ -37,6 +37,16 @@ impl TextPool {
         }
     }
 
+    /// The pool's text equal to `text`, made one if it had none.
+    pub fn text(&mut self, text: &str) -> Arc<str> {
+        if let Some(held) = self.texts.get(text) {
+            return Arc::clone(held);
+        }
+        let made: Arc<str> = Arc::from(text);
+        self.texts.insert(Arc::clone(&made));
+        made
+    }
+
     /// How many distinct texts the pool holds.
     pub fn len(&self) -> usize {
         self.texts.len()
@@ -125,6 +135,18 @@ mod tests {
             assert_eq!(edge.to.name_ptr(), shared[0].to.name_ptr());
         }
         assert_ne!(decoded[0].from.name_ptr(), decoded[1].from.name_ptr());
+    }
+
+    #[test]
+    fn a_text_made_by_the_pool_is_shared_with_equal_ones() {
+        let mut pool = TextPool::new();
+        let first = pool.text("default");
+        let second = pool.text(&String::from("default"));
+        assert!(Arc::ptr_eq(&first, &second));
+        let mut decoded: Arc<str> = Arc::from("default");
+        pool.share(&mut decoded);
+        assert!(Arc::ptr_eq(&first, &decoded));
+        assert_eq!(pool.len(), 1);
     }
 
     #[test]

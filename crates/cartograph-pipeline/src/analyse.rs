@@ -824,22 +824,31 @@ pub(crate) fn analyse_inventory(
     let rust = RustResolver::new(&inventory.index, &read_config);
     let resolvers = Resolvers { index: &inventory.index, python: &python, js: &js, rust: &rust };
 
+    // Each file's own edges (its imports: most of a tree's edges) are no linker's input: they
+    // wait in the spill, encoded, until the analysis is assembled, so that the linkers' peak
+    // does not hold them. (Without linkers, nothing would be gained.)
+    let aside = (!options.imports_only).then_some(&**spill);
     let results: Vec<FileResult> = match prepared {
         Some(prepared) => inventory
             .sources
             .par_iter()
             .zip(prepared)
-            .map(|(candidate, file)| analyse_file(candidate, file, &resolvers, options))
+            .map_init(TextPool::new, |names, (candidate, file)| {
+                analyse_file(candidate, file, &resolvers, options, aside, names)
+            })
             .collect(),
         None => {
-            let new_extractor =
-                || if options.imports_only { Extractor::imports_only() } else { Extractor::new() };
+            let new_extractor = || {
+                let extractor =
+                    if options.imports_only { Extractor::imports_only() } else { Extractor::new() };
+                (extractor, TextPool::new())
+            };
             inventory
                 .sources
                 .par_iter()
-                .map_init(new_extractor, |extractor, candidate| {
+                .map_init(new_extractor, |(extractor, names), candidate| {
                     let file = prepare_one(extractor, source, candidate, options, cache, spill);
-                    analyse_file(candidate, file, &resolvers, options)
+                    analyse_file(candidate, file, &resolvers, options, aside, names)
                 })
                 .collect()
         }
@@ -861,22 +870,6 @@ pub(crate) fn analyse_inventory(
     let mut results = results;
     for result in &mut results {
         builder.add_file(result);
-    }
-    // (A file without a language, refused before it was analysed, makes no claims.)
-    let file_edges: usize =
-        results.iter().filter(|r| r.language.is_some()).map(|r| r.edges.len()).sum();
-    // The files' own edges (their imports: most of a tree's edges) are no linker's input: in a
-    // large tree they wait in the spill while the families are linked, the linkers' peak.
-    let edges_aside = if !options.imports_only && worth_putting_aside(file_edges, spill) {
-        let edges = results.iter().filter(|r| r.language.is_some()).flat_map(|r| &r.edges);
-        EdgeBlocks::put(edges, file_edges, spill)
-    } else {
-        None
-    };
-    if edges_aside.is_some() {
-        for result in &mut results {
-            result.edges = Vec::new();
-        }
     }
     // The files' edges join the builder's once the linkers' are known, so that its one buffer
     // of every claim is allocated once, at its size: growing it at the peak held the old buffer
@@ -927,6 +920,12 @@ pub(crate) fn analyse_inventory(
                     })
                 })
                 .collect();
+            tracing::debug!(
+                elapsed_ms = started.elapsed().as_millis() as u64,
+                rss_mib = resident_mib(),
+                family = family.name(),
+                "family decoded"
+            );
             let mut input = LinkInput::new(views, &inventory.index);
             input.spread = Some(Spreader(&spread));
             if family == Family::Tables {
@@ -948,22 +947,32 @@ pub(crate) fn analyse_inventory(
             "linked"
         );
     }
+    // (A file without a language, refused before it was analysed, makes no claims.)
+    let analysed = || results.iter().filter(|r| r.language.is_some());
+    let file_edges: usize = analysed().map(FileResult::edge_count).sum();
     builder.edges.reserve_exact(file_edges + linked.edges.len());
-    match &edges_aside {
-        Some(blocks) => {
-            // Shared with the module nodes' keys, as the files' edges were.
-            let mut pool = TextPool::new();
-            for key in builder.nodes.keys() {
-                key.clone().share(&mut pool);
-            }
-            blocks.take(spill, &mut pool, &mut builder.edges)?;
-        }
-        None => {
-            for result in results.iter_mut().filter(|r| r.language.is_some()) {
-                builder.edges.extend(std::mem::take(&mut result.edges));
-            }
+    // Edges read back from the spill share their texts with the module nodes' keys, as they
+    // did when they were made.
+    let mut pool = TextPool::new();
+    if analysed().any(|r| r.spilled_edges.is_some()) {
+        for key in builder.nodes.keys() {
+            key.clone().share(&mut pool);
         }
     }
+    for result in results.iter_mut().filter(|r| r.language.is_some()) {
+        match result.spilled_edges.take() {
+            Some(spilled) => {
+                let mut edges: Vec<Edge> =
+                    read_from(spill, &spilled.place).ok_or(AnalyseError::PutAside)?;
+                for edge in &mut edges {
+                    edge.share(&mut pool);
+                }
+                builder.edges.append(&mut edges);
+            }
+            None => builder.edges.extend(std::mem::take(&mut result.edges)),
+        }
+    }
+    drop(pool);
     builder.add_linked(linked);
     // The facts have been linked: free them (the largest part of a tree's memory) before the
     // analysis is assembled.
@@ -1113,6 +1122,8 @@ struct FileResult {
     bytes: u64,
     error_regions: u32,
     edges: Vec<Edge>,
+    /// The same edges once put aside in the spill (`edges` is empty then).
+    spilled_edges: Option<SpilledEdges>,
     refusals: Vec<Refusal>,
     builtin_imports: u64,
     /// Targets that are files outside the analysed sources (assets, configs) need module nodes.
@@ -1125,11 +1136,27 @@ struct FileResult {
     version: Option<u32>,
 }
 
+/// A file's own edges, encoded in the spill.
+struct SpilledEdges {
+    place: LargePlace,
+    count: usize,
+}
+
+impl FileResult {
+    fn edge_count(&self) -> usize {
+        self.spilled_edges.as_ref().map_or(self.edges.len(), |spilled| spilled.count)
+    }
+}
+
+/// Resolves one file's imports into its own edges and bindings. With `aside`, the edges are put
+/// there (kept as they are if it refuses them).
 fn analyse_file(
     candidate: &SourceCandidate,
     prepared: Prepared,
     resolvers: &Resolvers<'_>,
     options: &AnalysisOptions,
+    aside: Option<&Spill>,
+    names: &mut TextPool,
 ) -> FileResult {
     let mut result = FileResult {
         path: candidate.path.clone(),
@@ -1137,6 +1164,7 @@ fn analyse_file(
         bytes: 0,
         error_regions: 0,
         edges: Vec::new(),
+        spilled_edges: None,
         refusals: Vec::new(),
         builtin_imports: 0,
         extra_modules: Vec::new(),
@@ -1188,7 +1216,7 @@ fn analyse_file(
     let from = NodeKey::module(&candidate.path);
     for import in &imports {
         for target in resolve_import(resolvers, &candidate.path, import) {
-            bind(&mut result.bindings, import, &target);
+            bind(&mut result.bindings, import, &target, names);
             link_import(&mut result, &from, import, &target.written, target.resolution, options);
         }
     }
@@ -1200,6 +1228,15 @@ fn analyse_file(
         own.drop_imports();
     }
     result.facts = Some(facts);
+    // Held until the tree is linked: without the slack of growing.
+    result.bindings.shrink_to_fit();
+    if let Some(spill) = aside
+        && !result.edges.is_empty()
+        && let Some(place) = put_in(&result.edges, spill)
+    {
+        result.spilled_edges = Some(SpilledEdges { place, count: result.edges.len() });
+        result.edges = Vec::new();
+    }
     result
 }
 
@@ -1246,11 +1283,16 @@ fn resolve_import(
 }
 
 /// Records what the import's local names refer to at `target`.
-fn bind(bindings: &mut Vec<ResolvedBinding>, import: &ImportFact, target: &ImportTargetResolved) {
+fn bind(
+    bindings: &mut Vec<ResolvedBinding>,
+    import: &ImportFact,
+    target: &ImportTargetResolved,
+    names: &mut TextPool,
+) {
     let destination = match &target.resolution {
         Resolution::Module { path, .. } => BindingTarget::Module(path.clone()),
         Resolution::Package { ecosystem, name } => {
-            BindingTarget::Package(NodeKey::package(*ecosystem, name).name().to_owned())
+            BindingTarget::Package(names.text(NodeKey::package(*ecosystem, name).name()))
         }
         Resolution::Builtin { .. } | Resolution::Unresolved { .. } => return,
     };
@@ -1263,7 +1305,7 @@ fn bind(bindings: &mut Vec<ResolvedBinding>, import: &ImportFact, target: &Impor
             // `from m import *`, which the linkers follow for names the file does not bind.
             if js.form == cartograph_extract::ImportForm::ReExport && import.bindings.is_empty() {
                 bindings.push(ResolvedBinding {
-                    local: "*".to_owned(),
+                    local: names.text("*"),
                     target: destination,
                     member: None,
                 });
@@ -1277,19 +1319,19 @@ fn bind(bindings: &mut Vec<ResolvedBinding>, import: &ImportFact, target: &Impor
     for binding in &import.bindings {
         let member = match &binding.imported {
             Imported::Module => None,
-            Imported::Default => Some("default".to_owned()),
+            Imported::Default => Some(names.text("default")),
             Imported::Name(name) if names_resolve_one_by_one => {
                 match target.names.iter().find(|(n, _)| n == name) {
                     Some((_, true)) => None,
-                    Some((_, false)) => Some(name.clone()),
+                    Some((_, false)) => Some(names.text(name)),
                     // The name resolved elsewhere (another target of the same statement).
                     None => continue,
                 }
             }
-            Imported::Name(name) => Some(name.clone()),
+            Imported::Name(name) => Some(names.text(name)),
         };
         bindings.push(ResolvedBinding {
-            local: binding.local.clone(),
+            local: names.text(&binding.local),
             target: destination.clone(),
             member,
         });

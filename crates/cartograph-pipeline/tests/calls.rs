@@ -58,9 +58,9 @@ fn link(sources: &[Source<'_>], routes: &[&str]) -> Vec<String> {
             s.bindings
                 .iter()
                 .map(|(local, module, member)| ResolvedBinding {
-                    local: (*local).to_owned(),
+                    local: (*local).into(),
                     target: BindingTarget::Module(RepoPath::new(module).unwrap()),
-                    member: member.map(str::to_owned),
+                    member: member.map(Into::into),
                 })
                 .collect()
         })

@@ -14,6 +14,7 @@
 //! (the others read as empty); a test checks every link half's source for another family's facts.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::{Family, FileFacts};
 use cartograph_core::{
@@ -24,14 +25,18 @@ use cartograph_core::{
 use crate::tree::TreeIndex;
 
 /// What a local name bound by an import refers to, after resolution.
+///
+/// Its names are shared texts: a large tree binds millions of names, most of them the same few
+/// thousand (`React`, `APIRouter`, `default`), so the pipeline gives equal names one allocation
+/// ([`cartograph_core::TextPool`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResolvedBinding {
     /// The local name (`router`, `items`, `api.client` for `import api.client`).
-    pub local: String,
+    pub local: Arc<str>,
     pub target: BindingTarget,
     /// `None` when the name is the module itself; otherwise the member it names (`router`, or
     /// `default` for a JS default import).
-    pub member: Option<String>,
+    pub member: Option<Arc<str>>,
 }
 
 /// The module or package a binding leads to.
@@ -39,7 +44,7 @@ pub struct ResolvedBinding {
 pub enum BindingTarget {
     Module(RepoPath),
     /// A third-party package by its node name (`npm:axios`, `pypi:requests`).
-    Package(String),
+    Package(Arc<str>),
 }
 
 /// One analysed file, as the linkers see it.
@@ -134,7 +139,7 @@ impl<'a> LinkInput<'a> {
 
     /// What `local` refers to in `file`, if an import bound it.
     pub fn binding(&self, file: &RepoPath, local: &str) -> Option<&'a ResolvedBinding> {
-        self.file(file)?.bindings.iter().find(|b| b.local == local)
+        self.file(file)?.bindings.iter().find(|b| &*b.local == local)
     }
 }
 

@@ -255,7 +255,7 @@ fn follow<'a>(
     let member = match binding.member.as_deref() {
         Some(m) => m,
         // A star import keeps the name.
-        None if binding.local == "*" => name,
+        None if &*binding.local == "*" => name,
         None => return None,
     };
     follow(input, summaries, next, member, method, hops + 1)

@@ -313,7 +313,7 @@ impl<'a> Names<'a> {
                 None => return Some(Def::Module(target)),
                 Some(member) => {
                     file = target;
-                    name.clone_from(member);
+                    member.as_ref().clone_into(&mut name);
                 }
             }
         }
@@ -331,7 +331,7 @@ impl<'a> Names<'a> {
             return None;
         }
         let bindings = self.input.files.get(file)?.bindings;
-        if !bindings.iter().any(|b| b.local == "*") {
+        if !bindings.iter().any(|b| &*b.local == "*") {
             return None;
         }
         let key = (file, name.to_owned());
@@ -340,7 +340,7 @@ impl<'a> Names<'a> {
             return self.lookup(known?, name);
         }
         self.stars.borrow_mut().insert(key.clone(), None);
-        let found = bindings.iter().rev().filter(|b| b.local == "*").find_map(|b| {
+        let found = bindings.iter().rev().filter(|b| &*b.local == "*").find_map(|b| {
             let target = self.file_of(&b.target).filter(|t| *t != file)?;
             Some((target, self.lookup(target, name)?))
         });
@@ -441,7 +441,7 @@ impl<'a> Names<'a> {
         let binding = self.path(file).and_then(|p| self.input.binding(p, local));
         matches!(
             binding.map(|b| &b.target),
-            Some(BindingTarget::Package(p)) if p == "pypi:ninja" || p == "pypi:ninja_extra"
+            Some(BindingTarget::Package(p)) if &**p == "pypi:ninja" || &**p == "pypi:ninja_extra"
         )
     }
 
@@ -589,7 +589,7 @@ impl<'a> Names<'a> {
                 && let Some(b) = self.input.binding(path, dotted)
                 && let (Some(t), Some(member)) = (self.file_of(&b.target), &b.member)
             {
-                return (t, member.clone());
+                return (t, member.to_string());
             }
             return (file, last);
         };

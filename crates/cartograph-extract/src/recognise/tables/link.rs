@@ -104,9 +104,9 @@ impl<'a> Models<'a> {
             }
             if let Some(binding) = input.binding(&file, &name) {
                 if let BindingTarget::Module(path) = &binding.target
-                    && let Some(member) = binding.member.clone().filter(|m| m != "default")
+                    && let Some(member) = binding.member.as_deref().filter(|m| *m != "default")
                 {
-                    stack.push((path.clone(), member, hops + 1));
+                    stack.push((path.clone(), member.to_owned(), hops + 1));
                 }
                 continue;
             }
@@ -117,7 +117,7 @@ impl<'a> Models<'a> {
                 continue;
             }
             let stars = view.bindings;
-            for star in stars.iter().filter(|b| b.local == "*") {
+            for star in stars.iter().filter(|b| &*b.local == "*") {
                 if let BindingTarget::Module(path) = &star.target {
                     stack.push((path.clone(), name.clone(), hops + 1));
                 }
@@ -311,7 +311,7 @@ fn django_base(input: &LinkInput<'_>, path: &RepoPath, base: &str) -> bool {
     let Some(binding) = input.binding(path, local) else { return false };
     let BindingTarget::Package(package) = &binding.target else { return false };
     let name = binding.member.as_deref().filter(|_| local == base).unwrap_or(last);
-    match package.as_str() {
+    match &**package {
         "pypi:django" => name == "Model" || name.starts_with("Abstract"),
         // Abstract models of common Django apps: django-treebeard's trees, django-mptt's,
         // django-polymorphic's.
@@ -546,7 +546,7 @@ fn django_contrib_table(input: &LinkInput<'_>, file: &RepoPath, name: &str) -> O
     let member = binding.member.as_deref()?;
     TABLES
         .iter()
-        .find(|(p, model, _)| p == package && *model == member)
+        .find(|(p, model, _)| *p == &**package && *model == member)
         .map(|(_, _, table)| NodeKey::table(None, table))
 }
 
@@ -691,7 +691,7 @@ fn leads_to_knex(input: &LinkInput<'_>, file: &RepoPath, name: &str) -> bool {
             return false;
         };
         file = path.clone();
-        name = member.clone();
+        name = member.to_string();
     }
     false
 }

@@ -269,7 +269,7 @@ pub(crate) fn imported_instance<'a>(
     let binding = input.binding(file.path, head)?;
     let BindingTarget::Module(module) = &binding.target else { return None };
     let name = match (&binding.member, rest) {
-        (Some(member), None) => member.as_str(),
+        (Some(member), None) => &**member,
         (None, Some(member)) if !member.contains('.') => member,
         _ => return None,
     };
@@ -495,7 +495,7 @@ fn imported_constant<'a>(
     let binding = input.binding(file.path, head)?;
     let BindingTarget::Module(module) = &binding.target else { return None };
     let key = match (&binding.member, rest) {
-        (Some(m), None) => m.clone(),
+        (Some(m), None) => m.to_string(),
         (Some(m), Some(r)) => format!("{m}.{r}"),
         (None, Some(r)) => r.to_owned(),
         (None, None) => return None,
@@ -573,7 +573,7 @@ fn find<'a>(
     let BindingTarget::Module(module) = &binding.target else { return None };
     let target = input.file(module)?;
     let name = match (&binding.member, rest) {
-        (Some(m), None) => m.clone(),
+        (Some(m), None) => m.to_string(),
         (Some(m), Some(r)) => format!("{m}.{r}"),
         (None, Some(r)) => r.to_owned(),
         (None, None) => return None,
@@ -613,7 +613,7 @@ fn star_target<'a>(
     name: &str,
 ) -> Option<&'a FileView<'a>> {
     let stars = |f: &'a FileView<'a>| {
-        f.bindings.iter().filter(|b| b.local == "*").filter_map(|b| match &b.target {
+        f.bindings.iter().filter(|b| &*b.local == "*").filter_map(|b| match &b.target {
             BindingTarget::Module(m) => input.file(m),
             BindingTarget::Package(_) => None,
         })
@@ -624,7 +624,7 @@ fn star_target<'a>(
         calls.classes.iter().any(|c| c.name == name)
             || calls.wrappers.iter().any(|w| w.name == name || w.name.starts_with(&prefix))
             || calls.objects.iter().any(|o| o.name == name)
-            || f.bindings.iter().any(|b| b.local == name)
+            || f.bindings.iter().any(|b| &*b.local == name)
     };
     let mut queue: std::collections::VecDeque<&'a FileView<'a>> = stars(file).collect();
     let mut seen: Vec<&str> = vec![file.path.as_str()];
@@ -674,7 +674,7 @@ fn class_member<'a>(
     let BindingTarget::Module(module) = &binding.target else { return None };
     let target = input.file(module)?;
     let name = match (&binding.member, rest) {
-        (Some(m), None) => m.clone(),
+        (Some(m), None) => m.to_string(),
         (None, Some(r)) => r.to_owned(),
         _ => return None,
     };

@@ -239,7 +239,7 @@ fn reexport_target(
     if js.reexports.iter().any(|r| r.specifier != specifier) {
         return None;
     }
-    let mut stars = view.bindings.iter().filter(|b| b.local == "*");
+    let mut stars = view.bindings.iter().filter(|b| &*b.local == "*");
     match (stars.next(), stars.next()) {
         (Some(binding), None) => match &binding.target {
             BindingTarget::Module(path) => Some(path.clone()),

@@ -195,7 +195,7 @@ fn ninja_urls_alias(names: &Names<'_>, file: FileIdx, name: &str) -> Option<(Fil
         }
         let binding = names.input.binding(names.path(file)?, &name)?;
         file = names.file_of(&binding.target)?;
-        name.clone_from(binding.member.as_ref()?);
+        binding.member.as_deref()?.clone_into(&mut name);
     }
     None
 }

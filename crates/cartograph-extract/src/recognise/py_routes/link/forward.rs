@@ -570,7 +570,7 @@ fn follow(names: &Names<'_>, file: FileIdx, name: &str) -> Option<(FileIdx, Stri
         }
         let binding = names.input.binding(names.path(file)?, &name)?;
         let target = names.file_of(&binding.target)?;
-        name = binding.member.clone()?;
+        name = binding.member.as_deref()?.to_owned();
         file = target;
     }
     None

@@ -160,7 +160,7 @@ impl<'a> Linker<'_, 'a> {
             Some(binding) => {
                 let target = match &binding.target {
                     BindingTarget::Module(path) => path.as_str(),
-                    BindingTarget::Package(package) => package.as_str(),
+                    BindingTarget::Package(package) => &**package,
                 };
                 let member = binding.member.as_deref().unwrap_or("*");
                 format!("{target}#{member}{rest}")

@@ -59,7 +59,7 @@ impl<'a> Linker<'_, 'a> {
                 BindingTarget::Package(_) => return Resolved::Package,
             };
             let member = match (&binding.member, rest) {
-                (Some(m), None) => m.clone(),
+                (Some(m), None) => m.to_string(),
                 (None, Some(r)) if !r.contains('.') => r,
                 (None, None) => "default".to_owned(),
                 _ => return Resolved::Unknown,
