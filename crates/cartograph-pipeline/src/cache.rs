@@ -19,7 +19,7 @@
 //! file's [`FactKey`] and the bytes of every configuration and schema file. A diff on a new push
 //! finds its unchanged base tree there whole: not resolved nor linked again (decision 0010).
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs;
 use std::io::{self, Read as _, Write as _};
 use std::path::{Path, PathBuf};
@@ -27,11 +27,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
-use cartograph_core::RepoPath;
+use cartograph_core::{Edge, Node, Refusal, RepoPath, TextPool};
 use cartograph_extract::{Grammar, HeldFacts};
-use cartograph_graph::Analysis;
-use serde::Serialize;
+use cartograph_graph::{Analysis, AnalysisStats};
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 
 /// The default bound on a cache directory's size: 512 MiB.
 pub const DEFAULT_MAX_BYTES: u64 = 512 * 1024 * 1024;
@@ -41,8 +41,11 @@ pub const DEFAULT_MAX_BYTES: u64 = 512 * 1024 * 1024;
 const FORMAT_DIR: &str = "v1";
 /// The first bytes of every file's entry.
 const MAGIC: &[u8; 8] = b"CGFACTS1";
-/// The first bytes of every tree's entry.
-const TREE_MAGIC: &[u8; 8] = b"CGTREE01";
+/// The first bytes of every tree's entry. Its payload is the analysis in parts (see
+/// [`write_tree_payload`]), so that neither writing nor reading it holds its whole encoding.
+const TREE_MAGIC: &[u8; 8] = b"CGTREE02";
+/// Edges encoded together in a tree's entry.
+const TREE_BLOCK: usize = 1 << 14;
 /// Magic, key, payload length, payload hash.
 const HEADER_LEN: usize = 8 + 32 + 8 + 32;
 /// An entry larger than this is not read (no file's facts come near it).
@@ -119,6 +122,9 @@ impl TreeKey {
         hasher.update(cartograph_extract::FACTS_FINGERPRINT.as_bytes());
         hasher.update(&[0]);
         hasher.update(ANALYSIS_FINGERPRINT.as_bytes());
+        hasher.update(&[0]);
+        // A tree's entry in another encoding is another build's: never looked up.
+        hasher.update(TREE_MAGIC);
         hasher.update(&[0]);
         hasher
     }
@@ -411,17 +417,10 @@ impl FactCache {
     /// one. A damaged entry counts as corrupt and is written again after the analysis.
     pub fn get_tree(&self, key: &TreeKey) -> Option<Analysis> {
         let disk = self.disk.as_ref()?;
-        match disk.read_entry::<Analysis>(
-            TREE_MAGIC,
-            &key.0,
-            &disk.tree_path(key),
-            MAX_TREE_ENTRY_BYTES,
-        ) {
+        match disk.read_tree(&key.0, &disk.tree_path(key)) {
             Lookup::Found(analysis) => {
                 self.trees_hit.fetch_add(1, Ordering::Relaxed);
-                let mut analysis = *analysis;
-                analysis.share_texts(&mut cartograph_core::TextPool::new());
-                Some(analysis)
+                Some(*analysis)
             }
             Lookup::Absent => None,
             Lookup::Corrupt => {
@@ -434,7 +433,7 @@ impl FactCache {
     /// Keeps `analysis` for `key` in the directory (nothing without one).
     pub fn put_tree(&self, key: &TreeKey, analysis: &Analysis) {
         if let Some(disk) = &self.disk
-            && disk.write_entry(TREE_MAGIC, &key.0, analysis, &disk.tree_path(key)).is_ok()
+            && disk.write_tree(&key.0, analysis, &disk.tree_path(key)).is_ok()
         {
             self.trees_written.fetch_add(1, Ordering::Relaxed);
         }
@@ -555,11 +554,73 @@ impl DiskCache {
         path: &Path,
     ) -> io::Result<()> {
         let bytes = encode_entry(magic, key, value)?;
-        self.used.fetch_add(bytes.len() as u64, Ordering::Relaxed);
+        self.persist_entry(path, |file| {
+            file.write_all(&bytes)?;
+            Ok(bytes.len() as u64)
+        })
+    }
+
+    /// Writes a tree's entry, streamed to the file part by part (see [`write_tree_payload`]).
+    fn write_tree(&self, key: &[u8; 32], analysis: &Analysis, path: &Path) -> io::Result<()> {
+        self.persist_entry(path, |file| {
+            stream_entry(file, TREE_MAGIC, key, |out| write_tree_payload(out, analysis))
+        })
+    }
+
+    /// The analysis in a tree's entry, read part by part through a buffer, its texts shared as
+    /// they are read ([`TextPool`]): a large tree's entry (~300 MiB at 130,000 files) is never
+    /// held whole, nor its analysis with a copy of each path per edge.
+    fn read_tree(&self, key: &[u8; 32], path: &Path) -> Lookup<Analysis> {
+        let file = match fs::File::open(path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Lookup::Absent,
+            Err(_) => return Lookup::Corrupt,
+        };
+        let Ok(meta) = file.metadata() else { return Lookup::Corrupt };
+        if meta.len() > MAX_TREE_ENTRY_BYTES {
+            return Lookup::Corrupt;
+        }
+        self.used.fetch_add(meta.len(), Ordering::Relaxed);
+        let mut reader = io::BufReader::with_capacity(1 << 16, &file);
+        let mut header = [0; HEADER_LEN];
+        if reader.read_exact(&mut header).is_err() {
+            return Lookup::Corrupt;
+        }
+        let (stored_magic, rest) = header.split_at(TREE_MAGIC.len());
+        let (stored_key, rest) = rest.split_at(32);
+        let (length, hash) = rest.split_at(8);
+        let length = u64::from_le_bytes(length.try_into().unwrap_or_default());
+        if stored_magic != TREE_MAGIC
+            || stored_key != key
+            || meta.len() != HEADER_LEN as u64 + length
+        {
+            return Lookup::Corrupt;
+        }
+        let mut payload = Hashing { inner: reader.take(length), hasher: blake3::Hasher::new() };
+        let analysis = read_tree_payload(&mut payload, length);
+        let whole = payload.inner.limit() == 0;
+        match analysis {
+            Some(analysis) if whole && payload.hasher.finalize().as_bytes() == hash => {
+                if meta.modified().is_ok_and(stale) {
+                    let _ = file.set_modified(SystemTime::now());
+                }
+                Lookup::Found(Box::new(analysis))
+            }
+            _ => Lookup::Corrupt,
+        }
+    }
+
+    /// Writes an entry at `path` through `write`, which returns how many bytes it wrote.
+    fn persist_entry(
+        &self,
+        path: &Path,
+        write: impl FnOnce(&mut fs::File) -> io::Result<u64>,
+    ) -> io::Result<()> {
         let shard = path.parent().unwrap_or(&self.root);
         fs::create_dir_all(shard)?;
         let mut temporary = tempfile::Builder::new().prefix(".tmp-").tempfile_in(shard)?;
-        temporary.write_all(&bytes)?;
+        let written = write(temporary.as_file_mut())?;
+        self.used.fetch_add(written, Ordering::Relaxed);
         // The rename replaces any entry already there (a damaged one, or the same facts written
         // by a concurrent run) in one step: a reader sees the old file or the new, never half.
         temporary.persist(path).map_err(|e| e.error)?;
@@ -625,12 +686,151 @@ impl DiskCache {
 fn encode_entry<T: Serialize>(magic: &[u8; 8], key: &[u8; 32], value: &T) -> io::Result<Vec<u8>> {
     let payload = postcard::to_stdvec(value).map_err(io::Error::other)?;
     let mut bytes = Vec::with_capacity(HEADER_LEN + payload.len());
-    bytes.extend_from_slice(magic);
-    bytes.extend_from_slice(key);
-    bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    bytes.extend_from_slice(blake3::hash(&payload).as_bytes());
+    bytes.extend_from_slice(&header(magic, key, payload.len() as u64, &blake3::hash(&payload)));
     bytes.extend_from_slice(&payload);
     Ok(bytes)
+}
+
+/// An entry's header: magic, key, the payload's length and hash.
+fn header(magic: &[u8; 8], key: &[u8; 32], length: u64, hash: &blake3::Hash) -> Vec<u8> {
+    let mut header = Vec::with_capacity(HEADER_LEN);
+    header.extend_from_slice(magic);
+    header.extend_from_slice(key);
+    header.extend_from_slice(&length.to_le_bytes());
+    header.extend_from_slice(hash.as_bytes());
+    header
+}
+
+/// Hashes what passes through it, read or written.
+struct Hashing<T> {
+    inner: T,
+    hasher: blake3::Hasher,
+}
+
+impl<W: io::Write> io::Write for Hashing<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let written = self.inner.write(buf)?;
+        self.hasher.update(&buf[..written]);
+        Ok(written)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+impl<R: io::Read> io::Read for Hashing<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let read = self.inner.read(buf)?;
+        self.hasher.update(&buf[..read]);
+        Ok(read)
+    }
+}
+
+/// Writes an entry to `file`, its payload streamed by `payload` through a buffer and hashed as
+/// it goes, after room for the header, which is written last. Returns the entry's length.
+/// (A 200k-file tree's encoding, held whole and then copied behind its header, was ~400 MiB at
+/// the end of the run.)
+fn stream_entry(
+    file: &mut fs::File,
+    magic: &[u8; 8],
+    key: &[u8; 32],
+    payload: impl FnOnce(&mut dyn io::Write) -> io::Result<()>,
+) -> io::Result<u64> {
+    use std::io::{BufWriter, Seek as _, SeekFrom};
+    file.seek(SeekFrom::Start(HEADER_LEN as u64))?;
+    let hashing = Hashing { inner: &mut *file, hasher: blake3::Hasher::new() };
+    let mut sink = BufWriter::with_capacity(1 << 16, hashing);
+    payload(&mut sink)?;
+    let Hashing { hasher, .. } = sink.into_inner().map_err(|e| e.into_error())?;
+    let length = file.stream_position()? - HEADER_LEN as u64;
+    file.seek(SeekFrom::Start(0))?;
+    file.write_all(&header(magic, key, length, &hasher.finalize()))?;
+    Ok(HEADER_LEN as u64 + length)
+}
+
+/// An analysis without its edges: the fields of [`Analysis`] but its edges, in its order.
+#[derive(Serialize)]
+struct TreeRest<'a> {
+    nodes: &'a [Node],
+    refusals: &'a [Refusal],
+    stats: &'a AnalysisStats,
+    package_roots: &'a [String],
+    file_versions: &'a BTreeMap<RepoPath, u32>,
+}
+
+/// [`TreeRest`] read back.
+#[derive(Deserialize)]
+struct OwnedTreeRest {
+    nodes: Vec<Node>,
+    refusals: Vec<Refusal>,
+    stats: AnalysisStats,
+    package_roots: Vec<String>,
+    file_versions: BTreeMap<RepoPath, u32>,
+}
+
+/// A tree entry's payload: parts, each its encoded length (8 bytes, little-endian) and its
+/// encoding: the analysis without its edges ([`TreeRest`]), the number of edges, then the edges
+/// in blocks of [`TREE_BLOCK`].
+fn write_tree_payload(out: &mut dyn io::Write, analysis: &Analysis) -> io::Result<()> {
+    fn part<T: Serialize + ?Sized>(out: &mut dyn io::Write, value: &T) -> io::Result<()> {
+        let bytes = postcard::to_stdvec(value).map_err(io::Error::other)?;
+        out.write_all(&(bytes.len() as u64).to_le_bytes())?;
+        out.write_all(&bytes)
+    }
+    let rest = TreeRest {
+        nodes: &analysis.nodes,
+        refusals: &analysis.refusals,
+        stats: &analysis.stats,
+        package_roots: &analysis.package_roots,
+        file_versions: &analysis.file_versions,
+    };
+    part(out, &rest)?;
+    part(out, &(analysis.edges.len() as u64))?;
+    for block in analysis.edges.chunks(TREE_BLOCK) {
+        part(out, block)?;
+    }
+    Ok(())
+}
+
+/// Reads what [`write_tree_payload`] wrote, `length` bytes, sharing the texts as it goes; `None`
+/// for anything else (a part longer than what is left, a block past the count, a bad encoding).
+fn read_tree_payload(input: &mut impl io::Read, length: u64) -> Option<Analysis> {
+    let mut left = length;
+    let mut part = || -> Option<Vec<u8>> {
+        let mut size = [0; 8];
+        input.read_exact(&mut size).ok()?;
+        let size = u64::from_le_bytes(size);
+        left = left.checked_sub(8)?.checked_sub(size)?;
+        let mut bytes = vec![0; usize::try_from(size).ok()?];
+        input.read_exact(&mut bytes).ok()?;
+        Some(bytes)
+    };
+    let mut pool = TextPool::new();
+    let rest: OwnedTreeRest = postcard::from_bytes(&part()?).ok()?;
+    let count: u64 = postcard::from_bytes(&part()?).ok()?;
+    // Every edge takes more than a byte: a count past the length is damage, not a size to
+    // allocate.
+    let count = usize::try_from(count).ok().filter(|c| (*c as u64) <= length)?;
+    let mut analysis = Analysis {
+        nodes: rest.nodes,
+        edges: Vec::with_capacity(count),
+        refusals: rest.refusals,
+        stats: rest.stats,
+        package_roots: rest.package_roots,
+        file_versions: rest.file_versions,
+    };
+    analysis.share_texts(&mut pool);
+    while analysis.edges.len() < count {
+        let mut block: Vec<Edge> = postcard::from_bytes(&part()?).ok()?;
+        if block.is_empty() || analysis.edges.len() + block.len() > count {
+            return None;
+        }
+        for edge in &mut block {
+            edge.share(&mut pool);
+        }
+        analysis.edges.append(&mut block);
+    }
+    Some(analysis)
 }
 
 /// The value in an entry, or `None` when it is not a whole, undamaged entry for `key`.
@@ -659,6 +859,22 @@ mod tests {
         let text = "import os\nimport requests\nx = os.environ['A']\nrequests.get('/x')\n";
         let facts = HeldFacts::pack(Extractor::new().extract(&path, Grammar::Python, text));
         (FactKey::new(&path, Grammar::Python, false, text), facts)
+    }
+
+    #[test]
+    fn a_streamed_entry_is_the_encoded_one() {
+        let (key, facts) = sample();
+        let mut file = tempfile::tempfile().unwrap();
+        let length = stream_entry(&mut file, MAGIC, &key.0, |out| {
+            postcard::to_io(&facts, out).map(|_| ()).map_err(io::Error::other)
+        })
+        .unwrap();
+        let mut written = Vec::new();
+        io::Seek::rewind(&mut file).unwrap();
+        file.read_to_end(&mut written).unwrap();
+        let encoded = encode_entry(MAGIC, &key.0, &facts).unwrap();
+        assert_eq!(written, encoded);
+        assert_eq!(length, encoded.len() as u64);
     }
 
     #[test]

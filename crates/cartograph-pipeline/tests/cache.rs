@@ -203,6 +203,39 @@ fn a_damaged_entry_is_a_miss_and_is_written_again() {
 }
 
 #[test]
+fn a_damaged_tree_entry_is_analysed_again() {
+    let tree = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(tree.path(), TREE);
+    let uncached = analyse(tree.path(), None);
+    run(tree.path(), dir.path(), DEFAULT_MAX_BYTES);
+    let [entry] = tree_entries(dir.path()).try_into().unwrap();
+    let whole = std::fs::read(&entry).unwrap();
+    let mut damaged: Vec<Vec<u8>> = Vec::new();
+    for at in [whole.len() / 2, whole.len() - 1, 100] {
+        let mut flipped = whole.clone();
+        flipped[at] ^= 0x55;
+        damaged.push(flipped);
+    }
+    damaged.push(whole[..whole.len() - 3].to_vec());
+    damaged.push(whole[..80].to_vec());
+    let mut longer = whole.clone();
+    longer.extend_from_slice(b"trailing");
+    damaged.push(longer);
+    for (i, bytes) in damaged.iter().enumerate() {
+        std::fs::write(&entry, bytes).unwrap();
+        let (analysis, stats) = run(tree.path(), dir.path(), DEFAULT_MAX_BYTES);
+        assert_same(&analysis, &uncached);
+        let counts = (stats.trees_hit, stats.corrupt, stats.trees_written);
+        assert_eq!(counts, (0, 1, 1), "damage {i}");
+        assert_eq!(std::fs::read(&entry).unwrap(), whole, "written again whole ({i})");
+    }
+    let (kept, stats) = run(tree.path(), dir.path(), DEFAULT_MAX_BYTES);
+    assert_same(&kept, &uncached);
+    assert_eq!((stats.trees_hit, stats.corrupt), (1, 0));
+}
+
+#[test]
 fn the_bound_evicts_the_least_recently_used_entries() {
     let old_tree = tempfile::tempdir().unwrap();
     let new_tree = tempfile::tempdir().unwrap();
