@@ -358,6 +358,10 @@ const ASIDE_BLOCK: usize = 1 << 14;
 /// no memory and cost their encoding.
 const ASIDE_BYTES_PER_EDGE: usize = 64;
 
+/// About how many edges a file makes (its imports, mostly: 7 in the bench monorepos), to tell
+/// a tree whose files' edges are worth putting aside before they are made.
+const EDGES_PER_FILE: usize = 8;
+
 /// True when `edges` edges are worth putting aside in `spill` (see [`ASIDE_BYTES_PER_EDGE`]).
 fn worth_putting_aside(edges: usize, spill: &Spill) -> bool {
     edges.saturating_mul(ASIDE_BYTES_PER_EDGE) >= spill.limit()
@@ -824,10 +828,12 @@ pub(crate) fn analyse_inventory(
     let rust = RustResolver::new(&inventory.index, &read_config);
     let resolvers = Resolvers { index: &inventory.index, python: &python, js: &js, rust: &rust };
 
-    // Each file's own edges (its imports: most of a tree's edges) are no linker's input: they
-    // wait in the spill, encoded, until the analysis is assembled, so that the linkers' peak
-    // does not hold them. (Without linkers, nothing would be gained.)
-    let aside = (!options.imports_only).then_some(&**spill);
+    // Each file's own edges (its imports: most of a tree's edges) are no linker's input: in a
+    // large tree they wait in the spill, encoded, until the analysis is assembled, so that the
+    // linkers' peak does not hold them. (Without linkers, nothing would be gained; in a tree
+    // whose edges would fit in the spill's buffer, only their encoding would be.)
+    let large = worth_putting_aside(inventory.sources.len().saturating_mul(EDGES_PER_FILE), spill);
+    let aside = (large && !options.imports_only).then_some(&**spill);
     let results: Vec<FileResult> = match prepared {
         Some(prepared) => inventory
             .sources
