@@ -520,15 +520,10 @@ impl DiskCache {
         path: &Path,
         max_bytes: u64,
     ) -> Lookup<T> {
-        let mut file = match fs::File::open(path) {
-            Ok(file) => file,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Lookup::Absent,
-            Err(_) => return Lookup::Corrupt,
+        let (mut file, meta) = match open_entry(path, max_bytes) {
+            Ok(opened) => opened,
+            Err(lookup) => return lookup,
         };
-        let Ok(meta) = file.metadata() else { return Lookup::Corrupt };
-        if meta.len() > max_bytes {
-            return Lookup::Corrupt;
-        }
         let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
         if file.read_to_end(&mut bytes).is_err() {
             return Lookup::Corrupt;
@@ -571,25 +566,17 @@ impl DiskCache {
     /// they are read ([`TextPool`]): a large tree's entry (~300 MiB at 130,000 files) is never
     /// held whole, nor its analysis with a copy of each path per edge.
     fn read_tree(&self, key: &[u8; 32], path: &Path) -> Lookup<Analysis> {
-        let file = match fs::File::open(path) {
-            Ok(file) => file,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Lookup::Absent,
-            Err(_) => return Lookup::Corrupt,
+        let (file, meta) = match open_entry(path, MAX_TREE_ENTRY_BYTES) {
+            Ok(opened) => opened,
+            Err(lookup) => return lookup,
         };
-        let Ok(meta) = file.metadata() else { return Lookup::Corrupt };
-        if meta.len() > MAX_TREE_ENTRY_BYTES {
-            return Lookup::Corrupt;
-        }
         self.used.fetch_add(meta.len(), Ordering::Relaxed);
         let mut reader = io::BufReader::with_capacity(1 << 16, &file);
         let mut header = [0; HEADER_LEN];
         if reader.read_exact(&mut header).is_err() {
             return Lookup::Corrupt;
         }
-        let (stored_magic, rest) = header.split_at(TREE_MAGIC.len());
-        let (stored_key, rest) = rest.split_at(32);
-        let (length, hash) = rest.split_at(8);
-        let length = u64::from_le_bytes(length.try_into().unwrap_or_default());
+        let (stored_magic, stored_key, length, hash) = split_header(&header);
         if stored_magic != TREE_MAGIC
             || stored_key != key
             || meta.len() != HEADER_LEN as u64 + length
@@ -689,6 +676,30 @@ fn encode_entry<T: Serialize>(magic: &[u8; 8], key: &[u8; 32], value: &T) -> io:
     bytes.extend_from_slice(&header(magic, key, payload.len() as u64, &blake3::hash(&payload)));
     bytes.extend_from_slice(&payload);
     Ok(bytes)
+}
+
+/// An entry's file and its metadata, or the answer of a lookup that need not read it: absent, or
+/// corrupt when it cannot be read or is larger than `max_bytes`.
+fn open_entry<T>(path: &Path, max_bytes: u64) -> Result<(fs::File, fs::Metadata), Lookup<T>> {
+    let file = match fs::File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(Lookup::Absent),
+        Err(_) => return Err(Lookup::Corrupt),
+    };
+    match file.metadata() {
+        Ok(meta) if meta.len() <= max_bytes => Ok((file, meta)),
+        _ => Err(Lookup::Corrupt),
+    }
+}
+
+/// The parts of an entry's header: magic, key, the payload's length and its hash.
+fn split_header(header: &[u8; HEADER_LEN]) -> (&[u8], &[u8], u64, &[u8]) {
+    let (magic, rest) = header.split_at(8);
+    let (key, rest) = rest.split_at(32);
+    let (length, hash) = rest.split_at(8);
+    let mut le = [0; 8];
+    le.copy_from_slice(length);
+    (magic, key, u64::from_le_bytes(le), hash)
 }
 
 /// An entry's header: magic, key, the payload's length and hash.
@@ -835,14 +846,11 @@ fn read_tree_payload(input: &mut impl io::Read, length: u64) -> Option<Analysis>
 
 /// The value in an entry, or `None` when it is not a whole, undamaged entry for `key`.
 fn decode_entry<T: DeserializeOwned>(magic: &[u8; 8], key: &[u8; 32], bytes: &[u8]) -> Option<T> {
-    let (header, payload) = bytes.split_at_checked(HEADER_LEN)?;
-    let (stored_magic, rest) = header.split_at(magic.len());
-    let (stored_key, rest) = rest.split_at(32);
-    let (length, hash) = rest.split_at(8);
+    let (header, payload) = bytes.split_first_chunk::<HEADER_LEN>()?;
+    let (stored_magic, stored_key, length, hash) = split_header(header);
     if stored_magic != magic || stored_key != key {
         return None;
     }
-    let length = u64::from_le_bytes(length.try_into().ok()?);
     if length != payload.len() as u64 || blake3::hash(payload).as_bytes() != hash {
         return None;
     }

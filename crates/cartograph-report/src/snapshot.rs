@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use cartograph_core::{
     Confidence, Edge, EdgeKind, Evidence, Handler, Language, Node, NodeKey, NodeKind, Provenance,
-    Refusal, RefusalKind, RepoPath, SourceLocation,
+    Refusal, RefusalKind, RepoPath, SourceLocation, TextPool,
 };
 use cartograph_graph::{Analysis, AnalysisStats, ArchitectureGraph};
 use serde::{Deserialize, Serialize};
@@ -385,34 +385,10 @@ impl SnapshotDocument {
     /// Package roots are not part of a snapshot; the nodes carry their components already.
     pub fn into_analysis(self) -> Result<Analysis, SnapshotError> {
         // Each path and key read from the document shares one text, as an analysed tree's do.
-        let mut pool = cartograph_core::TextPool::new();
-        let nodes = self
-            .nodes
-            .iter()
-            .map(|doc| {
-                let mut node = node_from_doc(doc)?;
-                node.share(&mut pool);
-                Ok(node)
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let edges = self
-            .edges
-            .iter()
-            .map(|doc| {
-                let mut edge = edge_from_doc(doc)?;
-                edge.share(&mut pool);
-                Ok(edge)
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let refusals = self
-            .refusals
-            .iter()
-            .map(|doc| {
-                let mut refusal = refusal_from_doc(doc)?;
-                refusal.share(&mut pool);
-                Ok(refusal)
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let mut pool = TextPool::new();
+        let nodes = read_shared(&self.nodes, &mut pool, node_from_doc, Node::share)?;
+        let edges = read_shared(&self.edges, &mut pool, edge_from_doc, Edge::share)?;
+        let refusals = read_shared(&self.refusals, &mut pool, refusal_from_doc, Refusal::share)?;
         let mut files_by_language = BTreeMap::new();
         for (name, count) in &self.stats.files_by_language {
             let language = Language::parse(name).ok_or_else(|| invalid("language", name))?;
@@ -530,6 +506,22 @@ fn refusal_from_doc(doc: &RefusalDoc) -> Result<Refusal, SnapshotError> {
         location_from_doc(&doc.location)?,
         doc.reason.as_str(),
     ))
+}
+
+/// Each of `docs` made into its value by `from_doc`, its texts shared through `pool`.
+fn read_shared<D, T>(
+    docs: &[D],
+    pool: &mut TextPool,
+    from_doc: impl Fn(&D) -> Result<T, SnapshotError>,
+    share: impl Fn(&mut T, &mut TextPool),
+) -> Result<Vec<T>, SnapshotError> {
+    docs.iter()
+        .map(|doc| {
+            let mut value = from_doc(doc)?;
+            share(&mut value, pool);
+            Ok(value)
+        })
+        .collect()
 }
 
 #[cfg(test)]
