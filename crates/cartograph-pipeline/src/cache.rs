@@ -46,6 +46,9 @@ const MAGIC: &[u8; 8] = b"CGFACTS1";
 const TREE_MAGIC: &[u8; 8] = b"CGTREE02";
 /// Edges encoded together in a tree's entry.
 const TREE_BLOCK: usize = 1 << 14;
+/// Fewer bytes than any edge's encoding takes (a kind, two keys, an evidence sentence, a
+/// location, flags and a count: over 30), to bound the edge count a tree's entry may claim.
+const MIN_EDGE_BYTES: u64 = 16;
 /// Magic, key, payload length, payload hash.
 const HEADER_LEN: usize = 8 + 32 + 8 + 32;
 /// An entry larger than this is not read (no file's facts come near it).
@@ -819,9 +822,8 @@ fn read_tree_payload(input: &mut impl io::Read, length: u64) -> Option<Analysis>
     let mut pool = TextPool::new();
     let rest: OwnedTreeRest = postcard::from_bytes(&part()?).ok()?;
     let count: u64 = postcard::from_bytes(&part()?).ok()?;
-    // Every edge takes more than a byte: a count past the length is damage, not a size to
-    // allocate.
-    let count = usize::try_from(count).ok().filter(|c| (*c as u64) <= length)?;
+    // A count more edges than the length can hold is damage, not a size to allocate.
+    let count = usize::try_from(count).ok().filter(|c| (*c as u64) <= length / MIN_EDGE_BYTES)?;
     let mut analysis = Analysis {
         nodes: rest.nodes,
         edges: Vec::with_capacity(count),
@@ -883,6 +885,23 @@ mod tests {
         let encoded = encode_entry(MAGIC, &key.0, &facts).unwrap();
         assert_eq!(written, encoded);
         assert_eq!(length, encoded.len() as u64);
+    }
+
+    #[test]
+    fn a_tree_entry_claiming_more_edges_than_it_holds_is_damage() {
+        let analysis = Analysis::default();
+        let mut payload = Vec::new();
+        write_tree_payload(&mut payload, &analysis).unwrap();
+        let whole = read_tree_payload(&mut payload.as_slice(), payload.len() as u64);
+        assert!(whole.is_some_and(|a| a.edges.is_empty() && a.nodes.is_empty()));
+        // The same entry, its edge count (the second part) claiming billions of edges: refused
+        // before anything is allocated for them.
+        let rest_len = u64::from_le_bytes(payload[..8].try_into().unwrap()) as usize;
+        let mut claimed = payload[..8 + rest_len].to_vec();
+        let count = postcard::to_stdvec(&(u64::MAX >> 8)).unwrap();
+        claimed.extend_from_slice(&(count.len() as u64).to_le_bytes());
+        claimed.extend_from_slice(&count);
+        assert!(read_tree_payload(&mut claimed.as_slice(), claimed.len() as u64).is_none());
     }
 
     #[test]
