@@ -338,20 +338,13 @@ fn analyse_many_in_pool(
     done.into_iter().map(|aside| aside.take(&spill)).collect()
 }
 
-/// An analysis done while trees after it are analysed: in its encoding in the spill, or kept as
-/// it is when the spill cannot take it. The edges (most of it) are encoded in blocks, so that
-/// neither putting it aside nor reading it back holds all of its encoding at once.
+/// An analysis done while trees after it are analysed: its parts (`parts.rs`) in the spill, or
+/// kept as it is when the spill cannot take it.
+#[allow(clippy::large_enum_variant)] // one per tree of a run, never many
 enum Aside {
     Kept(Analysis),
-    Spilled {
-        /// The analysis without its edges.
-        rest: LargePlace,
-        edges: EdgeBlocks,
-    },
+    Spilled(Vec<LargePlace>),
 }
-
-/// Edges encoded together when they are put aside.
-const ASIDE_BLOCK: usize = 1 << 14;
 
 /// Fewer encoded bytes than an edge takes on average (about 100), to tell edges whose encoding
 /// would fit in the spill's buffer: those stay as they are, since putting them aside would save
@@ -378,80 +371,34 @@ fn read_from<T: serde::de::DeserializeOwned>(spill: &Spill, place: &LargePlace) 
     postcard::from_bytes(&spill.get_large(place).ok()?).ok()
 }
 
-/// Edges encoded in the spill in blocks of [`ASIDE_BLOCK`], in their order.
-struct EdgeBlocks {
-    blocks: Vec<LargePlace>,
-    count: usize,
-}
-
-impl EdgeBlocks {
-    /// Encodes the `count` edges of `edges`; `None` when the spill refuses a block.
-    fn put<'e>(edges: impl Iterator<Item = &'e Edge>, count: usize, spill: &Spill) -> Option<Self> {
-        let mut blocks = Vec::with_capacity(count.div_ceil(ASIDE_BLOCK));
-        let mut block: Vec<&Edge> = Vec::with_capacity(count.min(ASIDE_BLOCK));
-        for edge in edges {
-            block.push(edge);
-            if block.len() == ASIDE_BLOCK {
-                blocks.push(put_in(&block, spill)?);
-                block.clear();
-            }
-        }
-        if !block.is_empty() {
-            blocks.push(put_in(&block, spill)?);
-        }
-        Some(Self { blocks, count })
-    }
-
-    /// Decodes the edges onto the end of `into`, their texts shared through `pool` block by
-    /// block (decoded, each edge would hold its own copy of every path).
-    fn take(
-        &self,
-        spill: &Spill,
-        pool: &mut TextPool,
-        into: &mut Vec<Edge>,
-    ) -> Result<(), AnalyseError> {
-        into.reserve_exact(self.count);
-        for block in &self.blocks {
-            let mut edges: Vec<Edge> = read_from(spill, block).ok_or(AnalyseError::PutAside)?;
-            for edge in &mut edges {
-                edge.share(pool);
-            }
-            into.append(&mut edges);
-        }
-        Ok(())
-    }
-}
-
 impl Aside {
-    fn put(mut analysis: Analysis, spill: &Spill) -> Self {
+    fn put(analysis: Analysis, spill: &Spill) -> Self {
         if !worth_putting_aside(analysis.edges.len(), spill) {
             return Self::Kept(analysis);
         }
-        let Some(edges) = EdgeBlocks::put(analysis.edges.iter(), analysis.edges.len(), spill)
-        else {
-            return Self::Kept(analysis);
-        };
-        let all = std::mem::take(&mut analysis.edges);
-        match put_in(&analysis, spill) {
-            Some(rest) => Self::Spilled { rest, edges },
-            None => {
-                analysis.edges = all;
-                Self::Kept(analysis)
-            }
+        let mut places = Vec::new();
+        let put = crate::parts::encode(&analysis, |part| {
+            let place =
+                spill.put_large(part).ok_or_else(|| std::io::Error::other("spill refused"))?;
+            places.push(place);
+            Ok(())
+        });
+        match put {
+            Ok(()) => Self::Spilled(places),
+            Err(_) => Self::Kept(analysis),
         }
     }
 
     /// The analysis back, its texts shared as they were before it was put aside.
     fn take(self, spill: &Spill) -> Result<Analysis, AnalyseError> {
-        let (rest, edges) = match self {
+        let places = match self {
             Self::Kept(analysis) => return Ok(analysis),
-            Self::Spilled { rest, edges } => (rest, edges),
+            Self::Spilled(places) => places,
         };
-        let mut analysis: Analysis = read_from(spill, &rest).ok_or(AnalyseError::PutAside)?;
-        let mut pool = TextPool::new();
-        analysis.share_texts(&mut pool);
-        edges.take(spill, &mut pool, &mut analysis.edges)?;
-        Ok(analysis)
+        let mut places = places.iter();
+        let next = || spill.get_large(places.next()?).ok();
+        let analysis = crate::parts::decode(next, usize::MAX);
+        analysis.filter(|_| places.next().is_none()).ok_or(AnalyseError::PutAside)
     }
 }
 
@@ -1575,7 +1522,7 @@ mod tests {
     #[test]
     fn an_analysis_put_aside_in_blocks_reads_back_whole() {
         let module = |i: usize| RepoPath::new(&format!("m{i}.py")).unwrap();
-        let edges: Vec<Edge> = (0..ASIDE_BLOCK * 2 + 7)
+        let edges: Vec<Edge> = (0..crate::parts::BLOCK * 2 + 7)
             .map(|i| Edge {
                 kind: EdgeKind::Imports,
                 from: NodeKey::module(&module(i)),
@@ -1600,7 +1547,8 @@ mod tests {
         for limit in [0, 1 << 20] {
             let spill = Spill::with_limit(limit);
             let aside = Aside::put(analysis.clone(), &spill);
-            assert!(matches!(&aside, Aside::Spilled { edges, .. } if edges.blocks.len() == 3));
+            // The rest, the count, three blocks of edges.
+            assert!(matches!(&aside, Aside::Spilled(parts) if parts.len() == 5));
             let back = aside.take(&spill).unwrap();
             assert_eq!(back.edges, analysis.edges);
             assert_eq!(back.package_roots, analysis.package_roots);

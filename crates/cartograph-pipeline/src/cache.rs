@@ -19,7 +19,7 @@
 //! file's [`FactKey`] and the bytes of every configuration and schema file. A diff on a new push
 //! finds its unchanged base tree there whole: not resolved nor linked again (decision 0010).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::fs;
 use std::io::{self, Read as _, Write as _};
 use std::path::{Path, PathBuf};
@@ -27,11 +27,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
-use cartograph_core::{Edge, Node, Refusal, RepoPath, TextPool};
+use cartograph_core::RepoPath;
 use cartograph_extract::{Grammar, HeldFacts};
-use cartograph_graph::{Analysis, AnalysisStats};
+use cartograph_graph::Analysis;
+use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
 
 /// The default bound on a cache directory's size: 512 MiB.
 pub const DEFAULT_MAX_BYTES: u64 = 512 * 1024 * 1024;
@@ -41,11 +41,9 @@ pub const DEFAULT_MAX_BYTES: u64 = 512 * 1024 * 1024;
 const FORMAT_DIR: &str = "v1";
 /// The first bytes of every file's entry.
 const MAGIC: &[u8; 8] = b"CGFACTS1";
-/// The first bytes of every tree's entry. Its payload is the analysis in parts (see
-/// [`write_tree_payload`]), so that neither writing nor reading it holds its whole encoding.
+/// The first bytes of every tree's entry. Its payload is the analysis in parts (`parts.rs`),
+/// each behind its length (see [`write_tree_payload`]).
 const TREE_MAGIC: &[u8; 8] = b"CGTREE02";
-/// Edges encoded together in a tree's entry.
-const TREE_BLOCK: usize = 1 << 14;
 /// Fewer bytes than any edge's encoding takes (a kind, two keys, an evidence sentence, a
 /// location, flags and a count: over 30), to bound the edge count a tree's entry may claim.
 const MIN_EDGE_BYTES: u64 = 16;
@@ -762,55 +760,20 @@ fn stream_entry(
     Ok(HEADER_LEN as u64 + length)
 }
 
-/// An analysis without its edges: the fields of [`Analysis`] but its edges, in its order.
-#[derive(Serialize)]
-struct TreeRest<'a> {
-    nodes: &'a [Node],
-    refusals: &'a [Refusal],
-    stats: &'a AnalysisStats,
-    package_roots: &'a [String],
-    file_versions: &'a BTreeMap<RepoPath, u32>,
-}
-
-/// [`TreeRest`] read back.
-#[derive(Deserialize)]
-struct OwnedTreeRest {
-    nodes: Vec<Node>,
-    refusals: Vec<Refusal>,
-    stats: AnalysisStats,
-    package_roots: Vec<String>,
-    file_versions: BTreeMap<RepoPath, u32>,
-}
-
-/// A tree entry's payload: parts, each its encoded length (8 bytes, little-endian) and its
-/// encoding: the analysis without its edges ([`TreeRest`]), the number of edges, then the edges
-/// in blocks of [`TREE_BLOCK`].
+/// A tree entry's payload: the parts of the analysis (`parts::encode`), each behind its
+/// encoded length (8 bytes, little-endian).
 fn write_tree_payload(out: &mut dyn io::Write, analysis: &Analysis) -> io::Result<()> {
-    fn part<T: Serialize + ?Sized>(out: &mut dyn io::Write, value: &T) -> io::Result<()> {
-        let bytes = postcard::to_stdvec(value).map_err(io::Error::other)?;
-        out.write_all(&(bytes.len() as u64).to_le_bytes())?;
-        out.write_all(&bytes)
-    }
-    let rest = TreeRest {
-        nodes: &analysis.nodes,
-        refusals: &analysis.refusals,
-        stats: &analysis.stats,
-        package_roots: &analysis.package_roots,
-        file_versions: &analysis.file_versions,
-    };
-    part(out, &rest)?;
-    part(out, &(analysis.edges.len() as u64))?;
-    for block in analysis.edges.chunks(TREE_BLOCK) {
-        part(out, block)?;
-    }
-    Ok(())
+    crate::parts::encode(analysis, |part| {
+        out.write_all(&(part.len() as u64).to_le_bytes())?;
+        out.write_all(part)
+    })
 }
 
-/// Reads what [`write_tree_payload`] wrote, `length` bytes, sharing the texts as it goes; `None`
-/// for anything else (a part longer than what is left, a block past the count, a bad encoding).
+/// Reads what [`write_tree_payload`] wrote, `length` bytes; `None` for anything else (a part
+/// longer than what is left, or what `parts::decode` refuses).
 fn read_tree_payload(input: &mut impl io::Read, length: u64) -> Option<Analysis> {
     let mut left = length;
-    let mut part = || -> Option<Vec<u8>> {
+    let part = || -> Option<Vec<u8>> {
         let mut size = [0; 8];
         input.read_exact(&mut size).ok()?;
         let size = u64::from_le_bytes(size);
@@ -819,31 +782,9 @@ fn read_tree_payload(input: &mut impl io::Read, length: u64) -> Option<Analysis>
         input.read_exact(&mut bytes).ok()?;
         Some(bytes)
     };
-    let mut pool = TextPool::new();
-    let rest: OwnedTreeRest = postcard::from_bytes(&part()?).ok()?;
-    let count: u64 = postcard::from_bytes(&part()?).ok()?;
     // A count more edges than the length can hold is damage, not a size to allocate.
-    let count = usize::try_from(count).ok().filter(|c| (*c as u64) <= length / MIN_EDGE_BYTES)?;
-    let mut analysis = Analysis {
-        nodes: rest.nodes,
-        edges: Vec::with_capacity(count),
-        refusals: rest.refusals,
-        stats: rest.stats,
-        package_roots: rest.package_roots,
-        file_versions: rest.file_versions,
-    };
-    analysis.share_texts(&mut pool);
-    while analysis.edges.len() < count {
-        let mut block: Vec<Edge> = postcard::from_bytes(&part()?).ok()?;
-        if block.is_empty() || analysis.edges.len() + block.len() > count {
-            return None;
-        }
-        for edge in &mut block {
-            edge.share(&mut pool);
-        }
-        analysis.edges.append(&mut block);
-    }
-    Some(analysis)
+    let max_edges = usize::try_from(length / MIN_EDGE_BYTES).ok()?;
+    crate::parts::decode(part, max_edges)
 }
 
 /// The value in an entry, or `None` when it is not a whole, undamaged entry for `key`.

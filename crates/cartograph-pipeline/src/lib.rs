@@ -9,6 +9,7 @@ pub mod analyse;
 pub mod cache;
 pub mod discover;
 pub mod git;
+mod parts;
 pub mod resolve;
 pub mod shard;
 pub mod source;
